@@ -1,0 +1,146 @@
+"""bgkit's exception hierarchy: every problem bgkit raises is a :class:`BgkitError`.
+
+All concrete errors are also :class:`ValueError` subclasses, so code that already
+catches ``ValueError`` keeps working.
+
+* :class:`NotationError`: text that does not parse (a record, an ID, a play).
+  It knows where: ``source_name``, ``line``, ``column`` (both 1-based) and
+  renders the source line with a caret.
+* :class:`InvalidPositionError`: a well-formed ID that describes an impossible
+  position (16 checkers, both colours on one point, ...).
+* :class:`IllegalPlayError`: a well-formed play that the rules forbid for the
+  position and dice.
+* :class:`AmbiguousPlayError`: a compact play (``24/14*`` with 64) that fits
+  several legal plays with different results.
+* :class:`IllegalActionError`: a cube action or turn that the rules forbid.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AmbiguousPlayError",
+    "BgkitError",
+    "IllegalActionError",
+    "IllegalPlayError",
+    "InvalidPositionError",
+    "NotationError",
+]
+
+
+class BgkitError(Exception):
+    """Base class of every error bgkit raises on purpose."""
+
+
+class NotationError(BgkitError, ValueError):
+    """Text that does not parse.
+
+    :param msg: what is wrong, in words a person understands.
+    :param source: the whole text that was parsed (used to show the line).
+    :param pos: 0-based offset into ``source`` where the problem is.
+    :param source_name: a file name or other label, or ``None``.
+    """
+
+    msg: str
+    source: str
+    pos: int
+    source_name: str | None
+    line: int
+    column: int
+
+    def __init__(
+        self, msg: str, source: str = "", pos: int = 0, *, source_name: str | None = None
+    ) -> None:
+        pos = max(0, min(pos, len(source)))
+        self.msg = msg
+        self.source = source
+        self.pos = pos
+        self.source_name = source_name
+        self.line = source.count("\n", 0, pos) + 1
+        self.column = pos - (source.rfind("\n", 0, pos) + 1) + 1
+        super().__init__(self._render())
+
+    @classmethod
+    def at(
+        cls,
+        msg: str,
+        source: str,
+        line: int,
+        column: int,
+        *,
+        source_name: str | None = None,
+    ) -> NotationError:
+        """Build the error from a 1-based ``line`` and ``column`` instead of an offset."""
+        start = 0
+        for _ in range(line - 1):
+            nl = source.find("\n", start)
+            if nl < 0:
+                break
+            start = nl + 1
+        return cls(msg, source, start + max(column, 1) - 1, source_name=source_name)
+
+    @property
+    def location(self) -> str:
+        """``file:line:col`` (or ``line:col`` when there is no file name)."""
+        where = f"{self.line}:{self.column}"
+        return f"{self.source_name}:{where}" if self.source_name else where
+
+    @property
+    def source_line(self) -> str:
+        """The line of ``source`` that holds the error, without its line end."""
+        start = self.source.rfind("\n", 0, self.pos) + 1
+        end = self.source.find("\n", self.pos)
+        if end < 0:
+            end = len(self.source)
+        return self.source[start:end].rstrip("\r")
+
+    def _render(self) -> str:
+        head = f"{self.location}: {self.msg}"
+        if not self.source:
+            return head
+        if self.pos >= len(self.source.rstrip()) and self.source.strip():
+            head = f"{self.location}: {self.msg} (at end of input)"
+        text = self.source_line
+        if not text.strip():
+            return head
+        shown = text.expandtabs(1)
+        caret = " " * (self.column - 1) + "^"
+        return f"{head}\n    {shown}\n    {caret}"
+
+    def one_line(self) -> str:
+        """The message as one line: ``file:line:col: message``."""
+        return f"{self.location}: {self.msg}"
+
+    def with_source_name(self, source_name: str | None) -> NotationError:
+        """The same error attributed to ``source_name`` (the outer layer knows the file)."""
+        return type(self)(self.msg, self.source, self.pos, source_name=source_name)
+
+
+class InvalidPositionError(BgkitError, ValueError):
+    """An ID or layout that describes an impossible position.
+
+    ``status`` holds the :class:`bgkit.position.Status` flags that were found.
+    """
+
+    def __init__(self, msg: str, status: int = 0) -> None:
+        self.status = status
+        super().__init__(msg)
+
+
+class IllegalPlayError(BgkitError, ValueError):
+    """A well-formed play that the rules forbid for this position and roll.
+
+    ``reason`` is the plain explanation, for example
+    ``"blocked: 13/7 lands on a point held by 3 opposing checkers"``.
+    """
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+class AmbiguousPlayError(BgkitError, ValueError):
+    """A compact play that fits several legal plays with different results."""
+
+
+class IllegalActionError(BgkitError, ValueError):
+    """A cube action, resignation or turn that the rules forbid here."""

@@ -1,0 +1,278 @@
+"""Legal-play generation and the reasons a play is illegal.
+
+The functions work on one side's 26 counts from the mover's view: ``me[p]`` is
+the mover's count on its point p (0 = borne off, 25 = bar) and ``opp[q]`` the
+opponent's count on the opponent's own point q. The mover's point p is the
+opponent's point ``25 - p``. :class:`bgkit.Position` wraps them.
+
+Speed matters here (the verifier replays every move of an archive), so the
+generator keeps the highest occupied point (``far``) as it goes, which makes each
+step's legality check O(1), and builds :class:`~bgkit.play.Step` values from a
+table instead of constructing them.
+
+>>> from bgkit.position import STANDARD_BOARD
+>>> len(generate(STANDARD_BOARD, STANDARD_BOARD, 6, 6))
+4
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from bgkit.play import BAR, OFF, Play, Step, format_steps, point_name
+
+__all__ = ["Key", "Side", "explain", "generate"]
+
+Side: TypeAlias = tuple[int, ...]
+Key: TypeAlias = tuple[Side, Side]
+"""A result of a play: (mover's side, opponent's side) afterwards."""
+
+# every possible step, built once: _STEPS[src][dst][hit]
+_STEPS: list[list[tuple[Step, Step]]] = [
+    [(Step(src, dst, False), Step(src, dst, True)) for dst in range(26)] for src in range(26)
+]
+
+
+def _far(me: list[int]) -> int:
+    """The mover's highest occupied point (25 = bar), 0 when everything is off."""
+    for p in range(25, 0, -1):
+        if me[p]:
+            return p
+    return 0
+
+
+def _dest(opp: list[int], far: int, src: int, die: int) -> int:
+    """Where a checker from ``src`` lands with ``die`` (0 = off), or -1 when illegal."""
+    if far == BAR and src != BAR:
+        return -1
+    dst = src - die
+    if dst > 0:
+        return -1 if opp[25 - dst] >= 2 else dst
+    if far > 6 or (dst < 0 and src != far):
+        return -1
+    return 0
+
+
+def _move(
+    me: list[int], opp: list[int], far: int, src: int, dst: int
+) -> tuple[list[int], list[int], int, bool]:
+    """Move one checker; return the new sides, the new ``far`` and whether it hit."""
+    me2 = me.copy()
+    me2[src] -= 1
+    me2[dst] += 1
+    if src == far and not me2[src]:
+        far = src - 1
+        while far > 0 and not me2[far]:
+            far -= 1
+    if dst and opp[25 - dst] == 1:
+        opp2 = opp.copy()
+        opp2[25 - dst] = 0
+        opp2[BAR] += 1
+        return me2, opp2, far, True
+    return me2, opp, far, False
+
+
+def generate(me_t: Side, opp_t: Side, d1: int, d2: int) -> dict[Key, Play]:
+    """Every distinct legal play for the roll ``d1 d2``, keyed by its result.
+
+    Empty when no play is possible.
+    """
+    me, opp = list(me_t), list(opp_t)
+    far = _far(me)
+    if d1 == d2:
+        return _doubles(me, opp, far, d1)
+    results: dict[Key, Play] = {}
+    singles: dict[int, dict[Key, Play]] = {d1: {}, d2: {}}
+    for a, b in ((d1, d2), (d2, d1)):
+        for s1 in (BAR,) if far == BAR else range(far, 0, -1):
+            if not me[s1]:
+                continue
+            t1 = _dest(opp, far, s1, a)
+            if t1 < 0:
+                continue
+            me1, opp1, far1, h1 = _move(me, opp, far, s1, t1)
+            step1 = _STEPS[s1][t1][h1]
+            played_two = False
+            for s2 in (BAR,) if far1 == BAR else range(far1, 0, -1):
+                if not me1[s2]:
+                    continue
+                t2 = _dest(opp1, far1, s2, b)
+                if t2 < 0:
+                    continue
+                played_two = True
+                me2 = me1.copy()
+                me2[s2] -= 1
+                me2[t2] += 1
+                if t2 and opp1[25 - t2] == 1:
+                    opp2 = opp1.copy()
+                    opp2[25 - t2] = 0
+                    opp2[BAR] += 1
+                    key = (tuple(me2), tuple(opp2))
+                    h2 = True
+                else:
+                    key = (tuple(me2), opp_t if opp1 is opp else tuple(opp1))
+                    h2 = False
+                if key not in results:
+                    results[key] = Play((step1, _STEPS[s2][t2][h2]))
+            if not played_two and not results:
+                singles[a].setdefault((tuple(me1), tuple(opp1)), Play((step1,)))
+    if results:
+        return results
+    hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
+    return singles[hi] or singles[lo]
+
+
+def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Play]:
+    """Doubles: up to four steps with sources never increasing (each result reached once).
+
+    The plays that use the most dice are kept. The search is written out inline
+    (no helper calls per step) because doubles dominate generation time.
+    """
+    best: dict[Key, Play] = {}
+    best_depth = 0
+    path: list[Step] = []
+
+    def walk(me_: list[int], opp_: list[int], far_: int, top: int) -> None:
+        nonlocal best, best_depth
+        moved = False
+        if len(path) < 4:
+            home = far_ <= 6
+            for s in (BAR,) if far_ == BAR else range(min(top, far_), 0, -1):
+                if not me_[s]:
+                    continue
+                t = s - die
+                if t > 0:
+                    held = opp_[25 - t]
+                    if held >= 2:
+                        continue
+                elif not home or (t < 0 and s != far_):
+                    continue
+                else:
+                    t, held = 0, 0
+                me2 = me_.copy()
+                me2[s] -= 1
+                me2[t] += 1
+                far2 = far_
+                if s == far_ and not me2[s]:
+                    far2 = s - 1
+                    while far2 > 0 and not me2[far2]:
+                        far2 -= 1
+                if held == 1:
+                    opp2 = opp_.copy()
+                    opp2[25 - t] = 0
+                    opp2[BAR] += 1
+                    path.append(_STEPS[s][t][1])
+                else:
+                    opp2 = opp_
+                    path.append(_STEPS[s][t][0])
+                moved = True
+                walk(me2, opp2, far2, s)
+                path.pop()
+        if not moved and path:
+            depth = len(path)
+            if depth > best_depth:
+                best, best_depth = {}, depth
+            if depth == best_depth:
+                key = (tuple(me_), tuple(opp_))
+                if key not in best:
+                    best[key] = Play(tuple(path))
+
+    walk(me, opp, far, BAR)
+    return best
+
+
+# ---------------------------------------------------------------------- explanations
+
+
+def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key, Play]) -> str:
+    """A plain reason why the written ``play`` is not among the legal ``results``.
+
+    For example ``"blocked: 13/7 lands on a point held by 3 opposing checkers"``,
+    ``"must use both dice: 24/18 18/13 was possible"``, ``"the higher die (6) must be
+    played: ..."`` or ``"cannot bear off: a checker is still on the 9-point"``.
+    """
+    dice = [d1] * 4 if d1 == d2 else [d1, d2]
+    roll = f"{d1}{d2}"
+    written = format_steps(play.steps)
+    max_used = max(len(p.steps) for p in results.values())
+    example = str(next(iter(results.values())))
+
+    sums = {sum(dice[:k]) for k in range(1, len(dice) + 1)} | set(dice)
+    for s in play.steps:
+        if s.dst != OFF and s.src - s.dst not in sums:
+            return f"{s} is not a move of the roll {roll}"
+    pips = sum(s.src - s.dst for s in play.steps if s.dst != OFF)
+    if pips > sum(dice):
+        return f"{written} moves {pips} pips; the roll {roll} gives {sum(dice)}"
+
+    reasons: list[tuple[int, str]] = []  # (steps placed before the failure, reason)
+    complete: list[int] = []  # dice used by a step-by-step realisation of the play
+
+    def search(
+        me_: list[int], opp_: list[int], segs: list[tuple[int, int]], left: list[int], used: int
+    ) -> None:
+        if complete or len(reasons) > 200:
+            return
+        todo = [i for i, (cur, dst) in enumerate(segs) if cur != dst]
+        if not todo:
+            complete.append(used)
+            return
+        if not left:
+            reasons.append((used, f"{written} moves more than the roll {roll} allows"))
+            return
+        for i in todo:
+            cur, dst = segs[i]
+            for die in sorted(set(left), reverse=True):
+                tgt = cur - die
+                if dst != OFF and tgt < dst:
+                    continue  # overshoots this part's destination
+                reason = _step_reason(me_, opp_, cur, die, tgt)
+                if reason:
+                    reasons.append((used, reason))
+                    continue
+                land = max(tgt, 0)
+                me2, opp2, _, _ = _move(me_, opp_, _far(me_), cur, land)
+                segs2 = segs.copy()
+                segs2[i] = (land, dst)
+                left2 = left.copy()
+                left2.remove(die)
+                search(me2, opp2, segs2, left2, used + 1)
+
+    search(list(me), list(opp), [(s.src, s.dst) for s in play.steps], dice, 0)
+    if complete:
+        if complete[0] < max_used:
+            if d1 == d2:
+                return f"must use {max_used} of the four {d1}s: {example} was possible"
+            return f"must use both dice: {example} was possible"
+        return f"the higher die ({max(d1, d2)}) must be played: {example} was possible"
+    if reasons:
+        reasons.sort(key=lambda r: -r[0])
+        by_rule = [r for r in reasons if "moves more than" not in r[1]]
+        return (by_rule or reasons)[0][1]
+    return f"{written} does not fit the roll {roll}"  # pragma: no cover - defensive
+
+
+def _step_reason(me: list[int], opp: list[int], src: int, die: int, tgt: int) -> str | None:
+    """Why moving a checker from ``src`` by ``die`` (to ``tgt``) is illegal, or ``None``."""
+    shown = f"{point_name(src)}/{point_name(max(tgt, 0))}"
+    if me[src] <= 0:
+        return f"{shown}: no checker on the {'bar' if src == BAR else f'{src}-point'}"
+    if me[BAR] and src != BAR:
+        return f"a checker on the bar must enter first: {shown} is not allowed"
+    if tgt > 0:
+        held = opp[25 - tgt]
+        if held >= 2:
+            return f"blocked: {shown} lands on a point held by {held} opposing checkers"
+        return None
+    outside = next((p for p in range(25, 6, -1) if me[p]), None)
+    if outside is not None:
+        spot = "the bar" if outside == BAR else f"the {outside}-point"
+        return f"cannot bear off: a checker is still on {spot}"
+    if tgt < 0:
+        higher = next((p for p in range(6, src, -1) if me[p]), None)
+        if higher is not None:
+            return (
+                f"cannot bear off {shown} with a {die}: a checker stands on the "
+                f"higher {higher}-point"
+            )
+    return None

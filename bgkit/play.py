@@ -1,0 +1,241 @@
+"""Checker plays: :class:`Step` (one checker, one hop) and :class:`Play` (a whole turn).
+
+Points are numbered from the mover's own side: 24 is the far back point, 1 the ace
+point, :data:`BAR` (25) the bar and :data:`OFF` (0) borne off.
+
+A play as *written* in a record may be compact: ``24/14*`` with 64 is one step of
+ten pips, ``13/8(2)`` two steps. :meth:`bgkit.Position.resolve` turns such a play
+into one step per die, checked against the rules. Plays returned by
+:meth:`bgkit.Position.legal_plays` always have one step per die.
+
+>>> Play.parse("24/20*/16 13/8(2)")
+Play('24/20* 20/16 13/8 13/8')
+>>> str(Play.parse("13/8 13/8 6/1* 1/off"))
+'13/8(2) 6/1*/off'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from lark import Token, Transformer, UnexpectedInput, v_args
+
+from bgkit.errors import NotationError
+
+__all__ = ["BAR", "OFF", "Play", "Point", "Step", "parse_point", "point_name"]
+
+Point: TypeAlias = int
+BAR: Point = 25
+OFF: Point = 0
+
+
+def point_name(point: Point) -> str:
+    """``"bar"`` for 25, ``"off"`` for 0, else the number.
+
+    >>> point_name(25), point_name(0), point_name(13)
+    ('bar', 'off', '13')
+    """
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+def parse_point(text: str) -> Point:
+    """The inverse of :func:`point_name` (also accepts ``25`` and ``0``).
+
+    :raises NotationError: for anything that is not a point.
+    """
+    word = text.strip().lower()
+    if word == "bar":
+        return BAR
+    if word == "off":
+        return OFF
+    if word.isdigit() and 0 <= int(word) <= 25:
+        return int(word)
+    raise NotationError(f"not a point: {text!r} (use 1-24, bar/25 or off/0)", text, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One checker moving from ``src`` to ``dst`` (mover's numbering).
+
+    ``hit`` is true when the step hits a blot on ``dst``. A step written in a
+    record may cover more than one die (``24/14``); engine steps cover one.
+    """
+
+    src: Point
+    dst: Point
+    hit: bool = False
+
+    @property
+    def pips(self) -> int:
+        """The distance covered (a bear-off counts only the pips to the edge)."""
+        return self.src - self.dst
+
+    def __str__(self) -> str:
+        return f"{point_name(self.src)}/{point_name(self.dst)}{'*' if self.hit else ''}"
+
+    def __repr__(self) -> str:
+        return f"Step({self.src}, {self.dst}{', hit=True' if self.hit else ''})"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A turn's checker play: the steps in the order they are taken.
+
+    ``Play(())`` is the empty play (a dance, or a record that shows no movement).
+    ``Play("13/8 13/11")`` parses notation, like :meth:`parse`.
+    """
+
+    steps: tuple[Step, ...] = ()
+
+    def __init__(self, steps: Iterable[Step] | str = ()) -> None:
+        if isinstance(steps, str):
+            steps = Play.parse(steps).steps
+        object.__setattr__(self, "steps", tuple(steps))
+
+    @classmethod
+    def parse(cls, text: str, *, source_name: str | None = None) -> Play:
+        """Read standard notation: ``13/8 13/11``, ``bar/22*``, ``6/off``, ``8/5(2)``.
+
+        An empty (or all-blank) text is the empty play.
+
+        :raises NotationError: when the text is not a play.
+        """
+        if not text.strip():
+            return cls(())
+        from bgkit._grammars import notation_error, parser
+
+        try:
+            tree = parser("play").parse(text)
+        except UnexpectedInput as err:
+            raise notation_error(err, text, "play", source_name=source_name) from None
+        try:
+            steps: list[Step] = _PlayBuilder().transform(tree)
+        except _StepError as err:
+            raise NotationError(err.msg, text, err.pos, source_name=source_name) from None
+        return cls(steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self.steps)
+
+    def __bool__(self) -> bool:
+        return bool(self.steps)
+
+    def __repr__(self) -> str:
+        return f"Play({' '.join(str(s) for s in self.steps)!r})"
+
+    def __str__(self) -> str:
+        """Compact standard notation: hops of one checker joined, repeats as ``(n)``."""
+        return format_steps(self.steps)
+
+    @property
+    def pips(self) -> int:
+        """Total distance moved by the steps as written."""
+        return sum(s.pips for s in self.steps)
+
+    def hits(self) -> frozenset[Point]:
+        """The landing points marked as hits."""
+        return frozenset(s.dst for s in self.steps if s.hit)
+
+
+def format_steps(steps: Iterable[Step]) -> str:
+    """Format steps the way players write them: ``24/20*/16 13/8(2)``.
+
+    Steps are ordered from the highest source point; one checker's consecutive
+    hops are chained, keeping intermediate points only where it hit.
+    """
+    remaining = sorted(steps, key=lambda s: (-s.src, -s.dst))
+    chains: list[list[Step]] = []
+    while remaining:
+        chain = [remaining.pop(0)]
+        while True:
+            last = chain[-1]
+            nxt = next((s for s in remaining if s.src == last.dst and last.dst != OFF), None)
+            if nxt is None:
+                break
+            remaining.remove(nxt)
+            chain.append(nxt)
+        chains.append(chain)
+    texts: list[str] = []
+    for chain in chains:
+        text = point_name(chain[0].src)
+        for i, s in enumerate(chain):
+            if s.hit or i == len(chain) - 1:
+                text += f"/{point_name(s.dst)}{'*' if s.hit else ''}"
+        texts.append(text)
+    out: list[str] = []
+    for text in texts:
+        if out and out[-1].split("(")[0] == text:
+            prev = out[-1]
+            n = int(prev[prev.index("(") + 1 : -1]) if "(" in prev else 1
+            out[-1] = f"{text}({n + 1})"
+        else:
+            out.append(text)
+    return " ".join(out)
+
+
+class _StepError(Exception):
+    def __init__(self, msg: str, pos: int) -> None:
+        self.msg = msg
+        self.pos = pos
+        super().__init__(msg)
+
+
+def _token_point(tok: Token | int, pos: int) -> int:
+    if isinstance(tok, int):
+        return tok
+    value = int(tok)
+    if value > 25:
+        raise _StepError(f"point must be 0-25, bar or off: {str(tok)!r}", pos)
+    return value
+
+
+@v_args(inline=True)
+class _PlayBuilder(Transformer[Token, list[Step]]):
+    """Builds the list of steps; chains are split into hops, repeats expanded."""
+
+    def point_number(self, tok: Token) -> tuple[int, int]:
+        return (_token_point(tok, tok.start_pos or 0), tok.start_pos or 0)
+
+    def bar(self, tok: Token) -> tuple[int, int]:
+        return (BAR, tok.start_pos or 0)
+
+    def off(self, tok: Token) -> tuple[int, int]:
+        return (OFF, tok.start_pos or 0)
+
+    def hop(self, point: tuple[int, int], hit: Token | None) -> tuple[int, int, bool]:
+        return (point[0], point[1], hit is not None)
+
+    def repeat(self, tok: Token) -> tuple[int, int]:
+        n = int(tok)
+        if not 1 <= n <= 4:
+            raise _StepError(f"a repeat count must be 1-4: '({tok})'", tok.start_pos or 0)
+        return (n, tok.start_pos or 0)
+
+    def part(self, first: tuple[int, int], *rest: object) -> list[Step]:
+        *hops, repeat = rest
+        steps: list[Step] = []
+        src = first[0]
+        for hop in hops:
+            assert isinstance(hop, tuple)
+            dst, pos, is_hit = hop
+            if dst >= src:
+                raise _StepError(
+                    f"a checker moves towards its home: {point_name(src)}/{point_name(dst)}",
+                    pos,
+                )
+            steps.append(Step(src, dst, is_hit))
+            src = dst
+        times = repeat[0] if isinstance(repeat, tuple) else 1
+        return steps * times
+
+    def play(self, *parts: list[Step]) -> list[Step]:
+        return [s for p in parts for s in p]

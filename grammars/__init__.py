@@ -1,0 +1,1 @@
+"""bgkit's Lark grammars, shipped as package data (``bgkit.grammars``)."""
