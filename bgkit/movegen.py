@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from bgkit.play import BAR, OFF, Play, Step, format_steps, point_name
+from bgkit.play import BAR, OFF, Play, Step, point_name
 
-__all__ = ["Key", "Side", "explain", "generate"]
+__all__ = ["Key", "Side", "explain", "generate", "realize"]
 
 Side: TypeAlias = tuple[int, ...]
 Key: TypeAlias = tuple[Side, Side]
@@ -181,6 +181,41 @@ def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Pla
     return best
 
 
+def realize(me_t: Side, opp_t: Side, d1: int, d2: int, play: Play) -> set[Key]:
+    """The results of playing the written steps literally, one die per hop, in any order.
+
+    A written step that spans several dice may stop on any open intermediate point;
+    a checker landing on a blot (at a written point or an intermediate one) hits it.
+    Only the rules of single hops apply here, not the use-all-dice rules.
+    """
+    dice = [d1] * 4 if d1 == d2 else [d1, d2]
+    found: set[Key] = set()
+
+    def search(me: list[int], opp: list[int], segs: list[tuple[int, int]], left: list[int]) -> None:
+        todo = [i for i, (cur, dst) in enumerate(segs) if cur != dst]
+        if not todo:
+            found.add((tuple(me), tuple(opp)))
+            return
+        far = _far(me)
+        for i in todo:
+            cur, dst = segs[i]
+            if not me[cur]:
+                continue
+            for die in set(left):
+                land = _dest(opp, far, cur, die)
+                if land < 0 or (dst != OFF and land < dst):
+                    continue
+                me2, opp2, _, _ = _move(me, opp, far, cur, land)
+                segs2 = segs.copy()
+                segs2[i] = (land, dst)
+                left2 = left.copy()
+                left2.remove(die)
+                search(me2, opp2, segs2, left2)
+
+    search(list(me_t), list(opp_t), [(s.src, s.dst) for s in play.steps], dice)
+    return found
+
+
 # ---------------------------------------------------------------------- explanations
 
 
@@ -193,7 +228,6 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
     """
     dice = [d1] * 4 if d1 == d2 else [d1, d2]
     roll = f"{d1}{d2}"
-    written = format_steps(play.steps)
     max_used = max(len(p.steps) for p in results.values())
     example = str(next(iter(results.values())))
 
@@ -203,7 +237,7 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
             return f"{s} is not a move of the roll {roll}"
     pips = sum(s.src - s.dst for s in play.steps if s.dst != OFF)
     if pips > sum(dice):
-        return f"{written} moves {pips} pips; the roll {roll} gives {sum(dice)}"
+        return f"it moves {pips} pips, but {roll} gives only {sum(dice)}"
 
     reasons: list[tuple[int, str]] = []  # (steps placed before the failure, reason)
     complete: list[int] = []  # dice used by a step-by-step realisation of the play
@@ -218,7 +252,7 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
             complete.append(used)
             return
         if not left:
-            reasons.append((used, f"{written} moves more than the roll {roll} allows"))
+            reasons.append((used, f"it moves more than {roll} allows"))
             return
         for i in todo:
             cur, dst = segs[i]
@@ -247,9 +281,9 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
         return f"the higher die ({max(d1, d2)}) must be played: {example} was possible"
     if reasons:
         reasons.sort(key=lambda r: -r[0])
-        by_rule = [r for r in reasons if "moves more than" not in r[1]]
+        by_rule = [r for r in reasons if "more than" not in r[1]]
         return (by_rule or reasons)[0][1]
-    return f"{written} does not fit the roll {roll}"  # pragma: no cover - defensive
+    return f"it does not fit the roll {roll}"  # pragma: no cover - defensive
 
 
 def _step_reason(me: list[int], opp: list[int], src: int, die: int, tgt: int) -> str | None:

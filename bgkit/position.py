@@ -27,7 +27,7 @@ from bgkit.errors import (
     IllegalPlayError,
     InvalidPositionError,
 )
-from bgkit.movegen import Key, Side, explain, generate
+from bgkit.movegen import Key, Side, explain, generate, realize
 from bgkit.play import BAR, OFF, Play, Step, format_steps
 
 if TYPE_CHECKING:
@@ -541,9 +541,7 @@ class Position:
         dice = self._dice(d1, d2)
         return list(generate(self.board[self.turn], self.board[self.opponent], *dice).values())
 
-    def legal_results(
-        self, d1: int | None = None, d2: int | None = None
-    ) -> dict[Key, Play]:
+    def legal_results(self, d1: int | None = None, d2: int | None = None) -> dict[Key, Play]:
         """``{(mover side, opponent side): play}`` for every distinct legal play."""
         return generate(self.board[self.turn], self.board[self.opponent], *self._dice(d1, d2))
 
@@ -560,53 +558,56 @@ class Position:
         """The position after the player on roll makes ``play``; the opponent is then on roll.
 
         With ``check`` (default) the play is resolved against the dice and the rules
-        (:meth:`resolve`); compact notation is accepted. Without dice, the play's
-        steps are applied as written with only the basic checks (a checker to move,
-        no landing on a made point).
+        (:meth:`resolve`); compact notation is accepted. Without dice, or with
+        ``check=False``, the steps are applied as written with only the basic checks
+        (a checker to move, no landing on a made point): for setting up positions.
 
         :raises IllegalPlayError: when the play is not legal, with the reason.
         :raises AmbiguousPlayError: when compact notation fits several results.
         """
         if isinstance(play, str):
             play = Play.parse(play)
+        if check and self.dice is not None:
+            return self.resolve_apply(play)[1]
         if self.game_state != GameState.PLAYING:
             raise IllegalPlayError("the game is over")
-        if check and self.dice is not None:
-            me, opp = self._resolved_result(play)
-        else:
-            me_l, opp_l = list(self.board[self.turn]), list(self.board[self.opponent])
-            for s in play.steps:
-                reason = _apply_written_step(me_l, opp_l, s)
-                if reason:
-                    raise IllegalPlayError(reason)
-            me, opp = tuple(me_l), tuple(opp_l)
+        me_l, opp_l = list(self.board[self.turn]), list(self.board[self.opponent])
+        for s in play.steps:
+            reason = _apply_written_step(me_l, opp_l, s)
+            if reason:
+                raise IllegalPlayError(reason)
+        return self._after((tuple(me_l), tuple(opp_l)))
+
+    def _after(self, key: Key) -> Position:
+        me, opp = key
         board = (opp, me) if self.turn == 1 else (me, opp)
         state = GameState.OVER if me[0] == self.checkers else GameState.PLAYING
-        return replace(
-            self,
-            board=board,
-            turn=self.opponent,
-            dice=None,
-            game_state=state,
-        )
+        return replace(self, board=board, turn=self.opponent, dice=None, game_state=state)
 
     def resolve(self, play: Play | str) -> Play:
         """The legal one-step-per-die play that ``play`` (as written) stands for.
 
         The order of parts, compact hops (``24/14*`` with 64) and repeats are all
         accepted: the written play is compared with every legal play by its result.
-        Hit marks decide between results only when the hops alone do not.
+        Where hops that span several dice leave the result open (which blot was hit
+        on the way), the points the record writes decide, then its hit marks.
 
         :raises IllegalPlayError: when no legal play gives that result (with why).
-        :raises AmbiguousPlayError: when several legal results fit and the hit
-            marks do not tell them apart.
+        :raises AmbiguousPlayError: when several legal results still fit.
         """
         if isinstance(play, str):
             play = Play.parse(play)
-        me, opp = self._resolved_result(play)
-        return generate(self.board[self.turn], self.board[self.opponent], *self._dice(None, None))[
-            (me, opp)
-        ]
+        return self.resolve_apply(play)[0]
+
+    def resolve_apply(self, play: Play) -> tuple[Play, Position]:
+        """:meth:`resolve` and :meth:`apply` at once: the legal play and the position after."""
+        if self.game_state != GameState.PLAYING:
+            raise IllegalPlayError("the game is over")
+        d1, d2 = self._dice(None, None)
+        me0, opp0 = self.board[self.turn], self.board[self.opponent]
+        results = generate(me0, opp0, d1, d2)
+        key = _match_written(me0, opp0, d1, d2, play, results)
+        return results.get(key, Play()), self._after(key)
 
     def explain(self, play: Play | str) -> str | None:
         """Why ``play`` is illegal for this position and its dice, or ``None`` when it is legal."""
@@ -618,40 +619,6 @@ class Position:
             return None
         return None
 
-    def _resolved_result(self, play: Play) -> tuple[Side, Side]:
-        d1, d2 = self._dice(None, None)
-        me0, opp0 = self.board[self.turn], self.board[self.opponent]
-        results = generate(me0, opp0, d1, d2)
-        # the mover's own layout is fixed by the written steps; hits decide the rest
-        mine = list(me0)
-        for s in play.steps:
-            mine[s.src] -= 1
-            mine[s.dst] += 1
-        target = tuple(mine)
-        if not results:
-            if not play.steps:
-                return me0, opp0
-            raise IllegalPlayError(
-                f"no legal play with {d1}{d2}: the player must pass, but {play} was played"
-            )
-        if any(c < 0 for c in target):
-            bad = next(p for p in range(26) if target[p] < 0)
-            where = "on the bar" if bad == BAR else f"on the {bad}-point"
-            raise IllegalPlayError(f"{format_steps(play.steps)}: no checker {where} to move")
-        fits = [(key, p) for key, p in results.items() if key[0] == target]
-        if not fits:
-            raise IllegalPlayError(explain(me0, opp0, d1, d2, play, results))
-        if len(fits) == 1:
-            return fits[0][0]
-        marked = play.hits()
-        by_hits = [(key, p) for key, p in fits if _hit_points(p) == marked]
-        if len({k for k, _ in by_hits}) == 1:
-            return by_hits[0][0]
-        options = " or ".join(str(p) for _, p in fits)
-        raise AmbiguousPlayError(
-            f"{format_steps(play.steps)} with {d1}{d2} is ambiguous: {options}"
-        )
-
     # ------------------------------------------------------------------ state ids
 
     def match_state(self) -> MatchState:
@@ -659,6 +626,49 @@ class Position:
         from bgkit import gnubgid
 
         return gnubgid.MatchState.of(self)
+
+
+def _match_written(
+    me0: Side, opp0: Side, d1: int, d2: int, play: Play, results: dict[Key, Play]
+) -> Key:
+    """The legal result that the written ``play`` stands for (see :meth:`Position.resolve`)."""
+    if not results:
+        if not play.steps:
+            return me0, opp0
+        raise IllegalPlayError(
+            f"no legal play with {d1}{d2}: the player must pass, but {play} was played"
+        )
+    if not play.steps:
+        raise IllegalPlayError(
+            f"no movement for {d1}{d2}, but {next(iter(results.values()))} was possible"
+        )
+    # the mover's own layout is fixed by the written steps; which blots were hit is not
+    mine = list(me0)
+    for s in play.steps:
+        mine[s.src] -= 1
+        mine[s.dst] += 1
+    if any(c < 0 for c in mine):
+        bad = next(p for p in range(26) if mine[p] < 0)
+        where = "on the bar" if bad == BAR else f"on the {bad}-point"
+        raise IllegalPlayError(f"there is no checker {where} to move")
+    target = tuple(mine)
+    fits = [key for key in results if key[0] == target]
+    if not fits:
+        raise IllegalPlayError(explain(me0, opp0, d1, d2, play, results))
+    if len(fits) == 1:
+        return fits[0]
+    # several results: the stops the record writes decide which blots were hit ...
+    literal = realize(me0, opp0, d1, d2, play)
+    fits = [key for key in fits if key in literal] or fits
+    if len(fits) == 1:
+        return fits[0]
+    # ... then its hit marks
+    marked = play.hits()
+    by_marks = [key for key in fits if results[key].hits() == marked]
+    if len(by_marks) == 1:
+        return by_marks[0]
+    options = " or ".join(str(results[key]) for key in fits)
+    raise AmbiguousPlayError(f"{format_steps(play.steps)} with {d1}{d2} is ambiguous: {options}")
 
 
 def _closed(side: Side) -> bool:
