@@ -105,7 +105,7 @@ def moves(notation: str, dice: str | None, as_json: bool) -> None:
         click.echo(str(row["play"]))
 
 
-RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".json")
+RECORD_SUFFIXES = (".mat", ".txt")
 """File endings ``bgkit verify`` picks up when it walks a folder."""
 
 

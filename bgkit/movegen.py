@@ -12,7 +12,7 @@ table instead of constructing them.
 
 >>> from bgkit.position import STANDARD_BOARD
 >>> len(generate(STANDARD_BOARD, STANDARD_BOARD, 6, 6))
-4
+11
 """
 
 from __future__ import annotations
@@ -181,20 +181,22 @@ def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Pla
     return best
 
 
-def realize(me_t: Side, opp_t: Side, d1: int, d2: int, play: Play) -> set[Key]:
+def realize(me_t: Side, opp_t: Side, d1: int, d2: int, play: Play) -> dict[Key, Play]:
     """The results of playing the written steps literally, one die per hop, in any order.
 
     A written step that spans several dice may stop on any open intermediate point;
     a checker landing on a blot (at a written point or an intermediate one) hits it.
-    Only the rules of single hops apply here, not the use-all-dice rules.
+    Only the rules of single hops apply here, not the use-all-dice rules. Each
+    result maps to the hops that reach it (one :class:`Step` per die used).
     """
     dice = [d1] * 4 if d1 == d2 else [d1, d2]
-    found: set[Key] = set()
+    found: dict[Key, Play] = {}
+    hops: list[Step] = []
 
     def search(me: list[int], opp: list[int], segs: list[tuple[int, int]], left: list[int]) -> None:
         todo = [i for i, (cur, dst) in enumerate(segs) if cur != dst]
         if not todo:
-            found.add((tuple(me), tuple(opp)))
+            found.setdefault((tuple(me), tuple(opp)), Play(tuple(hops)))
             return
         far = _far(me)
         for i in todo:
@@ -205,12 +207,14 @@ def realize(me_t: Side, opp_t: Side, d1: int, d2: int, play: Play) -> set[Key]:
                 land = _dest(opp, far, cur, die)
                 if land < 0 or (dst != OFF and land < dst):
                     continue
-                me2, opp2, _, _ = _move(me, opp, far, cur, land)
+                me2, opp2, _, hit = _move(me, opp, far, cur, land)
                 segs2 = segs.copy()
                 segs2[i] = (land, dst)
                 left2 = left.copy()
                 left2.remove(die)
+                hops.append(_STEPS[cur][land][hit])
                 search(me2, opp2, segs2, left2)
+                hops.pop()
 
     search(list(me_t), list(opp_t), [(s.src, s.dst) for s in play.steps], dice)
     return found

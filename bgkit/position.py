@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING
 
 from bgkit.errors import (
@@ -520,7 +520,7 @@ class Position:
         """The same position with the player on roll holding ``d1 d2`` (replacing any dice)."""
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             raise IllegalActionError(f"dice must be 1-6: {d1}{d2}")
-        return replace(self, dice=(d1, d2), doubled=False)
+        return self._derive(dice=(d1, d2), doubled=False)
 
     def swap_turn(self) -> Position:
         """The same position with the other player on roll and no dice."""
@@ -582,7 +582,18 @@ class Position:
         me, opp = key
         board = (opp, me) if self.turn == 1 else (me, opp)
         state = GameState.OVER if me[0] == self.checkers else GameState.PLAYING
-        return replace(self, board=board, turn=self.opponent, dice=None, game_state=state)
+        return self._derive(board=board, turn=self.opponent, dice=None, game_state=state)
+
+    def _derive(self, **changes: object) -> Position:
+        """A copy with ``changes``, skipping the validity check.
+
+        Only for transitions that keep a valid position valid (a legal play, new dice):
+        the full check costs more than the move generation it would guard.
+        """
+        new = object.__new__(Position)
+        for name in _FIELDS:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
 
     def resolve(self, play: Play | str) -> Play:
         """The legal one-step-per-die play that ``play`` (as written) stands for.
@@ -605,6 +616,14 @@ class Position:
             raise IllegalPlayError("the game is over")
         d1, d2 = self._dice(None, None)
         me0, opp0 = self.board[self.turn], self.board[self.opponent]
+        # fast path: a play that uses every die, hop by hop legally, with one possible
+        # result is legal without generating the alternatives (no die was left unused)
+        if play.steps:
+            literal = realize(me0, opp0, d1, d2, play)
+            if len(literal) == 1:
+                ((key, hops),) = literal.items()
+                if len(hops.steps) == (4 if d1 == d2 else 2):
+                    return hops, self._after(key)
         results = generate(me0, opp0, d1, d2)
         key = _match_written(me0, opp0, d1, d2, play, results)
         return results.get(key, Play()), self._after(key)
@@ -626,6 +645,9 @@ class Position:
         from bgkit import gnubgid
 
         return gnubgid.MatchState.of(self)
+
+
+_FIELDS = tuple(f.name for f in fields(Position))
 
 
 def _match_written(

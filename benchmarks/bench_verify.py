@@ -1,0 +1,104 @@
+"""Time ``bgkit verify`` against GNU Backgammon's ``import mat`` on the same records.
+
+Usage: python benchmarks/bench_verify.py [--generate N]
+
+The records are the real corpus (``data/real/mat``), the committed self-play
+matches (``data/selfplay``) and N more self-play matches that GNU Backgammon
+writes into ``benchmarks/.cache/selfplay`` on first use (default 250).
+
+bgkit reads each file, replays every game and checks every rule; gnubg only
+imports (it replays moves to build its game records but checks far less).
+Both run in this process, one after the other, on the same list of files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / "benchmarks" / ".cache" / "selfplay"
+
+
+def record_files(generate: int) -> list[Path]:
+    have = len(list(CACHE.glob("*.mat"))) if CACHE.exists() else 0
+    if have < generate:
+        print(f"generating {generate - have} self-play matches with gnubg ...", file=sys.stderr)
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "benchmarks" / "make_selfplay.py"),
+                str(CACHE),
+                str(generate - have),
+                "--length",
+                "3",
+                "--seed",
+                str(1000 + have),
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    files = sorted((ROOT / "data" / "real" / "mat").iterdir())
+    files += sorted((ROOT / "data" / "selfplay").glob("*.mat"))
+    files += sorted(CACHE.glob("*.mat"))[:generate]
+    return files
+
+
+def time_bgkit(files: list[Path]) -> tuple[float, int, int]:
+    from bgkit.formats.mat import read_mat
+    from bgkit.verify import verify
+
+    start = time.perf_counter()
+    actions = issues = 0
+    for path in files:
+        report = verify(read_mat(path))
+        actions += report.actions_checked
+        issues += len(report.issues)
+    return time.perf_counter() - start, actions, issues
+
+
+def time_gnubg(files: list[Path]) -> float:
+    import gnubg
+
+    for command in ("set display off", "set sound enable off", "set threads 1"):
+        gnubg.command(command)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    saved = os.dup(1)
+    os.dup2(devnull, 1)  # gnubg prints warnings for the broken records on fd 1
+    try:
+        start = time.perf_counter()
+        for path in files:
+            gnubg.command(f"import mat {path}")
+        return time.perf_counter() - start
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--generate", type=int, default=250)
+    args = ap.parse_args()
+    files = record_files(args.generate)
+    time_bgkit(files[:5])  # build the grammar once before timing
+    bg_s, actions, issues = time_bgkit(files)
+    gnubg_s = time_gnubg(files)
+    print(f"records: {len(files)} files, {actions} actions checked, {issues} issues")
+    print(
+        f"bgkit verify (read + replay + all rules): {bg_s:.2f} s"
+        f"  ({len(files) / bg_s:.0f} files/s, {bg_s / actions * 1e6:.0f} us/action)"
+    )
+    print(
+        f"gnubg import mat:                         {gnubg_s:.2f} s"
+        f"  ({len(files) / gnubg_s:.0f} files/s)"
+    )
+    print(f"ratio bgkit / gnubg: {bg_s / gnubg_s:.2f}x  (target <= 5x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""The ``bgkit`` command line: output, exit codes, and no traceback on any input."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bgkit.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "data" / "fixtures"
+CLEAN = FIXTURES / "handwritten_3pt.mat"
+ILLEGAL = FIXTURES / "handwritten_3pt_illegal1.mat"
+SYNTAX = FIXTURES / "handwritten_3pt_syntax2.mat"
+REAL = sorted((ROOT / "data" / "real" / "mat").iterdir())
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_verify_clean_record() -> None:
+    result = run("verify", str(CLEAN))
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert result.stderr == "1 file(s): 1 clean, 0 with issues, 0 unreadable\n"
+
+
+def test_verify_reports_file_line_column() -> None:
+    result = run("verify", str(ILLEGAL))
+    assert result.exit_code == 1
+    first = result.stderr.splitlines()[0]
+    assert first == (
+        f"{ILLEGAL}:8:34: illegal play 24/18 18/12 13/7 10/4 for 66: blocked: 18/12 lands"
+        " on a point held by 2 opposing checkers (game 1, move 4, Bob)"
+    )
+
+
+def test_verify_syntax_error_is_one_line_and_exit_2() -> None:
+    result = run("verify", str(SYNTAX))
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"{SYNTAX}:9:6: dice must be 1-6: '27'"
+    assert "Traceback" not in result.stderr
+
+
+def test_verify_missing_file() -> None:
+    result = run("verify", "no/such/file.mat")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == "no/such/file.mat: No such file or directory"
+
+
+def test_verify_json_lines() -> None:
+    result = run("verify", "--json", str(ILLEGAL))
+    assert result.exit_code == 1
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert rows[0]["kind"] == "illegal-play"
+    for key in ("file", "line", "column", "game", "move", "player", "kind", "message"):
+        assert key in rows[0]
+    assert (rows[0]["line"], rows[0]["column"], rows[0]["player"]) == (8, 34, "Bob")
+
+
+def test_verify_folder_recursively(tmp_path: Path) -> None:
+    sub = tmp_path / "a" / "b"
+    sub.mkdir(parents=True)
+    (sub / "one.mat").write_bytes(CLEAN.read_bytes())
+    (tmp_path / "two.mat").write_bytes(ILLEGAL.read_bytes())
+    (tmp_path / "notes.pdf").write_bytes(b"%PDF")
+    result = run("verify", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == "2 file(s): 1 clean, 1 with issues, 0 unreadable"
+
+
+def test_verify_strict_stops_at_first_issue(tmp_path: Path) -> None:
+    for i in range(3):
+        (tmp_path / f"{i}.mat").write_bytes(ILLEGAL.read_bytes())
+    result = run("verify", "--strict", str(tmp_path))
+    assert result.exit_code == 1
+    issue_lines = [line for line in result.stderr.splitlines() if ": illegal play" in line]
+    assert len(issue_lines) == 1
+
+
+def test_show_prints_every_notation() -> None:
+    result = run("show", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10")
+    assert result.exit_code == 0
+    assert "4HPwATDgc/ABMA" in result.stdout
+    assert "cInqAAAAAAAE" in result.stdout
+    assert "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10" in result.stdout
+    assert "board:" in result.stdout
+
+
+def test_moves_lists_every_play() -> None:
+    result = run("moves", "4HPwATDgc/ABMA", "31")
+    assert result.exit_code == 0
+    plays = result.stdout.splitlines()
+    assert len(plays) == 16
+    assert "8/5 6/5" in plays
+
+
+def test_moves_json() -> None:
+    result = run("moves", "--json", "4HPwATDgc/ABMA", "6-6")
+    data = json.loads(result.stdout)
+    assert data["count"] == len(data["plays"]) == 11  # as gnubg-nn counts them
+    assert {"play", "steps", "xgid"} <= set(data["plays"][0])
+
+
+def test_moves_dance() -> None:
+    # player on roll has 2 checkers on the bar against a closed board
+    closed = "XGID=bBBBBBBC----------------m-:0:0:-1:00:0:0:0:0:10"
+    result = run("moves", closed, "66")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("no legal play for 66")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("show", "garbage"), "bgkit: position:1:1: unknown position notation"),
+        (("moves", "4HPwATDgc/ABMA", "37"), "bgkit: dice:1:1: dice must be two digits 1-6: '37'"),
+        (("moves", "4HPwATDgc/ABMA"), "bgkit: no dice given and the position has none"),
+    ],
+)
+def test_bad_input_is_one_line(args: tuple[str, ...], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(message)
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_python_dash_m() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "bgkit", "moves", "4HPwATDgc/ABMA", "21"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "13/11 6/5" in out.stdout.splitlines()
+
+
+def _mutate(data: bytes, rng: random.Random) -> bytes:
+    """Damage a record: flip bytes, cut it, drop or repeat lines, or re-encode it."""
+    kind = rng.randrange(5)
+    if kind == 0 and data:
+        buf = bytearray(data)
+        for _ in range(rng.randint(1, 8)):
+            buf[rng.randrange(len(buf))] = rng.randrange(256)
+        return bytes(buf)
+    if kind == 1:
+        return data[: rng.randrange(len(data) + 1)]
+    lines = data.splitlines(keepends=True)
+    if kind == 2 and lines:
+        del lines[rng.randrange(len(lines))]
+        return b"".join(lines)
+    if kind == 3 and lines:
+        i = rng.randrange(len(lines))
+        lines.insert(i, lines[rng.randrange(len(lines))])
+        return b"".join(lines)
+    return data.decode("utf-8", "replace").encode("utf-16")
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(seed=st.integers(0, 2**32 - 1), index=st.integers(0, len(REAL) - 1))
+def test_damaged_records_never_crash_verify(tmp_path: Path, seed: int, index: int) -> None:
+    rng = random.Random(seed)
+    path = tmp_path / f"damaged{REAL[index].suffix}"
+    original = _mutate(REAL[index].read_bytes(), rng)
+    path.write_bytes(original)
+    result = CliRunner().invoke(main, ["verify", str(path)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert result.exit_code in (0, 1, 2)
+    assert "Traceback" not in result.stderr
+    assert path.read_bytes() == original  # never changes the user's file
