@@ -1,0 +1,124 @@
+"""Match-record formats: one module per format, and :func:`read_match` to pick the right one.
+
+Each format module (``bgkit.formats.mat`` ...) exposes ``parse_<fmt>(text)``,
+``read_<fmt>(path_or_handle)``, ``dumps_<fmt>(match)`` and ``write_<fmt>(match, path)``.
+:func:`read_match` chooses the format from the file extension or, failing that, from the
+text itself. A new format plugs in with one :class:`Format` entry in :data:`FORMATS`.
+
+>>> read_match(" 0 point match\\n").is_money
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bgkit.errors import NotationError
+
+if TYPE_CHECKING:
+    from bgkit.records import Match
+
+__all__ = ["FORMATS", "Format", "decode_bytes", "detect_format", "read_match"]
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    """A record format :func:`read_match` knows.
+
+    ``module`` is imported only when the format is used; it must define
+    ``parse_<name>(text, *, source_name=None) -> Match``.
+    """
+
+    name: str
+    """Short name, also the suffix of the module's functions (``mat`` -> ``parse_mat``)."""
+    module: str
+    """The module implementing it, e.g. ``"bgkit.formats.mat"``."""
+    extensions: tuple[str, ...]
+    """File name extensions (lower case, with the dot) that mean this format."""
+    sniff: Callable[[str], bool]
+    """True when a text looks like this format (used when the extension says nothing)."""
+
+    def parse(self, text: str, *, source_name: str | None = None) -> Match:
+        """Parse ``text`` with this format's ``parse_<name>``."""
+        module = importlib.import_module(self.module)
+        parse: Callable[..., Match] = getattr(module, f"parse_{self.name}")
+        return parse(text, source_name=source_name)
+
+
+_MAT_HEADER = re.compile(r"^[ \t]*[0-9]+[ \t]+points?[ \t]+match", re.IGNORECASE | re.MULTILINE)
+
+
+def _looks_like_mat(text: str) -> bool:
+    return _MAT_HEADER.search(text) is not None
+
+
+FORMATS: tuple[Format, ...] = (Format("mat", "bgkit.formats.mat", (".mat",), _looks_like_mat),)
+"""The formats :func:`read_match` tries, in order."""
+
+
+def decode_bytes(data: bytes, *, encoding: str | None = None) -> str:
+    """Decode a record file's bytes.
+
+    UTF-8 first (a BOM is dropped); text that is not UTF-8 is read as Windows-1252, the
+    code page old Windows programs wrote, and failing that as Latin-1, which accepts any
+    byte. With ``encoding`` the bytes are decoded with that codec only.
+
+    >>> decode_bytes("K\\u00e9vin".encode("utf-8-sig")), decode_bytes(b"K\\xe9vin")
+    ('Kévin', 'Kévin')
+
+    :raises UnicodeDecodeError: only when ``encoding`` is given and does not fit.
+    """
+    if encoding is not None:
+        return data.decode(encoding)
+    for codec in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
+
+
+def detect_format(text: str, name: str | None = None) -> Format:
+    """The format of a record: by the extension of ``name`` if it is known, else by content.
+
+    :raises NotationError: when no format recognises the text.
+    """
+    if name is not None:
+        suffix = Path(name).suffix.lower()
+        for fmt in FORMATS:
+            if suffix in fmt.extensions:
+                return fmt
+    for fmt in FORMATS:
+        if fmt.sniff(text):
+            return fmt
+    known = ", ".join(fmt.name for fmt in FORMATS)
+    raise NotationError(
+        f"not a match record bgkit can read (known formats: {known})",
+        text,
+        0,
+        source_name=name,
+    )
+
+
+def read_match(source: str | os.PathLike[str], *, encoding: str | None = None) -> Match:
+    """Read a match record from a file path or from its text, in any format bgkit knows.
+
+    A :class:`~os.PathLike`, or a ``str`` without a line break, is a path; a ``str`` with
+    a line break is the record itself. The format comes from the file extension when it is
+    a known one, else from the text (``.txt`` exports are recognised by content).
+
+    :raises FileNotFoundError: when the path does not exist.
+    :raises NotationError: when the text is not a record of a known format, or does not
+        parse as one.
+    """
+    if isinstance(source, str) and "\n" in source:
+        return detect_format(source).parse(source)
+    path = Path(source)
+    text = decode_bytes(path.read_bytes(), encoding=encoding)
+    return detect_format(text, str(source)).parse(text, source_name=str(source))

@@ -1,0 +1,907 @@
+"""Read and write ``.mat`` match records (Jellyfish's format, as GNU Backgammon writes it).
+
+The syntax lives in ``grammars/mat.lark``; this module turns the parse tree into
+:mod:`bgkit.records` values and writes them back.
+
+>>> match = parse_mat('''
+...  3 point match
+...
+...  Game 1
+...  Ann Lee : 0                    Bo : 0
+...   1)                             31: 8/5 6/5
+...   2) 52: 13/8 13/11              64: 24/14*
+...   3)  Doubles => 2                Drops
+...       Wins 1 point
+... ''')
+>>> match
+<Match ('Ann Lee' vs. 'Bo', 3-pt, 1 game)>
+>>> [type(a).__name__ + str(a.player) for a in match.games[0].actions]
+['Move1', 'Move0', 'Move1', 'Double0', 'Drop1']
+>>> match.games[0].actions[2].play
+Play('24/14*')
+>>> parse_mat(dumps_mat(match)) == match
+True
+
+**What is accepted.** Every dialect of the corpus in ``data/real/mat``: a UTF-8 BOM, CRLF
+line ends, trailing blanks, tabs, ``; [Tag "value"]`` header tags and any other ``;`` or
+``#`` comment lines (boxed banners, BGNJ's ``; [Game 1, Move 1: Dice set to ...]``,
+trailing notes), ``N point match`` with or without a leading space (``0`` = money
+session), names with spaces, empty names and GridGammon's ``name,rating``, move numbers
+written any way, rolls in the order rolled (``14:``), plays with numbers or words for the
+bar and off (``25/21``, ``bar/21``, ``6/0``, ``6/Off``), compact plays (``13/11(4)``,
+``bar/15*(2)``, ``24/20*/16``, ``22/13`` for one checker moving both dice), parts
+separated by commas, ``Cannot Move``, ``???``/``????`` for an unknown play, the cube words
+and their synonyms (``Redoubles``, ``Accepts``, ``Passes``, ``Rejects``, ``Refuses``,
+``Beavers``, ``Raccoons``), ``Wins N point(s) [and the match]`` anywhere on a line,
+BackgammonGalaxy's ``Losses N point`` lines and its second move number in mid-line, a left
+column that overflows into the right one, and XG's ``; Set Pos=`` lines.
+
+**How cells are given to players.** A move line holds at most one action per column.
+When a line holds two actions, the first is the left player's and the second the right
+player's, wherever they stand (so an overflowing left play is harmless). A lone action
+belongs to the right player when it starts at or after the right column, else to the
+left player. The right column starts where the score line's second name starts (clamped
+to columns 8-33, so that a long first name or a wide XG layout cannot mislead);
+columns are measured from the move number's ``)``, with tabs expanded to multiples of 8.
+``Wins`` and ``Losses`` are placed by their column the same way; a ``Wins`` written at the
+very start of a line (a JavaFIBS habit) goes to the player the record implies: the other
+player after a ``Drops`` or an unknown play, else the player who acted last.
+
+**What is rejected** (:class:`~bgkit.errors.NotationError` with file, line, column and
+the line shown with a caret): anything before ``N point match`` that is not a comment,
+a missing or broken score line, dice outside 1-6, points above 25, a checker moving away
+from home (``8/13``), a repeat count outside 1-4, numbers of more than nine digits, more
+than two actions on one line, actions after the ``Wins`` line, a second ``Wins`` (or
+``Losses``) line, a result in no column in a game without actions, a misplaced or
+malformed ``; Set Pos=``, and any other text the grammar does not know.
+
+**What is left to the verifier.** Whether the plays, cube actions and results are legal:
+the parser keeps what is written (a play that uses the wrong dice, a ``Wins`` that does
+not match the cube) and only checks the notation.
+
+:func:`dumps_mat` writes GNU Backgammon's layout exactly (its ``export match mat``),
+so gnubg can import the output; see its docstring.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, NoReturn
+
+from lark import (
+    Token,
+    Transformer,
+    Tree,
+    UnexpectedCharacters,
+    UnexpectedInput,
+    UnexpectedToken,
+    v_args,
+)
+from lark.exceptions import UnexpectedEOF, VisitError
+from lark.visitors import merge_transformers
+
+from bgkit._grammars import parser
+from bgkit.errors import NotationError
+from bgkit.formats import decode_bytes
+from bgkit.play import Play, Step, _PlayBuilder, _StepError
+from bgkit.records import (
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Game,
+    Match,
+    Move,
+    Raccoon,
+    Result,
+    Take,
+)
+
+if TYPE_CHECKING:
+    from bgkit.position import Position
+
+__all__ = ["dumps_mat", "parse_mat", "parse_set_pos", "read_mat", "write_mat"]
+
+# The right column's start is taken from the score line but kept in this range: left
+# cells start right after the move number, right cells at column 33 (gnubg) or later.
+_MIN_RIGHT_COLUMN = 8
+_MAX_RIGHT_COLUMN = 33
+# A result written before this column (relative to a move number's ")") has no column.
+_FIRST_CELL_COLUMN = 4
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def parse_mat(text: str, *, source_name: str | None = None) -> Match:
+    """Read a ``.mat`` record from a string.
+
+    :param source_name: the file name, used in error messages and kept on the match.
+    :raises NotationError: when the text is not a ``.mat`` record (see the module
+        docstring for what is accepted).
+
+    >>> parse_mat(" 0 point match\\n").is_money
+    True
+    >>> parse_mat(" 3 pt match\\n", source_name="x.mat")
+    Traceback (most recent call last):
+    ...
+    bgkit.errors.NotationError: x.mat:1:4: expected 'N point match', found 'pt'
+         3 pt match
+           ^
+    """
+    source = _normalise(text)
+    try:
+        tree = parser("mat").parse(source)
+    except UnexpectedInput as err:
+        raise _syntax_error(err, source, source_name) from None
+    # play.lark's rules come into mat.lark as "play__*"; _PlayBuilder builds them.
+    builder: Transformer[Token, Match] = merge_transformers(  # type: ignore[no-untyped-call]
+        _MatBuilder(source, source_name), play=_PlayBuilder()
+    )
+    try:
+        match: Match = builder.transform(tree)
+    except VisitError as err:
+        exc = err.orig_exc
+        if isinstance(exc, _StepError):
+            raise NotationError(exc.msg, source, exc.pos, source_name=source_name) from None
+        if isinstance(exc, NotationError):
+            raise exc from None
+        token = _first_token(err.obj)
+        if isinstance(exc, ValueError) and token is not None:  # int() of > 4300 digits
+            msg = f"number too large: '{str(token)[:12]}...'"
+            raise NotationError(
+                msg, source, token.start_pos or 0, source_name=source_name
+            ) from None
+        raise
+    return match
+
+
+def _first_token(obj: Tree[Token] | Token) -> Token | None:
+    if isinstance(obj, Token):
+        return obj
+    return next(iter(obj.scan_values(lambda v: isinstance(v, Token))), None)
+
+
+def read_mat(
+    source: str | os.PathLike[str] | IO[str] | IO[bytes], *, encoding: str | None = None
+) -> Match:
+    """Read a ``.mat`` record from a file path or an open file (text or binary).
+
+    Bytes are decoded as UTF-8 (a BOM is dropped); a file that is not valid UTF-8 is
+    decoded as Windows-1252, the code page old Windows programs wrote names in, and
+    failing that as Latin-1 (which never fails). Pass ``encoding`` to decode strictly
+    with another codec instead.
+
+    :raises FileNotFoundError: when the path does not exist.
+    :raises NotationError: when the text is not a ``.mat`` record.
+    :raises UnicodeDecodeError: when ``encoding`` is given and does not fit.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        data: str | bytes = path.read_bytes()
+        name: str | None = str(source)
+    else:
+        data = source.read()
+        raw_name = getattr(source, "name", None)
+        name = raw_name if isinstance(raw_name, str) else None
+    text = decode_bytes(data, encoding=encoding) if isinstance(data, bytes) else data
+    return parse_mat(text, source_name=name)
+
+
+def _normalise(text: str) -> str:
+    """Drop a BOM, turn CR LF (and lone CR) into LF, end with LF; offsets stay line-true."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.endswith("\n"):
+        text += "\n"
+    return text
+
+
+_TAG = re.compile(r';[ \t]*\[(?P<key>[^"]*)"(?P<value>.*)"\][ \t]*$')
+_SET_POS = re.compile(r";[ \t]*set[ \t]+pos[ \t]*=(?P<value>.*)$", re.IGNORECASE)
+_SET_POS_VALUE = re.compile(r"(?P<board>[-A-Pa-p]{26})/(?P<cube>-?[0-9]{1,2})")
+
+
+# Longer digit runs are no numbers a record can mean (and int() refuses > 4300 digits).
+_MAX_DIGITS = 9
+
+
+@dataclass(slots=True)
+class _Cell:
+    """An action before its player is known."""
+
+    kind: str
+    args: tuple[Any, ...]
+    token: Token
+    column: int  # 0-based visual column, shifted so that ")" stands at column 3
+
+    @property
+    def is_result(self) -> bool:
+        return self.kind in ("wins", "losses")
+
+
+@dataclass(slots=True)
+class _Segment:
+    """A move number and the actions after it (``number`` is None on a continuation)."""
+
+    number: Token | None
+    cells: list[_Cell]
+
+
+@dataclass(slots=True)
+class _ScoreLine:
+    names: tuple[str, str]
+    scores: tuple[int, int]
+    right_column: int
+
+
+@dataclass(slots=True)
+class _SetPos:
+    value: str
+    token: Token
+
+
+@dataclass(slots=True)
+class _Comment:
+    text: str
+
+
+@dataclass(slots=True)
+class _GameItem:
+    game: Game
+    comments: list[_Comment]
+    names: tuple[str, str]
+
+
+@dataclass(slots=True)
+class _Tag:
+    key: str
+    value: str
+
+
+@v_args(inline=True)
+class _MatBuilder(Transformer[Token, Match]):
+    """Builds :class:`Match` from the tree; rule and alias names as in ``mat.lark``."""
+
+    def __init__(self, source: str, source_name: str | None) -> None:
+        super().__init__(visit_tokens=False)
+        # Lark re-wraps v_args methods on every attribute access: bind each rule once.
+        for name in vars(_MatBuilder):
+            if not name.startswith("_"):
+                setattr(self, name, getattr(self, name))
+        self.source = source
+        self.source_name = source_name
+        # lines are needed only to expand tabs
+        self._lines = source.split("\n") if "\t" in source else None
+
+    # -- helpers
+
+    def _fail(self, msg: str, token: Token) -> NoReturn:
+        raise NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
+
+    def _column(self, token: Token) -> int:
+        """0-based visual column of ``token`` (tabs expanded to multiples of 8)."""
+        col = (token.column or 1) - 1
+        if self._lines is None:
+            return col
+        line = self._lines[(token.line or 1) - 1]
+        return len(line[:col].expandtabs(8)) if "\t" in line[:col] else col
+
+    def _int(self, token: Token, digits: str | None = None) -> int:
+        """The number ``digits`` (default: the token's text), refusing absurd lengths."""
+        text = str(token) if digits is None else digits
+        if len(text) > _MAX_DIGITS:
+            self._fail(f"number too large: '{text[:12]}...'", token)
+        return int(text)
+
+    def _cell(self, kind: str, token: Token, *args: Any) -> _Cell:
+        return _Cell(kind, args, token, self._column(token))
+
+    # -- header
+
+    def tag(self, token: Token) -> _Tag:
+        m = _TAG.match(str(token))
+        assert m is not None  # the TAG terminal has this shape
+        return _Tag(m["key"].strip(), m["value"])
+
+    def comment(self, token: Token) -> _Comment:
+        text = str(token)[1:]
+        if text.startswith(" "):
+            text = text[1:]
+        return _Comment(text.rstrip())
+
+    def match_length(self, number: Token, _points: Token, _match: Token) -> int:
+        return self._int(number)
+
+    # -- games
+
+    def player(self, name: Token | None, rating: Token | None) -> tuple[str, Token | None]:
+        # as GNU Backgammon: surrounding blanks go, tabs inside become spaces
+        text = "" if name is None else str(name).strip().replace("\t", " ")
+        return (text, name)
+
+    def score_line(
+        self,
+        player0: tuple[str, Token | None],
+        _colon0: Token,
+        score0: Token,
+        player1: tuple[str, Token | None],
+        colon1: Token,
+        score1: Token,
+    ) -> _ScoreLine:
+        name_token = player1[1]
+        right = self._column(name_token) if name_token is not None else self._column(colon1) - 1
+        right = max(_MIN_RIGHT_COLUMN, min(_MAX_RIGHT_COLUMN, right))
+        return _ScoreLine((player0[0], player1[0]), (self._int(score0), self._int(score1)), right)
+
+    def set_pos(self, token: Token) -> _SetPos:
+        m = _SET_POS.match(str(token))
+        assert m is not None  # the SET_POS terminal has this shape
+        value = m["value"].strip()
+        if not _SET_POS_VALUE.fullmatch(value):
+            self._fail(
+                "a '; Set Pos=' line needs 26 position characters (-, A-P, a-p), '/' and "
+                f"the cube: {value!r}",
+                token,
+            )
+        return _SetPos(value, token)
+
+    def _dice(self, token: Token) -> tuple[int, int]:
+        d1, d2 = int(token[0]), int(token[1])
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            self._fail(f"dice must be 1-6: '{token[:2]}'", token)
+        return (d1, d2)
+
+    def play(self, *parts: list[Step]) -> Play:
+        return Play([s for part in parts for s in part])
+
+    def move(self, dice: Token, play: Play | None) -> _Cell:
+        return self._cell("move", dice, self._dice(dice), Play() if play is None else play)
+
+    def cannot_move(self, dice: Token, _words: Token) -> _Cell:
+        return self._cell("move", dice, self._dice(dice), Play())
+
+    def unknown_move(self, dice: Token, _marks: Token) -> _Cell:
+        return self._cell("move", dice, self._dice(dice), None)
+
+    def double(self, word: Token, value: Token) -> _Cell:
+        return self._cell("double", word, self._int(value))
+
+    def take(self, word: Token) -> _Cell:
+        return self._cell("take", word)
+
+    def drop(self, word: Token) -> _Cell:
+        return self._cell("drop", word)
+
+    def beaver(self, word: Token, value: Token) -> _Cell:
+        return self._cell("beaver", word, self._int(value))
+
+    def raccoon(self, word: Token, value: Token) -> _Cell:
+        return self._cell("raccoon", word, self._int(value))
+
+    def wins(self, word: Token, points: Token, _unit: Token, match: Token | None) -> _Cell:
+        return self._cell("wins", word, self._int(points), match is not None)
+
+    def losses(self, word: Token, points: Token, _unit: Token) -> _Cell:
+        return self._cell("losses", word, self._int(points))
+
+    def numbered(self, number: Token, *cells: _Cell) -> _Segment:
+        # Measure the cells from the number's ")", which gnubg writes at column 3.
+        shift = self._column(number) + len(number) - 1 - 3
+        if shift:
+            for cell in cells:
+                cell.column -= shift
+        return _Segment(number, list(cells))
+
+    def row(self, *segments: _Segment) -> list[_Segment]:
+        return list(segments)
+
+    def continuation(self, *cells: _Cell) -> list[_Segment]:
+        return [_Segment(None, list(cells))]
+
+    def game(self, number: Token, *items: Any) -> _GameItem:
+        comments: list[_Comment] = []
+        score: _ScoreLine | None = None
+        setup: _SetPos | None = None
+        segments: list[_Segment] = []
+        for item in items:
+            if isinstance(item, _Comment):
+                comments.append(item)
+            elif isinstance(item, _ScoreLine):
+                score = item
+            elif isinstance(item, _SetPos):
+                if setup is not None:
+                    self._fail("a second '; Set Pos=' line in one game", item.token)
+                if any(s.cells for s in segments):
+                    self._fail(
+                        "'; Set Pos=' must come before the first move of the game", item.token
+                    )
+                setup = item
+            else:
+                segments.extend(item)
+        assert score is not None  # the grammar requires the score line
+        actions, result = self._assign(segments, score.right_column)
+        game = Game(
+            self._int(number),
+            score.scores,
+            tuple(actions),
+            result,
+            None if setup is None else setup.value,
+            line=number.line or 0,
+        )
+        return _GameItem(game, comments, score.names)
+
+    def _assign(
+        self, segments: Sequence[_Segment], right: int
+    ) -> tuple[list[Action], Result | None]:
+        """Give each cell its player (see the module docstring) and build the actions."""
+        actions: list[Action] = []
+        results: dict[str, tuple[_Cell, int | None]] = {}  # "wins"/"losses": (cell, side)
+        number = 0  # the last move number written: continuation lines keep it
+        for segment in segments:
+            if segment.number is not None:
+                number = self._int(segment.number, segment.number[:-1])
+            plain = [c for c in segment.cells if not c.is_result]
+            if len(plain) > 2:
+                self._fail(
+                    "more than two actions on one move line (one per column)", plain[2].token
+                )
+            for cell in segment.cells:
+                if cell.is_result:
+                    if cell.kind in results:
+                        word = "Wins" if cell.kind == "wins" else "Losses"
+                        self._fail(f"a second '{word}' line in one game", cell.token)
+                    side: int | None = None  # at the very start of a line: no column
+                    if cell.column >= right:
+                        side = 1
+                    elif cell.column >= _FIRST_CELL_COLUMN or segment.number is not None:
+                        side = 0
+                    results[cell.kind] = (cell, side)
+                    continue
+                if results:
+                    self._fail("the game goes on after its result line", cell.token)
+                if len(plain) == 2:
+                    player = 0 if cell is plain[0] else 1
+                else:
+                    player = 1 if cell.column >= right else 0
+                actions.append(_action(cell, player, number))
+        return actions, self._result(actions, results)
+
+    def _result(
+        self, actions: Sequence[Action], results: dict[str, tuple[_Cell, int | None]]
+    ) -> Result | None:
+        """The game's Result from its ``Wins`` line and/or Galaxy's ``Losses`` line."""
+        if not results:
+            return None
+        cell, winner = results.get("wins") or results["losses"]
+        if "wins" not in results and winner is not None:
+            winner = 1 - winner  # only a Losses line: its side lost
+        if winner is None:
+            other = results.get("losses")
+            if "wins" in results and other is not None and other[1] is not None:
+                winner = 1 - other[1]
+            else:
+                winner = self._implied_winner(actions, cell)
+        losses = results.get("losses")
+        return Result(
+            winner,
+            cell.args[0],
+            cell.kind == "wins" and cell.args[1],
+            loser_points=None if losses is None else losses[0].args[0],
+            line=cell.token.line or 0,
+            column=cell.token.column or 0,
+        )
+
+    def _implied_winner(self, actions: Sequence[Action], cell: _Cell) -> int:
+        """Who a result written in no column credits: the record's last action tells."""
+        if not actions:
+            self._fail("cannot tell who wins: the result stands in no column", cell.token)
+        last = actions[-1]
+        if isinstance(last, Drop) or (isinstance(last, Move) and last.play is None):
+            return 1 - last.player
+        return last.player
+
+    def mat(self, *items: Any) -> Match:
+        tags: list[tuple[str, str]] = []
+        comments: list[str] = []
+        games: list[Game] = []
+        length = 0
+        players: tuple[str, str] | None = None
+        for item in items:
+            if isinstance(item, _Tag):
+                tags.append((item.key, item.value))
+            elif isinstance(item, _Comment):
+                comments.append(item.text)
+            elif isinstance(item, int):
+                length = item
+            else:
+                assert isinstance(item, _GameItem)
+                games.append(item.game)
+                comments.extend(c.text for c in item.comments)
+                if players is None:
+                    players = item.names
+        if players is None:
+            found = dict(tags)
+            players = (found.get("Player 1", ""), found.get("Player 2", ""))
+        return Match(
+            players,
+            length,
+            tuple(games),
+            tuple(tags),
+            tuple(comments),
+            source_name=self.source_name,
+        )
+
+
+def _action(cell: _Cell, player: int, number: int) -> Action:
+    where = {"line": cell.token.line or 0, "column": cell.token.column or 0, "number": number}
+    kind, args = cell.kind, cell.args
+    if kind == "move":
+        return Move(player, args[0], args[1], **where)
+    if kind == "double":
+        return Double(player, args[0], **where)
+    if kind == "take":
+        return Take(player, **where)
+    if kind == "drop":
+        return Drop(player, **where)
+    if kind == "beaver":
+        return Beaver(player, args[0], **where)
+    assert kind == "raccoon"
+    return Raccoon(player, args[0], **where)
+
+
+# ---------------------------------------------------------------------------- errors
+
+_WORDS = {
+    "play__INT": "a point number",
+    "INT": "a number",
+    "play__BAR": "'bar'",
+    "play__OFF": "'off'",
+    "play__HIT": "'*'",
+    "SLASH": "'/'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "NAME": "a player name",
+    "RATING": "a rating",
+    "DICE": "a roll like '31:'",
+    "LINENO": "a move number like '12)'",
+    "POINTS": "'point'",
+    "MATCH": "'match'",
+    "AND_THE_MATCH": "'and the match'",
+    "_GAME": "'Game N'",
+    "DOUBLES": "'Doubles'",
+    "TAKES": "'Takes'",
+    "DROPS": "'Drops'",
+    "BEAVERS": "'Beavers'",
+    "RACCOONS": "'Raccoons'",
+    "WINS": "'Wins'",
+    "LOSSES": "'Losses'",
+    "CANNOT_MOVE": "'Cannot Move'",
+    "UNKNOWN": "'???'",
+    "_TO": "'=>'",
+    "TAG": "a '; [Tag \"value\"]' line",
+    "COMMENT": "a ';' comment",
+    "SET_POS": "'; Set Pos='",
+    "_NL": "the end of the line",
+    "$END": "the end of the file",
+}
+
+
+def _found(source: str, pos: int) -> str:
+    if source[pos] == "\n":
+        return "the end of the line"
+    word = re.match(r"[^\s/:()*,]+|.", source[pos:])
+    assert word is not None
+    return repr(word[0][:20])
+
+
+def _expected(expected: set[str], before: str) -> str:
+    """Say in words what the parser wanted, from the terminals it accepts and the line so far."""
+    if expected == {"POINTS"} and re.search(r"(?i)(wins|losses)[ \t]+[0-9]+[ \t]*$", before):
+        return "'point' or 'points' after the number"
+    if expected & {"POINTS", "MATCH"} or ("INT" in expected and "TAG" in expected):
+        return "'N point match'"
+    if expected & {"NAME", "COLON"} and "DICE" not in expected:
+        return "a score line 'name : score   name : score'"
+    if "_TO" in expected:
+        return "'=> N' (the new cube value) after the cube word"
+    if expected and expected <= {"_GAME", "COMMENT", "$END"}:
+        return "'Game N'"
+    if expected == {"SLASH"}:
+        return "'/' in a checker play (steps are written 13/8)"
+    if expected & {"play__INT", "play__BAR"} and not expected & {"DICE", "_NL"}:
+        return "a point (1-25, bar or off) in a checker play"
+    if expected & {"LINENO", "DICE"}:
+        return "a move line like '  1) 31: 8/5 6/5', a cube action, 'Wins N points' or 'Game N'"
+    words = sorted({_WORDS.get(name, name) for name in expected})
+    if not words:
+        return "nothing more"
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
+def _syntax_error(err: UnexpectedInput, source: str, source_name: str | None) -> NotationError:
+    """Turn a Lark error into a NotationError that says what the record should hold."""
+    pos: int
+    if isinstance(err, UnexpectedCharacters):
+        pos = err.pos_in_stream or 0
+        expected: set[str] = set(err.allowed or ())
+    elif isinstance(err, UnexpectedToken):
+        pos = err.token.start_pos if err.token.start_pos is not None else len(source)
+        if err.token.type == "$END":
+            pos = len(source.rstrip())  # just after the last character of the record
+        # ``accepts`` asks the parser itself; ``expected`` may hold a wider lexer set.
+        expected = set(err.accepts or err.expected or ())
+    elif isinstance(err, UnexpectedEOF):  # pragma: no cover - LALR reports $END tokens
+        pos = len(source.rstrip())
+        expected = set(err.expected or ())
+    else:  # pragma: no cover - Lark raises only the three kinds above
+        pos, expected = 0, set()
+    expected.discard("WS_INLINE")
+    before = source[source.rfind("\n", 0, pos) + 1 : pos]
+    msg = f"expected {_expected(expected, before)}"
+    if pos < len(source.rstrip()):
+        msg += f", found {_found(source, pos)}"
+    return NotationError(msg, source, pos, source_name=source_name)
+
+
+# ---------------------------------------------------------------------------- Set Pos
+
+
+def parse_set_pos(text: str, **fields: Any) -> Position:
+    """The position of an XG ``; Set Pos=`` line (the text after ``=``).
+
+    As GNU Backgammon reads it: the 26 characters use the XGID alphabet with upper-case
+    letters for player 0 (the left column; index ``i`` is that player's point ``i``, 25 its
+    bar) and lower-case letters for player 1 (its point ``25 - i``, index 0 its bar). After
+    ``/`` comes the cube: ``0`` centred, ``n`` a ``2**n`` cube owned by player 1, ``-n``
+    owned by player 0. ``fields`` go to the :class:`~bgkit.position.Position` constructor
+    (``turn``, ``match_length``, ``score``, ...).
+
+    >>> pos = parse_set_pos("-b----E-C---eE---c-e----B-/0")
+    >>> pos.pip_counts(), pos.cube, pos.cube_owner
+    ((167, 167), 1, None)
+
+    :raises NotationError: when the text is not a position and cube.
+    :raises InvalidPositionError: when it describes an impossible position.
+    """
+    from bgkit.position import Position
+
+    m = _SET_POS_VALUE.fullmatch(text.strip())
+    if m is None:
+        raise NotationError(
+            "expected 26 position characters (-, A-P, a-p), '/' and the cube", text, 0
+        )
+    left = [0] * 25
+    right = [0] * 25
+    for i, ch in enumerate(m["board"]):
+        if ch == "-":
+            continue
+        count = ord(ch.lower()) - ord("a") + 1
+        if ch.isupper():  # player 0: index i is its point i, 25 its bar
+            if i == 0:
+                raise NotationError("index 0 is player 1's bar: use a lower-case letter", text, i)
+            left[i - 1] += count
+        else:  # player 1: index i is its point 25 - i, 0 its bar
+            if i == 25:
+                raise NotationError("index 25 is player 0's bar: use an upper-case letter", text, i)
+            right[24 - i] += count
+    cube_exp = int(m["cube"])
+    owner = None if cube_exp == 0 else (0 if cube_exp < 0 else 1)
+    fields.setdefault("cube", 2 ** abs(cube_exp))
+    fields.setdefault("cube_owner", owner)
+    return Position.from_layout(left, right, **fields)
+
+
+# ---------------------------------------------------------------------------- writing
+
+
+def dumps_mat(match: Match) -> str:
+    """The match as ``.mat`` text, laid out exactly as GNU Backgammon's ``export match mat``.
+
+    The header holds the tags as ``; [Key "value"]`` lines in order, then a blank line
+    and the comments as ``; text`` lines; then `` N point match``, and per game
+    `` Game N``, the score line (``" %-31s%s : %d"``), a ``; Set Pos=`` line when the game
+    has a setup, and the move lines: ``%3d) `` and the left cell padded to 27 characters
+    and a space, then the right cell. Plays are written step by step as stored, with 25
+    for the bar, 0 for off, ``*`` after a hit and a space after each of the first three
+    steps, as gnubg does (a compact step such as ``24/14*`` stays compact, which gnubg
+    reads). An unknown play is written ``???``. ``Wins k point(s)`` goes to column 6
+    (left winner) or 34 (right winner), on the line of a left cell when it can;
+    ``and the match`` is kept when the record had it. Galaxy's ``Losses`` lines are not
+    written.
+
+    :raises ValueError: when the match holds text a ``.mat`` file cannot carry so that it
+        reads back the same: a player name with ``:``, a line break, surrounding blanks, a
+        leading ``;``, ``#`` or ``,`` or a ``,`` before a digit (a GridGammon rating); a tag
+        key with ``"`` or ``]``; a line break in a tag or comment; a comment with trailing
+        blanks; a setup that is not XG's ``; Set Pos=`` text; dice outside 1-6, a step
+        that is not ``25..1`` to a lower point, a player other than 0 and 1, or a negative
+        number.
+    """
+    _check_writable(match)
+    out: list[str] = [f'; [{key} "{value}"]\n' for key, value in match.tags]
+    if match.comments:
+        if match.tags:
+            out.append("\n")
+        out.extend(_comment_line(text) for text in match.comments)
+    if out:
+        out.append("\n")
+    out.append(f" {match.length} point match\n\n")
+    for game in match.games:
+        _write_game(out, match.players, game)
+    return "".join(out)
+
+
+_TAG_TEXT = re.compile(r'\[[^\]"\n]*".*"\][ \t]*$')
+_RATING_IN_NAME = re.compile(r",[ \t]*[0-9]")
+
+
+def _comment_line(text: str) -> str:
+    if not text:
+        return ";\n"
+    # "; [Key "value"]" would read back as a tag: "#" keeps it a comment (gnubg reads both)
+    return f"# {text}\n" if _TAG_TEXT.match(text) else f"; {text}\n"
+
+
+def _check_writable(match: Match) -> None:
+    for name in match.players:
+        if name and (
+            name != name.strip()
+            or any(ch in name for ch in ":\n\r\t")
+            or name[0] in ";#,"
+            or _RATING_IN_NAME.search(name)
+        ):
+            raise ValueError(f"a .mat file cannot hold the player name {name!r}")
+    for key, value in match.tags:
+        if (
+            key != key.strip()
+            or any(ch in key for ch in '"]\n\r')
+            or any(ch in value for ch in "\n\r")
+        ):
+            raise ValueError(f"a .mat file cannot hold the tag {key!r}: {value!r}")
+    for text in match.comments:
+        if text != text.rstrip() or "\n" in text or "\r" in text:
+            raise ValueError(f"a .mat file cannot hold the comment {text!r}")
+    numbers = [match.length]
+    for game in match.games:
+        if game.setup is not None and not _SET_POS_VALUE.fullmatch(game.setup):
+            raise ValueError(f"game {game.number}: not a '; Set Pos=' setup: {game.setup!r}")
+        numbers += [game.number, *game.score]
+        if game.result is not None:
+            numbers.append(game.result.points)
+            if game.result.winner not in (0, 1):
+                raise ValueError(f"game {game.number}: no player {game.result.winner}")
+        for action in game.actions:
+            if action.player not in (0, 1):
+                raise ValueError(f"game {game.number}: no player {action.player}: {action!r}")
+            if isinstance(action, (Double, Beaver, Raccoon)):
+                numbers.append(action.value)
+            elif isinstance(action, Move) and not (
+                all(1 <= d <= 6 for d in action.dice)
+                and all(0 <= s.dst < s.src <= 25 for s in action.play or ())
+            ):
+                raise ValueError(f"game {game.number}: a .mat file cannot hold {action!r}")
+    if any(n < 0 for n in numbers):
+        raise ValueError("a .mat file cannot hold negative numbers")
+
+
+def _play_text(move: Move) -> str:
+    text = f"{move.dice[0]}{move.dice[1]}: "
+    if move.play is None:
+        return text + "???"
+    parts = [f"{s.src}/{s.dst}{'*' if s.hit else ''}" for s in move.play.steps]
+    text += " ".join(parts)
+    if 0 < len(parts) < 4:
+        text += " "
+    return text
+
+
+def _cell_text(action: Action) -> str:
+    if isinstance(action, Move):
+        return _play_text(action)
+    if isinstance(action, Double):
+        return f" Doubles => {action.value}"
+    if isinstance(action, Take):
+        return " Takes"
+    if isinstance(action, Drop):
+        return " Drops"
+    if isinstance(action, Beaver):
+        return f" Beavers => {action.value}"
+    return f" Raccoons => {action.value}"
+
+
+def _write_game(out: list[str], players: tuple[str, str], game: Game) -> None:
+    out.append(f" Game {game.number}\n")
+    left = f"{players[0]} : {game.score[0]}"
+    gap = "" if len(left) < 31 else " "
+    out.append(f" {left:<31}{gap}{players[1]} : {game.score[1]}\n")
+    if game.setup is not None:
+        out.append(f"; Set Pos={game.setup}\n")
+    result = game.result
+    wins = ""
+    if result is not None:
+        wins = f"Wins {result.points} point{'s' if result.points > 1 else ''}"
+        if result.match_won:
+            wins += " and the match"
+    slot = 0  # even: the next cell is a left cell on a new line; odd: the right cell
+    last = len(game.actions) - 1
+    for k, action in enumerate(game.actions):
+        text = _cell_text(action)
+        number = slot // 2 + 1
+        if action.player == 0:
+            if slot % 2:  # a left cell after a left cell: leave the right cell empty
+                out.append("\n")
+                slot += 1
+                number = slot // 2 + 1
+            if k == last and isinstance(action, Drop) and result is not None and result.winner:
+                text += " " * 23 + wins  # gnubg writes the winner on the drop's line
+                result = None
+                out.append(f"{number:3d}) {text:<27} \n")
+                slot += 2
+                continue
+            out.append(f"{number:3d}) {text:<27} ")
+            slot += 1
+        else:
+            if slot % 2 == 0:
+                out.append(f"{number:3d}) {'':<27} ")
+                slot += 1
+            out.append(f"{text}\n")
+            slot += 1
+    if result is not None:
+        if slot % 2:
+            out.append(f" {wins}\n" if result.winner else f"\n      {wins}\n")
+        else:
+            out.append(f"{' ' * 34}{wins}\n" if result.winner else f"      {wins}\n")
+    elif slot % 2:
+        out.append("\n")
+    out.append("\n")
+
+
+def write_mat(match: Match, path: str | os.PathLike[str], *, force: bool = False) -> None:
+    """Write :func:`dumps_mat` output to ``path`` (UTF-8, LF line ends), atomically.
+
+    The text goes to a temporary file in the same directory, which then replaces
+    ``path`` in one step, so readers never see a half-written file.
+
+    :param force: overwrite ``path`` when it exists.
+    :raises FileExistsError: when ``path`` exists and ``force`` is false.
+    """
+    target = Path(path)
+    data = dumps_mat(match).encode("utf-8")
+    if not force and target.exists():
+        raise FileExistsError(f"{target} exists; pass force=True to overwrite it")
+    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if force:
+            os.replace(tmp, target)
+        else:
+            _link_no_clobber(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _link_no_clobber(tmp: Path, target: Path) -> None:
+    """Move ``tmp`` to ``target`` unless ``target`` exists (atomically where links work)."""
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        raise FileExistsError(f"{target} exists; pass force=True to overwrite it") from None
+    except OSError:  # no hard links here (some network or FAT file systems)
+        if target.exists():
+            raise FileExistsError(f"{target} exists; pass force=True to overwrite it") from None
+        os.replace(tmp, target)

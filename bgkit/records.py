@@ -1,0 +1,356 @@
+"""Match records as plain data: what a match file says happened, before any rules are applied.
+
+A :class:`Match` holds :class:`Game` objects; a game holds its actions in time order:
+:class:`Move` (a roll and the checker play written with it), :class:`Double`,
+:class:`Take`, :class:`Drop`, :class:`Beaver` and :class:`Raccoon`; and its
+:class:`Result` (the ``Wins`` line). Players are numbered as everywhere in bgkit:
+0 is the left column of a ``.mat`` record, 1 the right column.
+
+Nothing here checks the rules. A :class:`Move` keeps its play as written: ``24/14*``
+with 64 is one step that covers both dice, and resolving it is the verifier's job.
+Source positions (``line``, ``column``, the written move ``number``, ``source_name``) are
+kept for messages but do not take part in ``==``, so a match read back from its own
+output compares equal.
+
+>>> from bgkit.play import Play
+>>> opening = Move(1, (6, 6), Play("24/18(2) 13/7(2)"))
+>>> game = Game(1, (0, 0), (opening, Double(0, 2), Drop(1)), Result(0, 1))
+>>> game.winner
+0
+>>> match = Match(("Ann", "Bo"), 3, (game,))
+>>> match
+<Match ('Ann' vs. 'Bo', 3-pt, 1 game)>
+>>> print(match.to_mat(), end="")
+ 3 point match
+<BLANKLINE>
+ Game 1
+ Ann : 0                        Bo : 0
+  1)                             66: 24/18 24/18 13/7 13/7
+  2)  Doubles => 2                Drops
+      Wins 1 point
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
+
+from bgkit.play import Play
+
+if TYPE_CHECKING:
+    from bgkit.position import Position
+
+__all__ = [
+    "Action",
+    "Beaver",
+    "Double",
+    "Drop",
+    "Game",
+    "Match",
+    "Move",
+    "Raccoon",
+    "Result",
+    "Take",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A roll and the checker play written with it.
+
+    >>> Move(0, (6, 5), Play("24/18 18/13"))
+    Move(player=0, dice=(6, 5), play=Play('24/18 18/13'))
+    """
+
+    player: int
+    """The player who rolled: 0 (left column) or 1 (right column)."""
+    dice: tuple[int, int]
+    """The dice in the order written (``14:`` is ``(1, 4)``)."""
+    play: Play | None
+    """The steps as written (chains split into hops, ``(2)`` repeated); ``Play()`` when
+    no movement is written (``52:`` alone or ``Cannot Move``); ``None`` when the play is
+    unknown (XG's ``???``)."""
+    line: int = field(default=0, compare=False, repr=False)
+    """1-based source line (0 when not read from a file)."""
+    column: int = field(default=0, compare=False, repr=False)
+    """1-based source column of the roll."""
+    number: int = field(default=0, compare=False, repr=False)
+    """The move number written on the line (``4`` for ``  4) 66: ...``), 0 when none."""
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """``Doubles => value``: ``player`` offers the cube at ``value``."""
+
+    player: int
+    value: int
+    """The cube value offered (2 for the first double)."""
+    line: int = field(default=0, compare=False, repr=False)
+    column: int = field(default=0, compare=False, repr=False)
+    number: int = field(default=0, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """``Takes``: ``player`` accepts the double."""
+
+    player: int
+    line: int = field(default=0, compare=False, repr=False)
+    column: int = field(default=0, compare=False, repr=False)
+    number: int = field(default=0, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """``Drops``: ``player`` refuses the double and loses the game."""
+
+    player: int
+    line: int = field(default=0, compare=False, repr=False)
+    column: int = field(default=0, compare=False, repr=False)
+    number: int = field(default=0, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Beaver:
+    """``Beavers => value``: ``player`` takes and redoubles at once, keeping the cube."""
+
+    player: int
+    value: int
+    line: int = field(default=0, compare=False, repr=False)
+    column: int = field(default=0, compare=False, repr=False)
+    number: int = field(default=0, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Raccoon:
+    """``Raccoons => value``: the beavered player redoubles once more."""
+
+    player: int
+    value: int
+    line: int = field(default=0, compare=False, repr=False)
+    column: int = field(default=0, compare=False, repr=False)
+    number: int = field(default=0, compare=False, repr=False)
+
+
+Action: TypeAlias = Move | Double | Take | Drop | Beaver | Raccoon
+"""One entry of a game's time-ordered action list."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The ``Wins N point(s) [and the match]`` line of a game.
+
+    A ``.mat`` file has no resignation token: when the game is still running at this
+    line, the loser resigned. ``loser_points`` keeps BackgammonGalaxy's extra
+    ``Losses N point`` line; it is informative only (the writer does not write it and
+    ``==`` ignores it).
+    """
+
+    winner: int
+    """The player credited with the points (0 = left, 1 = right)."""
+    points: int
+    """The points written on the line."""
+    match_won: bool = False
+    """The line says ``and the match``."""
+    loser_points: int | None = field(default=None, compare=False)
+    """The number on a Galaxy ``Losses`` line, if there was one."""
+    line: int = field(default=0, compare=False, repr=False)
+    column: int = field(default=0, compare=False, repr=False)
+    number: int = field(default=0, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game: its number, the score before it, its actions and its result.
+
+    ``result`` is ``None`` when the record stops without a ``Wins`` line (an abandoned
+    game). ``setup`` is the text after XG's ``; Set Pos=`` when the game starts from a
+    set-up position (see :func:`bgkit.formats.mat.parse_set_pos`).
+    """
+
+    number: int
+    """The number on the ``Game N`` line."""
+    score: tuple[int, int]
+    """Points of players 0 and 1 before this game (cumulative in money sessions)."""
+    actions: tuple[Action, ...]
+    """Rolls and cube actions in time order."""
+    result: Result | None
+    """The ``Wins`` line, or ``None``."""
+    setup: str | None = None
+    """XG's ``; Set Pos=`` text, kept verbatim, e.g. ``"-B-CBBB---a---A---ABcbbbd-/0"``."""
+    line: int = field(default=0, compare=False, repr=False)
+    """1-based line of the ``Game N`` line."""
+
+    @property
+    def winner(self) -> int | None:
+        """The player credited by the ``Wins`` line, or ``None``."""
+        return None if self.result is None else self.result.winner
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The rolls only (no cube actions)."""
+        return tuple(a for a in self.actions if isinstance(a, Move))
+
+    def __repr__(self) -> str:
+        end = (
+            "unfinished"
+            if self.result is None
+            else (f"player {self.result.winner} wins {self.result.points}")
+        )
+        return (
+            f"<Game {self.number} ({self.score[0]}-{self.score[1]}, "
+            f"{len(self.actions)} actions, {end})>"
+        )
+
+
+_VARIANTS = {
+    "backgammon": "standard",
+    "standard": "standard",
+    "nackgammon": "nackgammon",
+    "hypergammon": "hypergammon",
+    "hypergammon (3)": "hypergammon",
+    "hypergammon (2)": "hypergammon-2",
+    "hypergammon (1)": "hypergammon-1",
+    "longgammon": "longgammon",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A match or money session: the players, the length, the games and the header.
+
+    ``tags`` keeps every ``; [Key "value"]`` header line in file order; ``comments`` keeps
+    every other ``;`` or ``#`` line (header banners, trailing notes) in file order, without
+    the comment mark and one following space.
+
+    >>> m = Match(("gnubg", "BGBlitz"), 7, (), tags=(("Variation", "NackGammon"),))
+    >>> m.variant, m.is_money, m.tag("Variation"), m.tag("Site")
+    ('nackgammon', False, 'NackGammon', None)
+    """
+
+    players: tuple[str, str]
+    """Names of players 0 (left column) and 1 (right column), from the first score line."""
+    length: int
+    """Points to win the match; 0 for a money session."""
+    games: tuple[Game, ...]
+    tags: tuple[tuple[str, str], ...] = ()
+    """Header tags ``(key, value)`` in file order (duplicates kept)."""
+    comments: tuple[str, ...] = ()
+    """Free-text comment lines in file order."""
+    source_name: str | None = field(default=None, compare=False)
+    """The file this match was read from, for messages."""
+
+    @property
+    def is_money(self) -> bool:
+        """True for a money session (``0 point match``)."""
+        return self.length == 0
+
+    def tag(self, key: str, default: str | None = None) -> str | None:
+        """The value of the first tag named ``key`` (case-insensitive), else ``default``."""
+        wanted = key.lower()
+        for k, v in self.tags:
+            if k.lower() == wanted:
+                return v
+        return default
+
+    @property
+    def variant(self) -> str:
+        """The game variant from the ``Variation`` tag.
+
+        ``"standard"`` (also without a tag), ``"nackgammon"``, ``"hypergammon"`` (three
+        checkers), ``"hypergammon-2"``, ``"hypergammon-1"`` or ``"longgammon"``; any other
+        value is returned lower-cased.
+        """
+        value = (self.tag("Variation") or "Backgammon").strip()
+        return _VARIANTS.get(value.lower(), value.lower())
+
+    @property
+    def crawford(self) -> bool:
+        """The Crawford rule applies: a match without a ``Crawford "Off"`` tag."""
+        return self.length > 0 and (self.tag("Crawford") or "On").lower() != "off"
+
+    @property
+    def jacoby(self) -> bool:
+        """Money play with a ``Jacoby "On"`` tag."""
+        return self.length == 0 and (self.tag("Jacoby") or "").lower() == "on"
+
+    @property
+    def beavers(self) -> bool:
+        """Money play with a ``Beaver "On"`` tag."""
+        return self.length == 0 and (self.tag("Beaver") or "").lower() == "on"
+
+    @property
+    def cube_limit(self) -> int:
+        """The ``CubeLimit`` tag (1 means no cube), 1024 when absent or unreadable."""
+        value = (self.tag("CubeLimit") or "").strip()
+        return int(value) if value.isdigit() and int(value) > 0 else 1024
+
+    def crawford_game(self) -> int | None:
+        """The index in :attr:`games` of the Crawford game, or ``None``.
+
+        As GNU Backgammon decides it: the first game whose starting score has exactly
+        one player at ``length - 1`` (only when :attr:`crawford` applies).
+        """
+        if not self.crawford:
+            return None
+        away = self.length - 1
+        for i, game in enumerate(self.games):
+            if (game.score[0] == away) != (game.score[1] == away):
+                return i
+        return None
+
+    def initial_position(self, game: Game | int) -> Position:
+        """The position at the start of ``game`` (a :class:`Game` of this match or its index).
+
+        The board is the variant's starting layout or the game's ``; Set Pos=`` setup; the
+        player on roll is the player of the game's first action (0 when it has none);
+        score, length, Crawford, Jacoby, beavers and cube limit come from the record.
+
+        :raises InvalidPositionError: when the record describes an impossible start
+            (a score already past the match length, a bad setup).
+        :raises NotationError: when the ``; Set Pos=`` text is malformed.
+        """
+        from bgkit.position import Position
+
+        index = game if isinstance(game, int) else self.games.index(game)
+        g = self.games[index]
+        turn = g.actions[0].player if g.actions else 0
+        fields: dict[str, object] = {
+            "turn": turn,
+            "match_length": self.length,
+            "score": g.score,
+            "crawford": index == self.crawford_game(),
+            "jacoby": self.jacoby,
+            "beavers": self.beavers,
+        }
+        if g.setup is not None:
+            from bgkit.formats.mat import parse_set_pos
+
+            return parse_set_pos(g.setup, **fields, cube_limit=self.cube_limit)
+        variant = self.variant
+        if variant not in ("standard", "nackgammon", "hypergammon"):
+            raise ValueError(f"no starting position for the variant {variant!r}")
+        start = Position.initial(variant=variant, **fields)  # type: ignore[arg-type]
+        if self.cube_limit != start.cube_limit:
+            from dataclasses import replace
+
+            start = replace(start, cube_limit=self.cube_limit)
+        return start
+
+    def to_mat(self) -> str:
+        """This match as ``.mat`` text, in GNU Backgammon's layout.
+
+        See :func:`bgkit.formats.mat.dumps_mat`.
+        """
+        from bgkit.formats.mat import dumps_mat
+
+        return dumps_mat(self)
+
+    def __repr__(self) -> str:
+        length = "money" if self.length == 0 else f"{self.length}-pt"
+        n = len(self.games)
+        return (
+            f"<Match ({self.players[0]!r} vs. {self.players[1]!r}, {length}, "
+            f"{n} game{'' if n == 1 else 's'})>"
+        )
