@@ -7,6 +7,10 @@ Start here:
   :meth:`Position.resolve`) and the notations (:meth:`Position.from_xgid`,
   :meth:`Position.from_gnubg_id`, :meth:`Position.from_fibs`).
 * :class:`Play` and :class:`Step` (``bgkit.play``): checker plays in standard notation.
+* :func:`read_match` (``bgkit.formats``): read a match record (``.mat`` and its
+  dialects) into a :class:`Match` of :class:`Game` s and actions (``bgkit.records``).
+* :func:`verify` (``bgkit.verify``): replay a match with the rules; a :class:`Report`
+  of :class:`Issue` s, each with file, line, column, game, move and reason.
 * errors (``bgkit.errors``): every error is a :class:`BgkitError` and a ``ValueError``.
 """
 
@@ -20,8 +24,11 @@ from bgkit.errors import (
     InvalidPositionError,
     NotationError,
 )
+from bgkit.formats import read_match
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.position import GameState, Position, ResultKind, Status
+from bgkit.records import Beaver, Double, Drop, Game, Match, Move, Raccoon, Result, Take
+from bgkit.verify import Issue, IssueKind, Report, verify
 
 __version__ = "0.1.0"
 
@@ -29,16 +36,30 @@ __all__ = [
     "BAR",
     "OFF",
     "AmbiguousPlayError",
+    "Beaver",
     "BgkitError",
+    "Double",
+    "Drop",
+    "Game",
     "GameState",
     "IllegalActionError",
     "IllegalPlayError",
     "InvalidPositionError",
+    "Issue",
+    "IssueKind",
+    "Match",
+    "Move",
     "NotationError",
     "Play",
     "Position",
+    "Raccoon",
+    "Report",
+    "Result",
     "ResultKind",
     "Status",
     "Step",
+    "Take",
     "__version__",
+    "read_match",
+    "verify",
 ]

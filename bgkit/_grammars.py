@@ -48,6 +48,7 @@ def _describe_expected(expected: set[str] | frozenset[str]) -> str:
         "RPAR": "')'",
         "COMMA": "','",
         "$END": "end of input",
+        "<END-OF-FILE>": "end of input",
     }
     words = [pretty.get(n, n.lower().strip("_")) for n in names[:6]]
     return ", ".join(words)

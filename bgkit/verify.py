@@ -12,13 +12,12 @@ Nothing is repaired. After the first illegal play of a game the rest of that
 game is not replayed (one ``UNVERIFIED`` note says which actions were skipped)
 and the next game is checked from its own start.
 
->>> from bgkit.formats.mat import parse_mat
->>> report = verify(parse_mat(open("data/fixtures/handwritten_3pt_illegal2.mat").read(),
-...                           source_name="illegal2.mat"))
+>>> from bgkit.formats.mat import read_mat
+>>> report = verify(read_mat("data/fixtures/handwritten_3pt_illegal2.mat"))
 >>> report.ok
 False
 >>> print(report.issues[0].message)
-illegal play 24/21 for 21: must use both dice: 24/22 24/23 was possible
+illegal play 24/21 for 21: blocked: 22/21 lands on a point held by 3 opposing checkers
 """
 
 from __future__ import annotations
@@ -280,7 +279,7 @@ class _MatchChecker:
                 return self.recorded_result(game)
             if isinstance(action, Move):
                 turn_no += 1
-            move_no = _move_number(
+            move_no = action.number or _move_number(
                 max(turn_no, 1) if isinstance(action, Move) else turn_no + 1, actions
             )
             if ended:
@@ -362,7 +361,7 @@ class _MatchChecker:
                 IssueKind.UNVERIFIED,
                 f"{len(rest)} later action(s) of game {game.number} not verified",
                 game,
-                _move_number(turn_no + 1, actions),
+                first.number or _move_number(turn_no + 1, actions),
                 None,
                 first.line,
                 first.column,
