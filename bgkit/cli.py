@@ -147,7 +147,7 @@ def verify(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -> 
     files = record_paths(paths)
     if not files:
         fail("no record files found in " + ", ".join(paths))
-    errors = unreadable = clean = 0
+    errors = unreadable = clean = games = actions = 0
     show_bar = sys.stderr.isatty() and len(files) > 1 and not as_json
     bar = tqdm(files, unit="file", disable=not show_bar, leave=False)
     for path in bar:
@@ -165,6 +165,8 @@ def verify(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -> 
                 break
             continue
         report = verify_match(match, stop_at_first=strict)
+        games += report.games
+        actions += report.actions_checked
         for issue in report.issues:
             if as_json:
                 click.echo(json.dumps(issue.to_dict(), ensure_ascii=False))
@@ -179,7 +181,10 @@ def verify(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -> 
                 break
     bar.close()
     n = len(files)
-    summary = f"{n} file(s): {clean} clean, {errors} with issues, {unreadable} unreadable"
+    summary = (
+        f"{n} file(s), {games} game(s), {actions} action(s) checked:"
+        f" {clean} clean, {errors} with issues, {unreadable} unreadable"
+    )
     if not as_json:
         click.echo(summary, err=True)
     if unreadable:

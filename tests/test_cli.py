@@ -31,7 +31,9 @@ def test_verify_clean_record() -> None:
     result = run("verify", str(CLEAN))
     assert result.exit_code == 0
     assert result.stdout == ""
-    assert result.stderr == "1 file(s): 1 clean, 0 with issues, 0 unreadable\n"
+    assert result.stderr == (
+        "1 file(s), 1 game(s), 14 action(s) checked: 1 clean, 0 with issues, 0 unreadable\n"
+    )
 
 
 def test_verify_reports_file_line_column() -> None:
@@ -76,7 +78,8 @@ def test_verify_folder_recursively(tmp_path: Path) -> None:
     (tmp_path / "notes.pdf").write_bytes(b"%PDF")
     result = run("verify", str(tmp_path))
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[-1] == "2 file(s): 1 clean, 1 with issues, 0 unreadable"
+    assert result.stderr.splitlines()[-1].endswith(": 1 clean, 1 with issues, 0 unreadable")
+    assert result.stderr.splitlines()[-1].startswith("2 file(s), 2 game(s), ")
 
 
 def test_verify_strict_stops_at_first_issue(tmp_path: Path) -> None:
