@@ -1,0 +1,45 @@
+"""The wheel ships the grammars: build it, and parse from the built files alone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert build.returncode == 0, build.stderr
+    wheel = next(tmp_path.glob("bgkit-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    for grammar in (ROOT / "grammars").glob("*.lark"):
+        assert f"bgkit/grammars/{grammar.name}" in names
+    assert "bgkit/py.typed" in names
+    unpacked = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(unpacked)
+    sample = (ROOT / "data" / "fixtures" / "handwritten_3pt.mat").read_text()
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import bgkit, bgkit.formats.mat;"
+        "assert bgkit.__file__.startswith(sys.argv[1]), bgkit.__file__;"
+        "m = bgkit.formats.mat.parse_mat(sys.stdin.read());"
+        "print(len(m.games), bgkit.verify(m).ok, bgkit.Position.from_xgid("
+        "'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10').gnubg_id())"
+    )
+    run = subprocess.run(
+        [sys.executable, "-I", "-c", code, str(unpacked)],
+        input=sample,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["1", "True", "4HPwATDgc/ABMA"]
