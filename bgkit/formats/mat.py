@@ -67,7 +67,6 @@ from __future__ import annotations
 
 import os
 import re
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +86,7 @@ from lark.visitors import merge_transformers
 
 from bgkit._grammars import parser
 from bgkit.errors import NotationError
+from bgkit.fileio import write_atomic
 from bgkit.formats import decode_bytes
 from bgkit.play import Play, Step, _PlayBuilder, _StepError
 from bgkit.records import (
@@ -875,33 +875,4 @@ def write_mat(match: Match, path: str | os.PathLike[str], *, force: bool = False
     :param force: overwrite ``path`` when it exists.
     :raises FileExistsError: when ``path`` exists and ``force`` is false.
     """
-    target = Path(path)
-    data = dumps_mat(match).encode("utf-8")
-    if not force and target.exists():
-        raise FileExistsError(f"{target} exists; pass force=True to overwrite it")
-    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if force:
-            os.replace(tmp, target)
-        else:
-            _link_no_clobber(tmp, target)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-def _link_no_clobber(tmp: Path, target: Path) -> None:
-    """Move ``tmp`` to ``target`` unless ``target`` exists (atomically where links work)."""
-    try:
-        os.link(tmp, target)
-    except FileExistsError:
-        raise FileExistsError(f"{target} exists; pass force=True to overwrite it") from None
-    except OSError:  # no hard links here (some network or FAT file systems)
-        if target.exists():
-            raise FileExistsError(f"{target} exists; pass force=True to overwrite it") from None
-        os.replace(tmp, target)
+    write_atomic(path, dumps_mat(match).encode("utf-8"), force=force)
