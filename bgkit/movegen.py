@@ -233,7 +233,8 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
     dice = [d1] * 4 if d1 == d2 else [d1, d2]
     roll = f"{d1}{d2}"
     max_used = max(len(p.steps) for p in results.values())
-    example = str(next(iter(results.values())))
+    example = next(iter(results.values())).spelled()
+    written = play.spelled()
 
     sums = {sum(dice[:k]) for k in range(1, len(dice) + 1)} | set(dice)
     for s in play.steps:
@@ -241,7 +242,7 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
             return f"{s} is not a move of the roll {roll}"
     pips = sum(s.src - s.dst for s in play.steps if s.dst != OFF)
     if pips > sum(dice):
-        return f"it moves {pips} pips, but {roll} gives only {sum(dice)}"
+        return f"{written} moves {pips} pips, but {roll} gives only {sum(dice)}"
 
     reasons: list[tuple[int, str]] = []  # (steps placed before the failure, reason)
     complete: list[int] = []  # dice used by a step-by-step realisation of the play
@@ -256,7 +257,7 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
             complete.append(used)
             return
         if not left:
-            reasons.append((used, f"it moves more than {roll} allows"))
+            reasons.append((used, f"{written} moves more than {roll} allows"))
             return
         for i in todo:
             cur, dst = segs[i]
@@ -264,7 +265,7 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
                 tgt = cur - die
                 if dst != OFF and tgt < dst:
                     continue  # overshoots this part's destination
-                reason = _step_reason(me_, opp_, cur, die, tgt)
+                reason = _step_reason(me_, opp_, cur, die, tgt, dst)
                 if reason:
                     reasons.append((used, reason))
                     continue
@@ -280,23 +281,32 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
     if complete:
         if complete[0] < max_used:
             if d1 == d2:
-                return f"must use {max_used} of the four {d1}s: {example} was possible"
+                many = {1: "one", 2: "two", 3: "three"}.get(max_used, "all four")
+                return f"must play {many} {d1}s: {example} was possible"
             return f"must use both dice: {example} was possible"
         return f"the higher die ({max(d1, d2)}) must be played: {example} was possible"
     if reasons:
-        reasons.sort(key=lambda r: -r[0])
-        by_rule = [r for r in reasons if "more than" not in r[1]]
-        return (by_rule or reasons)[0][1]
+        # the reason met after the most hops that did work; a rule over a pip count
+        deepest = max(r[0] for r in reasons)
+        last = [r[1] for r in reasons if r[0] == deepest]
+        by_rule = [r for r in last if "more than" not in r]
+        return (by_rule or last)[0]
     return f"it does not fit the roll {roll}"  # pragma: no cover - defensive
 
 
-def _step_reason(me: list[int], opp: list[int], src: int, die: int, tgt: int) -> str | None:
-    """Why moving a checker from ``src`` by ``die`` (to ``tgt``) is illegal, or ``None``."""
+def _step_reason(
+    me: list[int], opp: list[int], src: int, die: int, tgt: int, dst: int
+) -> str | None:
+    """Why moving a checker from ``src`` by ``die`` (to ``tgt``) is illegal, or ``None``.
+
+    ``dst`` is where the written part ends, to name the part as the record writes it.
+    """
     shown = f"{point_name(src)}/{point_name(max(tgt, 0))}"
+    part = f"{point_name(src)}/{point_name(dst)}"
     if me[src] <= 0:
-        return f"{shown}: no checker on the {'bar' if src == BAR else f'{src}-point'}"
+        return f"{part}: no checker on the {'bar' if src == BAR else f'{src}-point'}"
     if me[BAR] and src != BAR:
-        return f"a checker on the bar must enter first: {shown} is not allowed"
+        return f"a checker on the bar must enter first: {part} is not allowed"
     if tgt > 0:
         held = opp[25 - tgt]
         if held >= 2:

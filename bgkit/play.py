@@ -130,7 +130,11 @@ class Play:
         return bool(self.steps)
 
     def __repr__(self) -> str:
-        return f"Play({' '.join(str(s) for s in self.steps)!r})"
+        return f"Play({self.spelled()!r})"
+
+    def spelled(self) -> str:
+        """Every step spelled out in order, nothing joined: ``24/18 18/13 8/5* 6/5``."""
+        return " ".join(str(s) for s in self.steps)
 
     def __str__(self) -> str:
         """Compact standard notation: hops of one checker joined, repeats as ``(n)``."""

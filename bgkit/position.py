@@ -672,7 +672,14 @@ def _match_written(
     if any(c < 0 for c in mine):
         bad = next(p for p in range(26) if mine[p] < 0)
         where = "on the bar" if bad == BAR else f"on the {bad}-point"
-        raise IllegalPlayError(f"there is no checker {where} to move")
+        present = me0[bad]
+        if not present:
+            raise IllegalPlayError(f"there is no checker {where} to move")
+        moved = present - mine[bad]
+        raise IllegalPlayError(
+            f"{format_steps(play.steps)} moves {moved} checkers from {where.split(' ', 1)[1]},"
+            f" but only {present} {'is' if present == 1 else 'are'} there"
+        )
     target = tuple(mine)
     fits = [key for key in results if key[0] == target]
     if not fits:

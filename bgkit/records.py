@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Action",
+    "Annotations",
     "Beaver",
     "Double",
     "Drop",
@@ -53,6 +54,14 @@ __all__ = [
     "Result",
     "Take",
 ]
+
+Annotations: TypeAlias = tuple[tuple[str, tuple[str, ...]], ...]
+"""Data a record format carries beyond the match itself, kept so that it is not lost:
+``(key, values)`` pairs in source order, e.g. GNU Backgammon's SGF analysis
+``(("A", ("0", "qtst E ver 3 ...")), ("LU", ("0.25042",)))``. Keys are the format's own
+names (SGF property identifiers); ``==`` ignores annotations and the ``.mat`` writer does
+not write them.
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +86,8 @@ class Move:
     """1-based source column of the roll."""
     number: int = field(default=0, compare=False, repr=False)
     """The move number written on the line (``4`` for ``  4) 66: ...``), 0 when none."""
+    annotations: Annotations = field(default=(), compare=False, repr=False)
+    """Extra data a record format carries (SGF analysis, comments...); see :data:`Annotations`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +100,8 @@ class Double:
     line: int = field(default=0, compare=False, repr=False)
     column: int = field(default=0, compare=False, repr=False)
     number: int = field(default=0, compare=False, repr=False)
+    annotations: Annotations = field(default=(), compare=False, repr=False)
+    """Extra data a record format carries (SGF analysis, comments...); see :data:`Annotations`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +112,8 @@ class Take:
     line: int = field(default=0, compare=False, repr=False)
     column: int = field(default=0, compare=False, repr=False)
     number: int = field(default=0, compare=False, repr=False)
+    annotations: Annotations = field(default=(), compare=False, repr=False)
+    """Extra data a record format carries (SGF analysis, comments...); see :data:`Annotations`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +124,8 @@ class Drop:
     line: int = field(default=0, compare=False, repr=False)
     column: int = field(default=0, compare=False, repr=False)
     number: int = field(default=0, compare=False, repr=False)
+    annotations: Annotations = field(default=(), compare=False, repr=False)
+    """Extra data a record format carries (SGF analysis, comments...); see :data:`Annotations`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +137,8 @@ class Beaver:
     line: int = field(default=0, compare=False, repr=False)
     column: int = field(default=0, compare=False, repr=False)
     number: int = field(default=0, compare=False, repr=False)
+    annotations: Annotations = field(default=(), compare=False, repr=False)
+    """Extra data a record format carries (SGF analysis, comments...); see :data:`Annotations`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +150,8 @@ class Raccoon:
     line: int = field(default=0, compare=False, repr=False)
     column: int = field(default=0, compare=False, repr=False)
     number: int = field(default=0, compare=False, repr=False)
+    annotations: Annotations = field(default=(), compare=False, repr=False)
+    """Extra data a record format carries (SGF analysis, comments...); see :data:`Annotations`."""
 
 
 Action: TypeAlias = Move | Double | Take | Drop | Beaver | Raccoon
@@ -181,6 +202,8 @@ class Game:
     """XG's ``; Set Pos=`` text, kept verbatim, e.g. ``"-B-CBBB---a---A---ABcbbbd-/0"``."""
     line: int = field(default=0, compare=False, repr=False)
     """1-based line of the ``Game N`` line."""
+    annotations: Annotations = field(default=(), compare=False, repr=False)
+    """Extra data of the game's header (SGF: its root node's other properties)."""
 
     @property
     def winner(self) -> int | None:
@@ -240,6 +263,8 @@ class Match:
     """Free-text comment lines in file order."""
     source_name: str | None = field(default=None, compare=False)
     """The file this match was read from, for messages."""
+    annotations: Annotations = field(default=(), compare=False, repr=False)
+    """Extra data of the whole match (SGF: the first root's ratings ``WR``/``BR``...)."""
 
     @property
     def is_money(self) -> bool:

@@ -430,12 +430,13 @@ class _MatchChecker:
                 # rolled, then resigned before moving (gnubg's reading of the record)
                 return rolled
             return rolled.apply(Play())
+        written = action.play.spelled()
         try:
             resolved, after = rolled.resolve_apply(action.play)
         except IllegalPlayError as err:
             self.add(
                 IssueKind.ILLEGAL_PLAY,
-                f"illegal play {_written(action.play)} for {roll}: {err.reason}",
+                f"illegal play {written} for {roll}: {err.reason.removeprefix(written + ' ')}",
                 game,
                 move_no,
                 who,
@@ -453,7 +454,7 @@ class _MatchChecker:
             if marked != hits:
                 self.add(
                     IssueKind.HIT_MARK,
-                    f"hit marks in {_written(action.play)} disagree with the play:"
+                    f"hit marks in {action.play.spelled()} disagree with the play:"
                     f" it hits on {_points(hits)}, marked {_points(marked)}",
                     game,
                     move_no,
@@ -651,11 +652,6 @@ def _move_number(turn: int, actions: tuple[Action, ...]) -> int:
     """
     right_opened = bool(actions) and actions[0].player == 1
     return (turn + int(right_opened) + 1) // 2
-
-
-def _written(play: Play) -> str:
-    """A play as the record wrote it, one part per written step (``24/18 18/12``)."""
-    return " ".join(str(s) for s in play.steps)
 
 
 def _describe(action: Action) -> str:

@@ -342,7 +342,7 @@ def test_rule_doubles_are_played_four_times() -> None:
     pos = at(OPENING_ME, OPENING_OPP, 5, 5)
     assert plays(pos) == {"13/8(4)", "13/3 13/8(2)", "13/3(2)", "13/3 8/3(2)"}
     assert all(len(play.steps) == 4 for play in pos.legal_plays())
-    assert pos.explain("13/8(2)") == "must use 4 of the four 5s: 13/8(4) was possible"
+    assert pos.explain("13/8(2)") == "must play all four 5s: 13/8 13/8 13/8 13/8 was possible"
 
 
 def test_rule_no_landing_on_a_made_point() -> None:
@@ -414,7 +414,7 @@ def test_rule_use_both_dice_when_possible() -> None:
     """Must-play rule 1: 24/18 is a legal 6, but then no 5 can be played."""
     pos = at({24: 1, 20: 1, 1: 13}, {15: 2, 13: 2}, 6, 5)
     assert plays(pos) == {"24/19 20/14", "20/9"}
-    assert pos.explain("24/18") == "must use both dice: 24/19 20/14 was possible"
+    assert pos.explain("24/18") == "must use both dice: 20/14 24/19 was possible"
 
 
 def test_rule_the_higher_die_when_only_one_can_be_played() -> None:
@@ -432,7 +432,7 @@ def test_rule_compulsory_order() -> None:
     assert plays(pos) == {"20/10"}
     assert pos.resolve("20/10").steps == (Step(20, 14), Step(14, 10))
     assert pos.explain("20/16") == "blocked: 20/16 lands on a point held by 2 opposing checkers"
-    assert pos.explain("20/14") == "must use both dice: 20/10 was possible"
+    assert pos.explain("20/14") == "must use both dice: 20/14 14/10 was possible"
     # plays are judged by their result (Position.resolve): a path written through the
     # blocked point reaches the legal result 20/14/10, so it is accepted
     assert pos.explain("20/16 16/10") is None
@@ -442,10 +442,10 @@ def test_rule_doubles_as_many_as_possible() -> None:
     """Must-play rule 1 for doubles: two or three of the four when that is all there is."""
     two = at({24: 1, **PARKED}, {18: 2}, 2, 2)
     assert plays(two) == {"24/20"}
-    assert two.explain("24/22") == "must use 2 of the four 2s: 24/20 was possible"
+    assert two.explain("24/22") == "must play two 2s: 24/22 22/20 was possible"
     three = at({24: 1, **PARKED}, {12: 2}, 3, 3)
     assert plays(three) == {"24/15"}
-    assert three.explain("24/18") == "must use 3 of the four 3s: 24/15 was possible"
+    assert three.explain("24/18") == "must play three 3s: 24/21 21/18 18/15 was possible"
 
 
 def test_rule_bear_off_only_when_all_home() -> None:
@@ -469,7 +469,7 @@ def test_rule_a_hit_checker_comes_home_before_bearing_off() -> None:
         "bar/23* 4/1",
     }
     assert pos.explain("6/off 5/off") == (
-        "a checker on the bar must enter first: 6/3 is not allowed"
+        "a checker on the bar must enter first: 6/off is not allowed"
     )
 
 

@@ -85,7 +85,7 @@ def test_more_pips_than_the_dice() -> None:
     report = verify(parse_mat(text, source_name="illegal3.mat"))
     issue = report.errors[0]
     assert issue.kind is IssueKind.ILLEGAL_PLAY
-    assert issue.message == "illegal play 8/4 6/5 for 31: it moves 5 pips, but 31 gives only 4"
+    assert issue.message == "illegal play 8/4 6/5 for 31: moves 5 pips, but 31 gives only 4"
 
 
 def test_hit_mark_where_nothing_is_hit() -> None:
