@@ -628,6 +628,15 @@ class Position:
         key = _match_written(me0, opp0, d1, d2, play, results)
         return results.get(key, Play()), self._after(key)
 
+    def literal_results(self, play: Play) -> dict[Key, Play]:
+        """The results of playing ``play`` hop by hop exactly as written, in any order.
+
+        Empty when the written stops cannot be played as written (a stop on a made
+        point, say), even if another route gives a legal result.
+        """
+        d1, d2 = self._dice(None, None)
+        return realize(self.board[self.turn], self.board[self.opponent], d1, d2, play)
+
     def explain(self, play: Play | str) -> str | None:
         """Why ``play`` is illegal for this position and its dice, or ``None`` when it is legal."""
         try:

@@ -52,6 +52,8 @@ class IssueKind(enum.Enum):
     """No movement was recorded although a legal play existed."""
     HIT_MARK = "hit-mark"
     """The ``*`` marks disagree with what the play hits."""
+    WRITTEN_PATH = "written-path"
+    """The play's result is legal, but not by the stops written (one is on a made point)."""
     OPENING_DOUBLE = "opening-double"
     """The opening roll is a double (each player rolls one die: never equal)."""
     TURN_ORDER = "turn-order"
@@ -449,6 +451,18 @@ class _MatchChecker:
                 IssueKind.AMBIGUOUS_PLAY, str(err), game, move_no, who, action.line, action.column
             )
             return None
+        key = (after.board[who], after.board[1 - who])
+        if key not in rolled.literal_results(action.play):
+            self.add(
+                IssueKind.WRITTEN_PATH,
+                f"{written} cannot be played as written with {roll}; the same result"
+                f" comes from {resolved.spelled()}",
+                game,
+                move_no,
+                who,
+                action.line,
+                action.column,
+            )
         if self.hit_marks:
             marked, hits = action.play.hits(), resolved.hits()
             if marked != hits:

@@ -228,3 +228,28 @@ def test_issue_json_has_the_documented_keys() -> None:
     assert {"file", "line", "column", "game", "move", "player", "kind", "message"} <= set(data)
     assert data["file"] == "planted.mat"
     assert data["kind"] == "cube-value"
+
+
+SET_POS = """ 5 point match
+
+ Game 1
+ Ann : 0                        Bo : 0
+; Set Pos=------N---------b---A---m-/0
+  1) 64: {play}
+      Wins 1 point
+"""
+
+
+def test_written_stop_on_a_made_point() -> None:
+    # Ann's checker on 20 cannot stop on 16 (Bo holds it): 20/14/10 is the legal way
+    report = verify(parse_mat(SET_POS.format(play="20/16 16/10"), source_name="path.mat"))
+    issue = only_error(report)
+    assert issue.kind is IssueKind.WRITTEN_PATH
+    assert (issue.line, issue.column) == (6, 6)
+    assert issue.message == (
+        "20/16 16/10 cannot be played as written with 64; the same result comes from"
+        " 20/14 14/10"
+    )
+    for fine in ("20/14 14/10", "20/10"):
+        clean = verify(parse_mat(SET_POS.format(play=fine), source_name="path.mat"))
+        assert clean.issues == (), fine
