@@ -335,10 +335,11 @@ class _MatchChecker:
                 pos = new
                 ended = pos.game_state != GameState.PLAYING
             else:
-                if not started and not isinstance(action, Double):
+                if not started and game.setup is None:
                     self.add(
                         IssueKind.TURN_ORDER,
-                        f"{_describe(action)} before any double",
+                        f"{_describe(action)} before the opening roll (the first roll"
+                        " decides who moves first, so no cube action can come before it)",
                         game,
                         move_no,
                         action.player,
@@ -347,9 +348,7 @@ class _MatchChecker:
                     )
                     stopped_at = i + 1
                     break
-                if not started:
-                    started = True
-                    pos = replace(pos, turn=action.player)
+                started = True
                 new = self.check_cube(game, move_no, pos, action)
                 if new is None:
                     stopped_at = i + 1

@@ -253,3 +253,11 @@ def test_written_stop_on_a_made_point() -> None:
     for fine in ("20/14 14/10", "20/10"):
         clean = verify(parse_mat(SET_POS.format(play=fine), source_name="path.mat"))
         assert clean.issues == (), fine
+
+
+def test_cube_action_before_the_opening_roll() -> None:
+    report, line = planted(5, "  1)  Doubles => 2                Takes")
+    issue = report.errors[0]
+    assert issue.kind is IssueKind.TURN_ORDER
+    assert (issue.line, issue.column) == (5, col(line, "Doubles"))
+    assert issue.message.startswith("a double before the opening roll")
