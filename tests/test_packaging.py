@@ -23,6 +23,7 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
     for grammar in (ROOT / "grammars").glob("*.lark"):
         assert f"bgkit/grammars/{grammar.name}" in names
     assert "bgkit/py.typed" in names
+    assert "bgkit/schemas/match.schema.json" in names
     unpacked = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(unpacked)
     sample = (ROOT / "data" / "fixtures" / "handwritten_3pt.mat").read_text()

@@ -541,7 +541,11 @@ class _MatBuilder(Transformer[Token, Match]):
 
 
 def _action(cell: _Cell, player: int, number: int) -> Action:
-    where = {"line": cell.token.line or 0, "column": cell.token.column or 0, "number": number}
+    where: dict[str, Any] = {
+        "line": cell.token.line or 0,
+        "column": cell.token.column or 0,
+        "number": number,
+    }
     kind, args = cell.kind, cell.args
     if kind == "move":
         return Move(player, args[0], args[1], **where)

@@ -1,0 +1,1321 @@
+"""Read and write GNU Backgammon's SGF match records (``GM[6]``).
+
+An SGF file is a collection of game trees, one per game; each root node repeats the
+match information and each following node holds one action in gnubg's letter code
+(``specs/sgf-backgammon.md`` describes it all). The tree syntax lives in
+``grammars/sgf.lark``; this module gives the nodes their meaning.
+
+>>> match = parse_sgf('''
+... (;FF[4]GM[6]CA[UTF-8]MI[length:3][game:0][ws:0][bs:0]PW[Ann Lee]PB[Bo]RE[W+1]
+... ;B[31qtst]
+... ;W[52mkmh]LU[-0.07653]
+... ;B[64aggk]
+... ;W[double]
+... ;B[drop])
+... ''')
+>>> match
+<Match ('Ann Lee' vs. 'Bo', 3-pt, 1 game)>
+>>> [a for a in match.games[0].actions]  # doctest: +NORMALIZE_WHITESPACE
+[Move(player=1, dice=(3, 1), play=Play('8/5 6/5')),
+ Move(player=0, dice=(5, 2), play=Play('13/11 13/8')),
+ Move(player=1, dice=(6, 4), play=Play('24/18 18/14*')),
+ Double(player=0, value=2), Drop(player=1)]
+>>> match.games[0].actions[1].annotations
+(('LU', ('-0.07653',)),)
+>>> parse_sgf(dumps_sgf(match)) == match
+True
+
+**Players and points.** White (``W``, ``PW``, ``ws``) is player 0, the left column of a
+``.mat`` record; Black is player 1. Point letters are board-fixed: ``a``..``x`` are
+White's points 1..24 and Black's points 24..1, ``y`` is the bar and ``z`` (or any other
+letter) borne off. Hits are not written in SGF: the reader marks them by following the
+checkers from the starting position (or the set-up one), so a record reads exactly as
+gnubg's own ``.mat`` export of the same match.
+
+**What is read.** Each root: ``MI`` (length, game, ``ws``/``bs`` scores; other tags are
+ignored), ``PW``/``PB``, ``RE`` (``W+2``, ``B+1R``, ``W+2Resign``), ``RU`` (``Crawford``,
+``CrawfordGame``, ``Jacoby``, ``NoCube``, ``Nackgammon``, ``Hypergammon1``-``3`` and
+bgkit's ``Beaver``), and in the first root ``DT``, ``EV``, ``RO``, ``PC``, ``AN``, ``GC``,
+``WR``, ``BR``. The nodes: moves ``W[31hefe]`` (dice digits, then one from/to letter pair
+per die), ``double``, ``take`` and ``drop`` (a ``double`` by the doubled player is a
+:class:`~bgkit.records.Beaver`, a further one a :class:`~bgkit.records.Raccoon`, and the
+``take`` that answers them is implicit in the record, as in ``.mat``), ``DI`` (dice set
+without a play: an unknown play, ``None``), and the set-up properties ``PL``, ``AE``,
+``AB``, ``AW``, ``CV``, ``CP`` and ``CO`` before the first play, which become the game's
+:attr:`~bgkit.records.Game.setup` in XG's ``Set Pos`` notation. Game numbers are
+gnubg's 0-based ``MI`` ``game`` plus one.
+
+**Tags.** The match header maps to the tags gnubg's ``.mat`` export writes: ``PC`` is
+``Site``, ``EV`` ``Event``, ``RO`` ``Round``, ``DT`` ``EventDate`` (``2024-05-01`` is
+``2024.05.01``) and ``AN`` ``Transcriber``; then the rules that differ from the defaults:
+``Crawford "Off"`` for a match without the Crawford rule, ``Jacoby "On"``,
+``Beaver "On"`` (also when a money record holds a beaver), ``Variation`` for nackgammon
+and hypergammon, ``CubeLimit "1"`` for ``NoCube``. ``GC`` holds the match comments, one
+per line.
+
+**Nothing of gnubg's is lost.** Every other property is kept, values unescaped, in the
+``annotations`` of the record it belongs to: analysis on a move or cube node (``A``,
+``DA``, ``LU``, ``BM``, ``DO``, ``GW``, ``C``...) on that action, root properties
+(``GS``, ``C``, ``CV``...) on the :class:`~bgkit.records.Game`, ``WR``/``BR`` on the
+:class:`~bgkit.records.Match`. What a record has no place for is kept as SGF text under
+keys starting with ``sgf:``: ``sgf:node`` for a node that is not an action (Gibbon's
+``B[resign:2]``, a board edit in mid-game, a comment beside the set-up), ``sgf:take`` for
+the ``take`` node that answers a beaver, and ``sgf:variation`` for the variations after a
+node (only the main line is read as actions, as gnubg does). :func:`dumps_sgf` writes all
+of it back in place.
+
+**What is not kept.** ``FF``, ``GM``, ``CA`` and ``AP`` (the writer writes its own), unknown
+``MI`` tags and ``RU`` rules, the spelling ``Resign`` after ``RE`` (written back as ``R``),
+a centred set-up cube above 1, and ``CO`` when ``CP`` says the same.
+
+**What is rejected** (:class:`~bgkit.errors.NotationError` with line and column): text that
+is not an SGF collection, a tree that is not backgammon (no ``GM[6]``), dice that are not
+two digits 1-6, a move with an odd number of letters or more than four pairs, a letter
+that is no point, a checker moving away from its home or from off, and numbers that are
+not numbers. Whether the plays are legal is the verifier's business.
+
+:func:`dumps_sgf` writes what gnubg's ``save match`` writes (property set and order, one
+node per line, a per-die letter pair for every checker step), so gnubg loads it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import itertools
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import IO, NoReturn
+
+from lark import Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from bgkit._grammars import parser
+from bgkit.errors import (
+    AmbiguousPlayError,
+    IllegalPlayError,
+    InvalidPositionError,
+    NotationError,
+)
+from bgkit.fileio import write_atomic
+from bgkit.formats import decode_bytes
+from bgkit.play import BAR, OFF, Play, Step
+from bgkit.position import HYPERGAMMON_BOARD, NACKGAMMON_BOARD, STANDARD_BOARD, Position
+from bgkit.records import (
+    Action,
+    Annotations,
+    Beaver,
+    Double,
+    Drop,
+    Game,
+    Match,
+    Move,
+    Raccoon,
+    Result,
+    Take,
+)
+
+__all__ = ["dumps_sgf", "parse_sgf", "read_sgf", "write_sgf"]
+
+# Longer digit runs are no numbers a record can mean (and int() refuses > 4300 digits).
+_MAX_DIGITS = 9
+
+_NODE = "sgf:node"
+_TAKE = "sgf:take"
+_VARIATION = "sgf:variation"
+_SGF_KEYS = (_NODE, _TAKE, _VARIATION)
+
+# first-root properties and the tags they stand for, in gnubg's .mat export order
+_TAG_PROPS = (("PC", "Site"), ("EV", "Event"), ("RO", "Round"), ("DT", "EventDate"))
+_TRANSCRIBER = ("AN", "Transcriber")
+_MATCH_PROPS = ("WR", "BR")  # kept as match annotations
+_DROPPED = frozenset({"FF", "GM", "CA", "AP"})
+_SETUP_PROPS = frozenset({"AE", "AB", "AW", "PL", "CV", "CP", "CO"})
+
+_VARIATION_RULES = {
+    "Nackgammon": ("nackgammon", "Nackgammon"),
+    "Hypergammon1": ("hypergammon-1", "Hypergammon (1)"),
+    "Hypergammon2": ("hypergammon-2", "Hypergammon (2)"),
+    "Hypergammon3": ("hypergammon", "Hypergammon"),
+}
+_GIBBON_WORDS = ("resign", "accept", "reject")
+_RESULT = re.compile(r"([BWbw])\+([0-9]{1,9})(.*)", re.S)
+_SGF_DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
+_MAT_DATE = re.compile(r"([0-9]{4})\.([0-9]{1,2})\.([0-9]{1,2})")
+_ESCAPE = re.compile(r"\\(.)", re.S)
+_IDENT = re.compile(r"[A-Z]+")
+
+
+# ---------------------------------------------------------------------------- the tree
+
+
+@dataclass(slots=True)
+class _Prop:
+    """One property: its name (upper-case letters only) and raw values (escapes kept)."""
+
+    ident: str
+    values: list[str]
+    pos: int
+    value_pos: list[int]
+
+    def text(self, i: int = 0) -> str:
+        return _unescape(self.values[i])
+
+    def sgf(self) -> str:
+        return self.ident + "".join(f"[{v}]" for v in self.values)
+
+
+@dataclass(slots=True)
+class _Node:
+    props: list[_Prop]
+    pos: int
+
+    def sgf(self) -> str:
+        return ";" + "".join(p.sgf() for p in self.props)
+
+
+@dataclass(slots=True)
+class _GameTree:
+    nodes: list[_Node]
+    children: list[_GameTree] = field(default_factory=list)
+
+
+def _unescape(raw: str) -> str:
+    """SGF text: a soft line break (``\\`` + line end) goes, ``\\x`` stands for ``x``."""
+    if "\\" not in raw:
+        return raw
+    return _ESCAPE.sub(lambda m: "" if m[1] == "\n" else m[1], raw)
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _tree_sgf(tree: _GameTree) -> str:
+    """A game tree as SGF text (without recursion: variations may nest deeply)."""
+    out: list[str] = []
+    stack: list[_GameTree | str] = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        out.append("(" + "".join(node.sgf() for node in item.nodes))
+        stack.append(")")
+        stack.extend(reversed(item.children))
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def parse_sgf(text: str, *, source_name: str | None = None) -> Match:
+    """Read an SGF collection of backgammon games from a string.
+
+    :param source_name: the file name, used in error messages and kept on the match.
+    :raises NotationError: when the text is not a backgammon SGF record (see the module
+        docstring for what is accepted).
+
+    >>> parse_sgf("(;FF[4]GM[6]MI[length:0]PW[a]PB[b];W[31hefe])").games[0].actions
+    (Move(player=0, dice=(3, 1), play=Play('8/5 6/5')),)
+    >>> parse_sgf("(;GM[6];W[31hefe)", source_name="x.sgf")
+    Traceback (most recent call last):
+    ...
+    bgkit.errors.NotationError: x.sgf:1:10: a value '[' is never closed by ']'
+        (;GM[6];W[31hefe)
+                 ^
+    """
+    source = _normalise(text)
+    try:
+        tree = parser("sgf").parse(source)
+    except UnexpectedInput as err:
+        raise _syntax_error(err, source, source_name) from None
+    reader = _Reader(source, source_name)
+    return reader.match(reader.trees(tree))
+
+
+def read_sgf(
+    source: str | os.PathLike[str] | IO[str] | IO[bytes], *, encoding: str | None = None
+) -> Match:
+    """Read an SGF record from a file path or an open file (text or binary).
+
+    Bytes are decoded with the ``CA`` charset the file names (gnubg writes ``UTF-8``),
+    else as :func:`bgkit.formats.decode_bytes` does (UTF-8, then Windows-1252); pass
+    ``encoding`` to force a codec.
+
+    :raises FileNotFoundError: when the path does not exist.
+    :raises NotationError: when the text is not a backgammon SGF record.
+    :raises UnicodeDecodeError: when ``encoding`` (or the ``CA`` charset) does not fit.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        data: str | bytes = Path(source).read_bytes()
+        name: str | None = str(source)
+    else:
+        data = source.read()
+        raw_name = getattr(source, "name", None)
+        name = raw_name if isinstance(raw_name, str) else None
+    if isinstance(data, bytes):
+        data = decode_bytes(data, encoding=encoding or _charset(data))
+    return parse_sgf(data, source_name=name)
+
+
+def _charset(data: bytes) -> str | None:
+    """The codec of a ``CA[...]`` property near the start, if Python knows it and not UTF-8."""
+    m = re.search(rb"CA\s*\[([-A-Za-z0-9_.:]{1,40})\]", data[:4096])
+    if m is None:
+        return None
+    try:
+        codec = codecs.lookup(m[1].decode("ascii")).name
+    except LookupError:
+        return None
+    return None if codec == "utf-8" else codec
+
+
+def _normalise(text: str) -> str:
+    """Drop a BOM and turn CR LF (and lone CR) into LF."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+_WORDS = {
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "SEMICOLON": "';'",
+    "PROP_IDENT": "a property name",
+    "VALUE": "a value in brackets",
+    "$END": "the end of the text",
+}
+
+
+def _words(expected: Iterable[str]) -> str:
+    order = ["SEMICOLON", "PROP_IDENT", "VALUE", "LPAR", "RPAR", "$END"]
+    names = sorted(set(expected), key=lambda n: order.index(n) if n in order else len(order))
+    words = [_WORDS.get(n, n) for n in names]
+    if len(words) <= 1:
+        return words[0] if words else "nothing more"
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _syntax_error(err: UnexpectedInput, source: str, source_name: str | None) -> NotationError:
+    """Turn a Lark error into a NotationError that says what SGF expects there."""
+    if isinstance(err, UnexpectedCharacters):
+        pos = err.pos_in_stream or 0
+        ch = source[pos] if pos < len(source) else ""
+        if ch == "[":
+            msg = "a value '[' is never closed by ']'"
+        elif ch == "\\":
+            msg = "'\\' outside a value"
+        else:
+            msg = f"unexpected {ch!r}; expected {_words(err.allowed or ())}"
+        return NotationError(msg, source, pos, source_name=source_name)
+    if isinstance(err, UnexpectedToken):
+        expected = set(err.accepts or err.expected or ())
+        if err.token.type == "$END":
+            msg = f"the SGF text ends inside a game tree; expected {_words(expected)}"
+            return NotationError(msg, source, len(source.rstrip()), source_name=source_name)
+        pos = err.token.start_pos or 0
+        token = str(err.token)
+        shown = token if len(token) <= 20 else token[:17] + "..."
+        if expected == {"LPAR"} or expected == {"LPAR", "$END"}:
+            msg = f"expected '(' to start a game tree, found {shown!r}"
+        elif "VALUE" in expected and err.token.type != "VALUE":
+            msg = f"a property needs a value in brackets after its name, found {shown!r}"
+        else:
+            msg = f"unexpected {shown!r}; expected {_words(expected)}"
+        return NotationError(msg, source, pos, source_name=source_name)
+    return NotationError(
+        "not an SGF collection", source, 0, source_name=source_name
+    )  # pragma: no cover
+
+
+def _variant_board(variant: str) -> tuple[int, ...]:
+    """One side's starting layout (index 0 off .. 25 bar) for a variant name of Match.variant."""
+    if variant == "nackgammon":
+        return NACKGAMMON_BOARD
+    if variant == "hypergammon":
+        return HYPERGAMMON_BOARD
+    if variant == "hypergammon-2":
+        return (0,) * 23 + (1, 1, 0)
+    if variant == "hypergammon-1":
+        return (0,) * 24 + (1, 0)
+    return STANDARD_BOARD
+
+
+class _Board:
+    """Checkers of both players (own numbering: 0 off, 1-24, 25 bar), followed step by step.
+
+    It applies steps as written, without the rules: only to mark hits when reading and to
+    know the position when writing.
+    """
+
+    __slots__ = ("checkers", "sides")
+
+    def __init__(self, side0: Sequence[int], side1: Sequence[int]) -> None:
+        self.sides = [list(side0), list(side1)]
+        self.checkers = sum(side0)
+
+    @classmethod
+    def start(cls, variant: str, setup: str | None) -> _Board:
+        if setup is not None:
+            try:
+                from bgkit.formats.mat import parse_set_pos
+
+                pos = parse_set_pos(setup, checkers=sum(_variant_board(variant)))
+                return cls(pos.board[0], pos.board[1])
+            except (NotationError, InvalidPositionError):
+                pass  # a broken setup: follow the checkers from the layout as well as we can
+            return cls(*_set_pos_sides(setup))
+        board = _variant_board(variant)
+        return cls(board, board)
+
+    def copy(self) -> _Board:
+        return _Board(self.sides[0], self.sides[1])
+
+    def can_play(self, player: int, steps: Sequence[Step]) -> bool:
+        """True when every step moves a checker that is there and lands on no made point."""
+        me, opp = list(self.sides[player]), list(self.sides[1 - player])
+        for s in steps:
+            if me[s.src] <= 0 or (s.dst != OFF and opp[25 - s.dst] >= 2):
+                return False
+            if s.dst != OFF and opp[25 - s.dst] == 1:
+                opp[25 - s.dst] = 0
+            me[s.src] -= 1
+            me[s.dst] += 1
+        return True
+
+    def play(self, player: int, steps: Iterable[Step]) -> list[Step]:
+        """Apply ``steps``; return them with the hits marked."""
+        me, opp = self.sides[player], self.sides[1 - player]
+        out = []
+        for s in steps:
+            hit = s.dst != OFF and opp[25 - s.dst] == 1
+            if hit:
+                opp[25 - s.dst] = 0
+                opp[BAR] += 1
+            if me[s.src] > 0:
+                me[s.src] -= 1
+            me[s.dst] += 1
+            out.append(Step(s.src, s.dst, hit))
+        return out
+
+    def set_pos(self, cube: int, owner: int | None) -> str:
+        """XG's ``Set Pos`` text for these checkers and the cube (ValueError if impossible)."""
+        chars = ["-"] * 26
+        for p in range(1, 26):
+            count = self.sides[0][p]
+            if count:
+                chars[p] = _count_letter(count).upper()
+        for p in range(1, 26):
+            count = self.sides[1][p]
+            if count:
+                i = 25 - p
+                if chars[i] != "-":
+                    raise ValueError(f"both players have checkers on White's {i}-point")
+                chars[i] = _count_letter(count)
+        exponent = max(cube, 1).bit_length() - 1
+        value = "0" if owner is None else str(-exponent if owner == 0 else exponent)
+        return "".join(chars) + "/" + value
+
+
+def _count_letter(count: int) -> str:
+    if count > 16:
+        raise ValueError(f"{count} checkers on one point")
+    return chr(ord("a") + count - 1)
+
+
+def _set_pos_sides(setup: str) -> tuple[list[int], list[int]]:
+    """The two sides of a Set Pos text, read as far as it goes (for broken setups)."""
+    sides = [[0] * 26, [0] * 26]
+    for i, ch in enumerate(setup.split("/")[0][:26]):
+        if ch.isalpha():
+            n = ord(ch.lower()) - ord("a") + 1
+            if ch.isupper():
+                sides[0][i if i else 25] += n
+            else:
+                sides[1][25 - i if i < 25 else 25] += n
+    for side in sides:
+        side[0] = max(0, 15 - sum(side))
+    return sides[0], sides[1]
+
+
+def _point(letter: str, player: int) -> int:
+    """The mover's point for a letter: ``a``-``x`` board-fixed, ``y`` the bar, else off."""
+    if letter == "y":
+        return BAR
+    if "a" <= letter <= "x":
+        k = ord(letter) - ord("a")
+        return k + 1 if player == 0 else 24 - k
+    return OFF
+
+
+def _letter(point: int, player: int) -> str:
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return chr(ord("a") + point - 1) if player == 0 else chr(ord("x") - point + 1)
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A cube exchange waiting for its answer."""
+
+    doubler: int
+    value: int
+    redoubles: int  # 0 after a double, 1 after a beaver, 2+ after raccoons
+
+
+class _Reader:
+    """Turns parsed game trees into a :class:`Match`."""
+
+    def __init__(self, source: str, source_name: str | None) -> None:
+        self.source = source
+        self.source_name = source_name
+        self._line_starts: list[int] | None = None
+
+    # -- helpers
+
+    def fail(self, msg: str, pos: int) -> NoReturn:
+        raise NotationError(msg, self.source, pos, source_name=self.source_name)
+
+    def line_col(self, pos: int) -> tuple[int, int]:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.source)]
+        i = bisect.bisect_right(self._line_starts, pos) - 1
+        return i + 1, pos - self._line_starts[i] + 1
+
+    def number(self, text: str, pos: int, what: str) -> int:
+        digits = text.strip()
+        if not digits.isascii() or not digits.isdigit():
+            self.fail(f"{what} must be a number, not {text!r}", pos)
+        if len(digits) > _MAX_DIGITS:
+            self.fail(f"{what} is too large: {digits[:12]!r}", pos)
+        return int(digits)
+
+    # -- syntax tree
+
+    def trees(self, tree: Tree[Token]) -> list[_GameTree]:
+        """The game trees of the collection (built without recursion)."""
+        top: list[_GameTree] = []
+        work: list[tuple[Tree[Token], list[_GameTree]]] = [
+            (child, top) for child in reversed(tree.children) if isinstance(child, Tree)
+        ]
+        while work:
+            lark_tree, into = work.pop()
+            game_tree = _GameTree([])
+            into.append(game_tree)
+            subtrees: list[Tree[Token]] = []
+            for child in lark_tree.children:
+                if not isinstance(child, Tree):
+                    continue
+                if child.data == "node":
+                    game_tree.nodes.append(self.node(child))
+                else:
+                    subtrees.append(child)
+            work.extend((sub, game_tree.children) for sub in reversed(subtrees))
+        return top
+
+    def node(self, tree: Tree[Token]) -> _Node:
+        props: list[_Prop] = []
+        for prop in tree.children:
+            assert isinstance(prop, Tree)
+            name, *values = prop.children
+            assert isinstance(name, Token)
+            pos = name.start_pos or 0
+            ident = "".join(_IDENT.findall(str(name)))
+            if not ident:
+                self.fail(f"a property name needs upper-case letters: {str(name)[:20]!r}", pos)
+            raw = [str(v)[1:-1] for v in values]
+            value_pos = [(v.start_pos or 0) + 1 for v in values if isinstance(v, Token)]
+            props.append(_Prop(ident, raw, pos, value_pos))
+        return _Node(props, props[0].pos if props else 0)
+
+    # -- the match
+
+    def match(self, trees: list[_GameTree]) -> Match:
+        if not trees:
+            self.fail("no game tree: an SGF record starts with '(;'", len(self.source.rstrip()))
+        header = _Header()
+        games: list[Game] = []
+        for index, tree in enumerate(trees):
+            games.append(self.game(tree, index, header, games))
+        tags = header.tags()
+        if (
+            header.length == 0
+            and not header.beaver
+            and any(isinstance(a, Beaver) for g in games for a in g.actions)
+        ):
+            tags.append(("Beaver", "On"))
+        return Match(
+            header.players,
+            header.length,
+            tuple(games),
+            tags=tuple(tags),
+            comments=header.comments,
+            source_name=self.source_name,
+            annotations=tuple(header.annotations),
+        )
+
+    def root(self, node: _Node, first: bool, header: _Header) -> _Root:
+        root = _Root()
+        game_mark = False
+        for prop in node.props:
+            ident = prop.ident
+            if ident == "GM":
+                game_mark = True
+                if prop.text().strip() != "6":
+                    self.fail(
+                        f"not a backgammon game tree: GM[{prop.text()[:10]}] (backgammon is 6)",
+                        prop.pos,
+                    )
+            elif ident in _DROPPED:
+                continue
+            elif ident == "MI":
+                self.match_info(prop, root, first, header)
+            elif ident in ("PW", "PB") and (first or not header.named[ident == "PB"]):
+                names = list(header.players)
+                names[ident == "PB"] = prop.text()
+                header.players = (names[0], names[1])
+                header.named[ident == "PB"] = True
+            elif ident in ("PW", "PB"):
+                continue  # repeated in every root; the first says it
+            elif ident == "RE" and root.result is None and self.result(prop, root):
+                continue
+            elif ident == "RU":
+                self.rules(prop, first, header)
+            elif first and ident in header.text_props:
+                header.text_props[ident] = prop.text()
+            elif first and ident == "GC":
+                header.comments = tuple(prop.text().split("\n"))
+            elif first and ident in _MATCH_PROPS:
+                header.annotations.append((ident, tuple(_unescape(v) for v in prop.values)))
+            else:
+                if ident == "CV":
+                    root.cube = self.cube_value(prop)
+                root.annotations.append((ident, tuple(_unescape(v) for v in prop.values)))
+        if not game_mark:
+            self.fail("not a backgammon game tree: the root node has no GM[6]", node.pos)
+        return root
+
+    def match_info(self, prop: _Prop, root: _Root, first: bool, header: _Header) -> None:
+        for raw, pos in zip(prop.values, prop.value_pos, strict=True):
+            key, colon, value = _unescape(raw).partition(":")
+            key = key.strip().lower()
+            if not colon or key not in ("length", "game", "ws", "bs"):
+                continue  # unknown tags are ignored, as the spec asks
+            number = self.number(value, pos + len(key) + 1, f"MI {key}")
+            if key == "length":
+                if first:
+                    header.length = number
+            elif key == "game":
+                root.game = number
+            elif key == "ws":
+                root.score[0] = number
+            else:
+                root.score[1] = number
+
+    def result(self, prop: _Prop, root: _Root) -> bool:
+        m = _RESULT.fullmatch(prop.text().strip())
+        if m is None:
+            return False  # "?", "Void", "0": no winner; kept as an annotation
+        winner = 0 if m[1].upper() == "W" else 1
+        root.result = Result(winner, int(m[2]), line=self.line_col(prop.pos)[0])
+        return True
+
+    def rules(self, prop: _Prop, first: bool, header: _Header) -> None:
+        if not first:
+            return  # the rules are the match's; CrawfordGame follows from the score
+        names = set(prop.text().split(":"))
+        header.crawford = "Crawford" in names
+        header.jacoby = "Jacoby" in names
+        header.beaver = "Beaver" in names
+        header.no_cube = "NoCube" in names
+        for name, (variant, tag) in _VARIATION_RULES.items():
+            if name in names:
+                header.variant, header.variation_tag = variant, tag
+
+    def cube_value(self, prop: _Prop) -> int:
+        value = self.number(prop.text(), prop.value_pos[0], f"{prop.ident} (the cube value)")
+        if value < 1 or value & (value - 1):
+            self.fail(f"a cube value is a power of 2, not {value}", prop.value_pos[0])
+        return value
+
+    # -- one game
+
+    def game(self, tree: _GameTree, index: int, header: _Header, games: list[Game]) -> Game:
+        root_node = tree.nodes[0]
+        root = self.root(root_node, index == 0, header)
+        state = _GameState(self, header, root)
+        # the main line: the first sub-tree continues it, the others are variations
+        sequence: list[tuple[_Node, list[_GameTree]]] = []
+        current: _GameTree | None = tree
+        while current is not None:
+            nodes = current.nodes
+            for k, node in enumerate(nodes):
+                last = k == len(nodes) - 1
+                sequence.append((node, current.children[1:] if last else []))
+            current = current.children[0] if current.children else None
+        for k, (node, variations) in enumerate(sequence):
+            if k:
+                state.node(node)
+            if variations:
+                state.keep(_VARIATION, *(_tree_sgf(v) for v in variations))
+        number = index + 1 if root.game is None else root.game + 1
+        if root.score_given:
+            score = (root.score[0], root.score[1])
+        elif games:
+            score = _score_after(games[-1])
+        else:
+            score = (0, 0)
+        setup = state.setup_text()
+        annotations = list(root.annotations)
+        if not state.actions and state.turn is not None and setup is not None:
+            annotations.append(("PL", ("W" if state.turn == 0 else "B",)))
+        annotations.extend(state.game_extra)
+        return Game(
+            number,
+            score,
+            tuple(state.actions),
+            root.result,
+            setup,
+            line=self.line_col(root_node.pos)[0],
+            annotations=tuple(annotations),
+        )
+
+
+def _score_after(game: Game) -> tuple[int, int]:
+    score = list(game.score)
+    if game.result is not None and game.result.winner in (0, 1):
+        score[game.result.winner] += game.result.points
+    return (score[0], score[1])
+
+
+@dataclass(slots=True)
+class _Header:
+    """What the roots say about the whole match."""
+
+    players: tuple[str, str] = ("", "")
+    named: list[bool] = field(default_factory=lambda: [False, False])
+    length: int = 0
+    crawford: bool = False
+    jacoby: bool = False
+    beaver: bool = False
+    no_cube: bool = False
+    variant: str = "standard"
+    variation_tag: str | None = None
+    text_props: dict[str, str | None] = field(
+        default_factory=lambda: {p: None for p, _ in (*_TAG_PROPS, _TRANSCRIBER)}
+    )
+    comments: tuple[str, ...] = ()
+    annotations: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+
+    def tags(self) -> list[tuple[str, str]]:
+        tags: list[tuple[str, str]] = []
+        for prop, key in (*_TAG_PROPS, _TRANSCRIBER):
+            value = self.text_props[prop]
+            if value is None:
+                continue
+            if prop == "DT":
+                m = _SGF_DATE.fullmatch(value.strip())
+                if m is not None:
+                    value = f"{m[1]}.{int(m[2]):02d}.{int(m[3]):02d}"
+            tags.append((key, value))
+        if self.length and not self.crawford:
+            tags.append(("Crawford", "Off"))
+        if self.jacoby:
+            tags.append(("Jacoby", "On"))
+        if self.beaver:
+            tags.append(("Beaver", "On"))
+        if self.variation_tag is not None:
+            tags.append(("Variation", self.variation_tag))
+        if self.no_cube:
+            tags.append(("CubeLimit", "1"))
+        return tags
+
+
+@dataclass(slots=True)
+class _Root:
+    """What one root node says about its game."""
+
+    game: int | None = None
+    score: list[int] = field(default_factory=lambda: [0, 0])
+    result: Result | None = None
+    cube: int = 1
+    annotations: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+
+    @property
+    def score_given(self) -> bool:
+        return self.game is not None or self.score != [0, 0]
+
+
+class _GameState:
+    """The nodes of one game's main line, turned into actions one by one."""
+
+    def __init__(self, reader: _Reader, header: _Header, root: _Root) -> None:
+        self.reader = reader
+        self.variant = header.variant
+        self.actions: list[Action] = []
+        self.game_extra: list[tuple[str, tuple[str, ...]]] = []
+        self.turn: int | None = None
+        self.cube = root.cube
+        self.pending: _Pending | None = None
+        # set-up, allowed until the first real action (a play or a cube action)
+        self.in_setup = True
+        self.board = _Board.start(self.variant, None)
+        self.setup_board: _Board | None = None
+        self.setup_cube: int | None = None
+        self.setup_owner: int | None = None
+        self.setup_seen = False
+        self.setup_pos = 0
+
+    # -- where things that are not actions go
+
+    def keep(self, key: str, *values: str) -> None:
+        """Keep ``key`` on the last action, or on the game before the first one."""
+        if not self.actions:
+            self.game_extra.append((key, values))
+            return
+        last = self.actions[-1]
+        self.actions[-1] = replace(last, annotations=(*last.annotations, (key, values)))
+
+    # -- nodes
+
+    def node(self, node: _Node) -> None:
+        move = next((p for p in node.props if p.ident in ("B", "W")), None)
+        if move is not None:
+            self.action(node, move)
+            return
+        dice = next((p for p in node.props if p.ident == "DI"), None)
+        if dice is not None:
+            self.set_dice(node, dice)
+            return
+        if self.in_setup and any(p.ident in _SETUP_PROPS for p in node.props):
+            others = [p for p in node.props if p.ident not in _SETUP_PROPS]
+            for prop in node.props:
+                if prop.ident in _SETUP_PROPS:
+                    self.setup(prop)
+            if others:  # a comment or analysis beside the set-up stays in a node of its own
+                self.keep(_NODE, _Node(others, others[0].pos).sgf())
+            return
+        self.keep(_NODE, node.sgf())
+
+    def annotations(self, node: _Node, used: _Prop, *also: str) -> Annotations:
+        return tuple(
+            (p.ident, _values(p)) for p in node.props if p is not used and p.ident not in also
+        )
+
+    def where(self, prop: _Prop) -> dict[str, int]:
+        line, column = self.reader.line_col(prop.pos)
+        return {"line": line, "column": column}
+
+    def action(self, node: _Node, prop: _Prop) -> None:
+        player = 1 if prop.ident == "B" else 0
+        value = prop.text().strip()
+        word = value.lower()
+        if word in ("double", "take", "drop"):
+            self.cube_action(node, prop, player, word)
+            return
+        if word.startswith(_GIBBON_WORDS):  # Gibbon's resign:N, accept, reject
+            self.keep(_NODE, node.sgf())
+            return
+        dice, steps = self.move_value(prop, player)
+        self.close_exchange()
+        self.in_setup = False
+        marked = self.board.play(player, steps)
+        self.actions.append(
+            Move(
+                player,
+                dice,
+                Play(marked),
+                **self.where(prop),
+                annotations=self.annotations(node, prop),
+            )
+        )
+        self.turn = 1 - player
+
+    def move_value(self, prop: _Prop, player: int) -> tuple[tuple[int, int], list[Step]]:
+        raw = prop.values[0]
+        text = prop.text()
+        start = prop.value_pos[0] + (len(raw) - len(raw.lstrip()))
+        value = text.strip()
+        if len(value) < 2 or not all(c in "123456" for c in value[:2]):
+            what = "a cube action" if value.isalpha() else "two dice 1-6"
+            self.fail_at(f"a move starts with {what}, not {value[:12]!r}", start)
+        dice = (int(value[0]), int(value[1]))
+        letters = value[2:]
+        if len(letters) % 2:
+            self.fail_at(
+                f"a move needs a from/to letter pair per die: {letters!r} has an odd length",
+                start + 2,
+            )
+        if len(letters) > 8:
+            self.fail_at("a move has at most four letter pairs", start + 10)
+        steps: list[Step] = []
+        for k in range(0, len(letters), 2):
+            a, b = letters[k], letters[k + 1]
+            for j, ch in enumerate((a, b)):
+                if not ("a" <= ch <= "z"):
+                    self.fail_at(
+                        f"{ch!r} is no point letter (a-x, y for the bar, z off)", start + 2 + k + j
+                    )
+            src, dst = _point(a, player), _point(b, player)
+            if src == OFF:
+                self.fail_at(f"a checker cannot move from off ({a!r})", start + 2 + k)
+            if dst == BAR or dst >= src:
+                self.fail_at(
+                    f"a checker moves towards its home: {a}{b} is "
+                    f"{_name(src)}/{_name(dst)} for {'Black' if player else 'White'}",
+                    start + 2 + k,
+                )
+            steps.append(Step(src, dst))
+        return dice, steps
+
+    def fail_at(self, msg: str, pos: int) -> NoReturn:
+        self.reader.fail(msg, pos)
+
+    def cube_action(self, node: _Node, prop: _Prop, player: int, word: str) -> None:
+        notes = self.annotations(node, prop)
+        where = self.where(prop)
+        pending = self.pending
+        action: Action
+        if word == "double":
+            self.in_setup = False
+            if pending is not None and player != pending.doubler:
+                value = pending.value * 2
+                kind = Beaver if pending.redoubles == 0 else Raccoon
+                action = kind(player, value, **where, annotations=notes)
+                self.pending = _Pending(player, value, pending.redoubles + 1)
+            else:
+                self.close_exchange()
+                value = self.cube * 2
+                action = Double(player, value, **where, annotations=notes)
+                self.pending = _Pending(player, value, 0)
+        elif word == "take":
+            if pending is not None and pending.redoubles:
+                # the answer to a beaver or raccoon is implicit in the record
+                self.cube, self.pending = pending.value, None
+                self.keep(_TAKE, node.sgf())
+                return
+            if pending is not None:
+                self.cube = pending.value
+            self.pending = None
+            action = Take(player, **where, annotations=notes)
+        else:
+            self.pending = None
+            action = Drop(player, **where, annotations=notes)
+        self.in_setup = False
+        self.actions.append(action)
+        self.turn = player if word == "double" else 1 - player
+
+    def close_exchange(self) -> None:
+        if self.pending is not None and self.pending.redoubles:
+            self.cube = self.pending.value  # the beaver was taken without a node
+        self.pending = None
+
+    def set_dice(self, node: _Node, prop: _Prop) -> None:
+        text = prop.text().strip()
+        if len(text) != 2 or not all(c in "123456" for c in text):
+            self.fail_at(f"DI needs two dice 1-6, not {text[:12]!r}", prop.value_pos[0])
+        pl = next((p for p in node.props if p.ident == "PL"), None)
+        player = self.player_of(pl) if pl is not None else self.turn
+        if player is None:
+            player = 0
+        self.close_exchange()
+        self.actions.append(
+            Move(
+                player,
+                (int(text[0]), int(text[1])),
+                None,
+                **self.where(prop),
+                annotations=self.annotations(node, prop, "PL"),
+            )
+        )
+        self.turn = 1 - player
+
+    def player_of(self, prop: _Prop) -> int:
+        text = prop.text().strip().upper()
+        if text not in ("W", "B"):
+            self.fail_at(f"PL is W or B, not {prop.text()[:12]!r}", prop.value_pos[0])
+        return 0 if text == "W" else 1
+
+    # -- set-up
+
+    def setup(self, prop: _Prop) -> None:
+        ident = prop.ident
+        if not self.setup_seen:
+            self.setup_pos = prop.pos
+        if ident == "PL":
+            self.turn = self.player_of(prop)
+            return
+        if ident == "CV":
+            self.setup_cube = self.cube = self.reader.cube_value(prop)
+            self.setup_seen = True
+            return
+        if ident in ("CP", "CO"):
+            text = prop.text().strip().lower()
+            if text not in ("c", "w", "b", "n"):
+                self.fail_at(
+                    f"{ident} is c (centred), w or b, not {prop.text()[:12]!r}", prop.value_pos[0]
+                )
+            self.setup_owner = {"w": 0, "b": 1}.get(text)
+            self.setup_seen = True
+            return
+        board = self.setup_board or self.board.copy()
+        for raw, pos in zip(prop.values, prop.value_pos, strict=True):
+            for letter in self.letters(_unescape(raw), pos):
+                if ident == "AE":
+                    board.sides[0][_point(letter, 0)] = 0
+                    board.sides[1][_point(letter, 1)] = 0
+                else:
+                    player = 0 if ident == "AW" else 1
+                    board.sides[player][_point(letter, player)] += 1
+        for side in board.sides:
+            side[0] = max(0, board.checkers - sum(side[1:]))
+        self.setup_board = board
+        self.board = board.copy()
+        self.setup_seen = True
+
+    def letters(self, text: str, pos: int) -> list[str]:
+        """The point letters of an AE/AB/AW value: ``f`` or a range ``a:y``."""
+        value = text.strip()
+        first, colon, last = value.partition(":")
+        if not colon:
+            first = last = value
+        if not (len(first) == len(last) == 1 and "a" <= first <= last <= "y"):
+            self.fail_at(f"a point is a letter a-y (or a range 'a:y'), not {text[:12]!r}", pos)
+        return [chr(c) for c in range(ord(first), ord(last) + 1)]
+
+    def setup_text(self) -> str | None:
+        if not self.setup_seen:
+            return None
+        board = self.setup_board or _Board.start(self.variant, None)
+        try:
+            return board.set_pos(self.setup_cube or 1, self.setup_owner)
+        except ValueError as err:
+            self.reader.fail(f"the set-up position cannot be recorded: {err}", self.setup_pos)
+
+
+def _values(prop: _Prop) -> tuple[str, ...]:
+    return tuple(_unescape(v) for v in prop.values)
+
+
+def _name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+# ---------------------------------------------------------------------------- writing
+
+
+def dumps_sgf(match: Match) -> str:
+    """The match as SGF text, written as GNU Backgammon's ``save match`` writes it.
+
+    One game tree per game: the root with ``FF``, ``GM``, ``CA``, ``AP``, ``MI``, the
+    names, in the first game the match header (``WR``/``BR`` and the other match
+    annotations, ``DT``, ``EV``, ``RO``, ``PC``, ``AN`` from the tags, ``GC`` from the
+    comments), ``RU``, ``RE`` and the game's annotations (gnubg's ``GS`` statistics...);
+    then the set-up nodes of a game that starts from a position (``PL``/``AE``/``AW``/``AB``,
+    ``CV``, ``CP``) and one node per action, each on its own line, with its annotations
+    after it. ``RE`` ends in ``R`` when the game is neither borne off nor dropped (a
+    resignation).
+
+    Plays are written one letter pair per die, never with hit marks: a play written that
+    way (``8/5 6/5``, in any order a checker can follow) keeps its order; a compact one
+    (``24/14*``, ``13/11(4)`` is already per die) is resolved against the position by the
+    rules engine. So a ``.mat`` record read back from SGF has the same rolls and plays
+    that give the same positions, and a record whose plays are already per die comes
+    back equal. A beaver is written as gnubg writes it: the beaverer's ``double``, then
+    the original doubler's ``take`` before his next roll.
+
+    >>> from bgkit.formats.mat import parse_mat
+    >>> m = parse_mat(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 31: 8/5 6/5  64: 24/14*\\n")
+    >>> print(dumps_sgf(m), end="")  # doctest: +ELLIPSIS
+    (;FF[4]GM[6]CA[UTF-8]AP[bgkit:...]MI[length:1][game:0][ws:0][bs:0]PW[A]PB[B]RU[Crawford]
+    ;W[31hefe]
+    ;B[64aggk])
+
+    :raises ValueError: when the match holds what SGF cannot: a player other than 0
+        and 1, dice outside 1-6, a step that is not from 25..1 to a lower point, a
+        compact play that the position cannot resolve, a negative number, or an
+        annotation key that is not an SGF property name.
+    """
+    return "".join(_GameWriter(match, index).text() for index in range(len(match.games)))
+
+
+def write_sgf(match: Match, path: str | os.PathLike[str], *, force: bool = False) -> None:
+    """Write :func:`dumps_sgf` output to ``path`` (UTF-8, LF line ends), atomically.
+
+    :param force: overwrite ``path`` when it exists.
+    :raises FileExistsError: when ``path`` exists and ``force`` is false.
+    :raises ValueError: as :func:`dumps_sgf`.
+    """
+    write_atomic(path, dumps_sgf(match).encode("utf-8"), force=force)
+
+
+_SET_POS = re.compile(r"(?P<board>[-A-Pa-p]{26})/(?P<cube>-?[0-9]{1,2})")
+
+
+def _check_key(key: str) -> None:
+    if not _IDENT.fullmatch(key):
+        raise ValueError(f"an SGF property name is upper-case letters, not {key!r}")
+
+
+def _properties(annotations: Annotations, skip: Sequence[str] = ()) -> str:
+    out: list[str] = []
+    for key, values in annotations:
+        if key in _SGF_KEYS or key in skip:
+            continue
+        _check_key(key)
+        out.append(key + ("".join(f"[{_escape(v)}]" for v in values) or "[]"))
+    return "".join(out)
+
+
+def _verbatim(annotations: Annotations, key: str) -> list[str]:
+    """The SGF texts kept under ``key``, checked to be one node (one game tree for variations)."""
+    texts = [v for k, values in annotations if k == key for v in values]
+    what = "game tree" if key == _VARIATION else "node"
+    for text in texts:
+        try:
+            tree = parser("sgf").parse(text if key == _VARIATION else f"({text})")
+        except UnexpectedInput:
+            raise ValueError(f"{key} is not one SGF {what}: {text[:40]!r}") from None
+        trees = [t for t in tree.children if isinstance(t, Tree)]
+        nodes = [n for n in trees[0].children if isinstance(n, Tree)] if len(trees) == 1 else []
+        if len(trees) != 1 or (key != _VARIATION and len(nodes) != 1):
+            raise ValueError(f"{key} is not one SGF {what}: {text[:40]!r}")
+    return texts
+
+
+def _per_die(steps: Sequence[Step], dice: tuple[int, int]) -> bool:
+    """True when each step covers exactly one die (a bear-off may use a larger one)."""
+    d1, d2 = dice
+    pool = (d1,) * 4 if d1 == d2 else (d1, d2)
+    if len(steps) > len(pool):
+        return False
+    return any(
+        all(
+            s.pips == d or (s.dst == OFF and 0 < s.pips < d)
+            for s, d in zip(steps, dies, strict=True)
+        )
+        for dies in set(itertools.permutations(pool, len(steps)))
+    )
+
+
+class _GameWriter:
+    """Writes one game tree."""
+
+    def __init__(self, match: Match, index: int) -> None:
+        self.match = match
+        self.index = index
+        self.game = game = match.games[index]
+        # follow the checkers: the steps to write, and how the game ended
+        board = _Board.start(match.variant, game.setup)
+        self.steps: dict[int, list[Step]] = {}
+        for k, action in enumerate(game.actions):
+            if isinstance(action, Move) and action.play is not None:
+                steps = self.steps_of(board, action)
+                board.play(action.player, steps)
+                self.steps[k] = steps
+        self.board = board
+
+    def fail(self, msg: str) -> NoReturn:
+        raise ValueError(f"game {self.game.number}: {msg}")
+
+    def text(self) -> str:
+        game = self.game
+        first = game.actions[0].player if game.actions else None
+        pl = None  # a position to set up with nobody to act: PL says who is on roll
+        if game.setup is not None and first is None:
+            pl = next((v[0] for k, v in game.annotations if k == "PL" and v), "W")
+        out = [self.root(skip=("PL",) if pl is not None else ())]
+        # (node text, variations after it); variations on the game follow the root part
+        items: list[tuple[str, list[str]]] = []
+        if game.setup is not None:
+            setup_pl = pl if first is None else "WB"[first]
+            items.extend((node, []) for node in self.setup_nodes(game.setup, setup_pl or "W"))
+        items.extend((node, []) for node in _verbatim(game.annotations, _NODE))
+        root_variations = _verbatim(game.annotations, _VARIATION)
+        if root_variations and items:
+            items[-1][1].extend(root_variations)
+            root_variations = []
+        actions = game.actions
+        for k, action in enumerate(actions):
+            items.append((self.action_node(k, action), []))
+            if isinstance(action, (Beaver, Raccoon)):
+                take = self.implicit_take(action, actions[k + 1] if k + 1 < len(actions) else None)
+                if take is not None:
+                    items.append((take, []))
+            items.extend((node, []) for node in _verbatim(action.annotations, _NODE))
+            items[-1][1].extend(_verbatim(action.annotations, _VARIATION))
+        # a branch: "(" the rest of the main line ")" then the variations
+        closers: list[str] = []
+        empty = False
+        if root_variations:
+            out.append("\n(")
+            closers.append(")" + "".join(root_variations))
+            empty = True
+        for text, variations in items:
+            out.append("\n" + text)
+            empty = False
+            if variations:
+                out.append("\n(")
+                closers.append(")" + "".join(variations))
+                empty = True
+        if empty:
+            out.append(";")  # a main line cannot be empty: keep an empty node
+        out.extend(reversed(closers))
+        out.append(")\n")
+        return "".join(out)
+
+    # -- the root
+
+    def root(self, *, skip: Sequence[str]) -> str:
+        from bgkit import __version__
+
+        m, game = self.match, self.game
+        if any(n < 0 for n in (m.length, game.number, *game.score)):
+            self.fail("SGF cannot hold negative numbers")
+        out = [
+            f"(;FF[4]GM[6]CA[UTF-8]AP[bgkit:{__version__}]",
+            f"MI[length:{m.length}][game:{max(game.number - 1, 0)}]"
+            f"[ws:{game.score[0]}][bs:{game.score[1]}]",
+            f"PW[{_escape(m.players[0])}]PB[{_escape(m.players[1])}]",
+        ]
+        if self.index == 0:
+            out.append(_properties(m.annotations))
+            date = m.tag("EventDate")
+            if date is not None:
+                d = _MAT_DATE.fullmatch(date.strip())
+                if d is not None:
+                    date = f"{d[1]}-{int(d[2]):02d}-{int(d[3]):02d}"
+                out.append(f"DT[{_escape(date)}]")
+            for prop, key in (("EV", "Event"), ("RO", "Round"), ("PC", "Site"), _TRANSCRIBER):
+                value = m.tag(key)
+                if value is not None:
+                    out.append(f"{prop}[{_escape(value)}]")
+            if m.comments:
+                out.append(f"GC[{_escape(chr(10).join(m.comments))}]")
+        rules = self.rules()
+        if rules:
+            out.append(f"RU[{':'.join(rules)}]")
+        out.append(self.result())
+        out.append(_properties(game.annotations, skip))
+        return "".join(out)
+
+    def rules(self) -> list[str]:
+        m = self.match
+        rules = []
+        if m.cube_limit == 1:
+            rules.append("NoCube")
+        if m.crawford:
+            rules.append("Crawford")
+            if self.index == m.crawford_game():
+                rules.append("CrawfordGame")
+        if (m.tag("Jacoby") or "").strip().lower() == "on":
+            rules.append("Jacoby")
+        rules.extend(name for name, (v, _) in _VARIATION_RULES.items() if v == m.variant)
+        if (m.tag("Beaver") or "").strip().lower() == "on":
+            rules.append("Beaver")
+        return rules
+
+    def result(self) -> str:
+        result = self.game.result
+        if result is None:
+            return ""
+        if result.winner not in (0, 1) or result.points < 0:
+            self.fail(f"SGF cannot hold the result {result!r}")
+        # a game that was neither dropped nor borne off ended in a resignation
+        dropped = any(isinstance(a, Drop) for a in self.game.actions)
+        borne_off = self.board.sides[result.winner][OFF] >= self.board.checkers
+        resigned = "" if dropped or borne_off else "R"
+        return f"RE[{'WB'[result.winner]}+{result.points}{resigned}]"
+
+    def setup_nodes(self, setup: str, pl: str) -> list[str]:
+        m = _SET_POS.fullmatch(setup.strip())
+        if m is None:
+            self.fail(f"not a set-up position: {setup!r}")
+        exponent = int(m["cube"])
+        if abs(exponent) > 12:
+            self.fail(f"the cube 2**{abs(exponent)} is too large")
+        side0, side1 = _set_pos_sides(m["board"])
+        white = "".join(f"[{_letter(p, 0)}]" * side0[p] for p in range(1, 26))
+        black = "".join(f"[{_letter(p, 1)}]" * side1[p] for p in range(1, 26))
+        owner = "c" if exponent == 0 else "w" if exponent < 0 else "b"
+        return [
+            f";PL[{pl}]AE[a:y]" + (f"AW{white}" if white else "") + (f"AB{black}" if black else ""),
+            f";CV[{2 ** abs(exponent)}]",
+            f";CP[{owner}]",
+        ]
+
+    # -- actions
+
+    def action_node(self, k: int, action: Action) -> str:
+        if action.player not in (0, 1):
+            self.fail(f"no player {action.player}: {action!r}")
+        colour = "WB"[action.player]
+        notes = _properties(action.annotations)
+        if isinstance(action, Move):
+            if action.play is None:
+                return f";PL[{colour}]DI[{action.dice[0]}{action.dice[1]}]{notes}"
+            letters = "".join(
+                _letter(s.src, action.player) + _letter(s.dst, action.player) for s in self.steps[k]
+            )
+            return f";{colour}[{action.dice[0]}{action.dice[1]}{letters}]{notes}"
+        if isinstance(action, (Double, Beaver, Raccoon)):
+            if action.value < 0:
+                self.fail(f"SGF cannot hold {action!r}")
+            return f";{colour}[double]{notes}"
+        if isinstance(action, Take):
+            return f";{colour}[take]{notes}"
+        return f";{colour}[drop]{notes}"
+
+    def implicit_take(self, action: Beaver | Raccoon, after: Action | None) -> str | None:
+        """The ``take`` node that answers a beaver or raccoon, when the record goes on."""
+        if after is None or isinstance(after, (Drop, Beaver, Raccoon)):
+            return None
+        kept = _verbatim(action.annotations, _TAKE)
+        return kept[0] if kept else f";{'WB'[1 - action.player]}[take]"
+
+    def steps_of(self, board: _Board, move: Move) -> list[Step]:
+        """The steps to write for ``move``: one per die, in an order a checker can follow."""
+        assert move.play is not None
+        if move.player not in (0, 1):
+            self.fail(f"no player {move.player}: {move!r}")
+        if not all(1 <= d <= 6 for d in move.dice):
+            self.fail(f"SGF cannot hold the dice {move.dice}")
+        steps = list(move.play.steps)
+        for s in steps:
+            if not (0 <= s.dst < s.src <= 25):
+                self.fail(f"SGF cannot hold the step {s} in {move!r}")
+        per_die = _per_die(steps, move.dice)
+        if per_die and board.can_play(move.player, steps):
+            return steps
+        resolved = self.resolve(board, move)
+        if resolved is not None:
+            return resolved
+        if not per_die:
+            self.fail(
+                f"cannot write {move.play} with {move.dice[0]}{move.dice[1]} as one step"
+                " per die: the position does not resolve it"
+            )
+        return steps
+
+    @staticmethod
+    def resolve(board: _Board, move: Move) -> list[Step] | None:
+        """The legal one-step-per-die play a written play stands for, if the rules say."""
+        assert move.play is not None
+        sides = board.sides
+        try:
+            pos = Position(
+                (tuple(sides[0]), tuple(sides[1])),
+                turn=move.player,
+                dice=move.dice,
+                checkers=board.checkers,
+            )
+            return list(pos.resolve(move.play).steps)
+        except (IllegalPlayError, AmbiguousPlayError, InvalidPositionError):
+            return None
