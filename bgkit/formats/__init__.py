@@ -43,12 +43,23 @@ class Format:
     """File name extensions (lower case, with the dot) that mean this format."""
     sniff: Callable[[str], bool]
     """True when a text looks like this format (used when the extension says nothing)."""
+    binary: bool = False
+    """``parse_<name>`` takes the file's bytes, not text (``.xg``); ``sniff`` is then
+    given the bytes decoded as Latin-1 (one character per byte)."""
 
     def parse(self, text: str, *, source_name: str | None = None) -> Match:
         """Parse ``text`` with this format's ``parse_<name>``."""
         module = importlib.import_module(self.module)
         parse: Callable[..., Match] = getattr(module, f"parse_{self.name}")
         return parse(text, source_name=source_name)
+
+    def parse_bytes(self, data: bytes, *, source_name: str | None = None) -> Match:
+        """Parse a file's bytes: as they are for a binary format, else decoded first."""
+        if not self.binary:
+            return self.parse(decode_bytes(data), source_name=source_name)
+        module = importlib.import_module(self.module)
+        parse: Callable[..., Match] = getattr(module, f"parse_{self.name}")
+        return parse(data, source_name=source_name)
 
 
 _MAT_HEADER = re.compile(r"^[ \t]*[0-9]+[ \t]+points?[ \t]+match", re.IGNORECASE | re.MULTILINE)
@@ -58,7 +69,36 @@ def _looks_like_mat(text: str) -> bool:
     return _MAT_HEADER.search(text) is not None
 
 
-FORMATS: tuple[Format, ...] = (Format("mat", "bgkit.formats.mat", (".mat",), _looks_like_mat),)
+def _looks_like_sgf(text: str) -> bool:
+    head = text.lstrip("\ufeff \t\r\n")[:4096]
+    return head.startswith("(") and re.search(r"GM\s*\[\s*6\s*\]", head) is not None
+
+
+def _looks_like_json(text: str) -> bool:
+    head = text.lstrip("\ufeff \t\r\n")
+    return head.startswith("{") and '"bgkit-match"' in head[:200]
+
+
+def _looks_like_xg(text: str) -> bool:
+    return text.startswith("RGMH")
+
+
+def _looks_like_gmd(text: str) -> bool:
+    return text.lstrip("\ufeff \t\r\n").startswith("GMD-")
+
+
+def _looks_like_javafibs(text: str) -> bool:
+    return text.lstrip("\ufeff \t\r\n").startswith("JavaFIBS internal match representation")
+
+
+FORMATS: tuple[Format, ...] = (
+    Format("mat", "bgkit.formats.mat", (".mat",), _looks_like_mat),
+    Format("sgf", "bgkit.formats.sgf", (".sgf",), _looks_like_sgf),
+    Format("json", "bgkit.formats.json_record", (".json",), _looks_like_json),
+    Format("xg", "bgkit.formats.xg", (".xg",), _looks_like_xg, binary=True),
+    Format("gmd", "bgkit.formats.gmd", (".gmd",), _looks_like_gmd),
+    Format("javafibs", "bgkit.formats.javafibs", (".match",), _looks_like_javafibs),
+)
 """The formats :func:`read_match` tries, in order."""
 
 
@@ -95,7 +135,7 @@ def detect_format(text: str, name: str | None = None) -> Format:
             if suffix in fmt.extensions:
                 return fmt
     for fmt in FORMATS:
-        if fmt.sniff(text):
+        if not fmt.binary and fmt.sniff(text):
             return fmt
     known = ", ".join(fmt.name for fmt in FORMATS)
     raise NotationError(
@@ -111,7 +151,8 @@ def read_match(source: str | os.PathLike[str], *, encoding: str | None = None) -
 
     A :class:`~os.PathLike`, or a ``str`` without a line break, is a path; a ``str`` with
     a line break is the record itself. The format comes from the file extension when it is
-    a known one, else from the text (``.txt`` exports are recognised by content).
+    a known one, else from the text (``.txt`` exports are recognised by content). A binary
+    format (``.xg``, or any file that starts with ``RGMH``) is given the file's bytes.
 
     :raises FileNotFoundError: when the path does not exist.
     :raises NotationError: when the text is not a record of a known format, or does not
@@ -120,5 +161,10 @@ def read_match(source: str | os.PathLike[str], *, encoding: str | None = None) -
     if isinstance(source, str) and "\n" in source:
         return detect_format(source).parse(source)
     path = Path(source)
-    text = decode_bytes(path.read_bytes(), encoding=encoding)
+    data = path.read_bytes()
+    suffix = path.suffix.lower()
+    for fmt in FORMATS:
+        if fmt.binary and (suffix in fmt.extensions or fmt.sniff(data[:64].decode("latin-1"))):
+            return fmt.parse_bytes(data, source_name=str(source))
+    text = decode_bytes(data, encoding=encoding)
     return detect_format(text, str(source)).parse(text, source_name=str(source))

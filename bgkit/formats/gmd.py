@@ -1,0 +1,517 @@
+"""Read GMD match dumps, the format Gibbon (a GTK client for FIBS) saves matches in.
+
+The syntax lives in ``grammars/gmd.lark``. White is bgkit's player 0, Black player 1.
+White's points are its own; Black's are written in White's numbers (Black moves from 1
+towards 24) and are turned round here, so every :class:`~bgkit.records.Move` holds the
+mover's own numbers as everywhere in bgkit.
+
+>>> match = parse_gmd('''GMD-2 # Created by Gibbon version 0.2.0
+... Length: 3
+... Player:W: Snow White
+... Player:B: Joe Black
+... Rule: Crawford
+... Game:
+... Roll:-:: 4 2
+... Move:W:: 8/4 6/4
+... Roll:B:: 5 2
+... Move:B:: 1/6 12/14
+... Double:W:
+... Drop:B:
+... ''')
+>>> match
+<Match ('Snow White' vs. 'Joe Black', 3-pt, 1 game)>
+>>> for action in match.games[0].actions:
+...     print(action)
+Move(player=0, dice=(4, 2), play=Play('8/4 6/4'))
+Move(player=1, dice=(5, 2), play=Play('24/19 13/11'))
+Double(player=0, value=2)
+Drop(player=1)
+>>> match.games[0].result
+Result(winner=0, points=1, match_won=False, loser_points=None)
+
+**What is accepted.** ``GMD-1`` and ``GMD-2`` files as Gibbon writes them: ``Length``
+(a number, ``unlimited`` or ``money``), ``Player``, ``Rank``, ``Location``, ``Rule``,
+``#`` comments, ``Game:`` lines (with ``Scores{}``, ``Points{}``, ``Cube{}``,
+``May-Double{}``, ``Dice{}``, ``Turn{}`` for a set-up position), and the actions
+``Roll``, ``Move``, ``Double``, ``Take``, ``Drop``, ``Resign``, ``Accept``, ``Reject``
+with or without a timestamp; ``/`` or ``-`` between points, ``bar``, ``off`` or ``home``.
+
+**How actions become records.** A ``Roll`` and the ``Move`` after it make one
+:class:`~bgkit.records.Move`; the opening roll (colour ``-``) goes to the player who moves
+next (an opening double is rerolled, so it is dropped). A roll that no move follows is a
+move with an unknown play (``None``). A resignation that is accepted ends the game with a
+:class:`~bgkit.records.Result` for its points; a rejected one leaves no trace (records
+have no resignation action). GMD writes no scores or results: a drop gives the doubler the
+cube's value, and a game played to the end is replayed with bgkit's rules to score it
+(single, gammon or backgammon times the cube); each game's score is the sum before it.
+A set-up position becomes the game's :attr:`~bgkit.records.Game.setup` (XG's
+``Set Pos`` text), the cube owned by the one player who may double.
+
+**What is rejected** (:class:`~bgkit.errors.NotationError` with line and column): a file
+that does not start with ``GMD-n``, unknown keywords, points outside 1-24, a ``Points{}``
+of other than 26 numbers, an action before the first ``Game:``, a move with more than
+four steps.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from lark import Token, Transformer, UnexpectedInput, v_args
+from lark.exceptions import VisitError
+
+from bgkit._grammars import notation_error, parser
+from bgkit.errors import BgkitError, NotationError
+from bgkit.formats import decode_bytes
+from bgkit.play import BAR, OFF, Play, Step
+from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
+
+__all__ = ["parse_gmd", "read_gmd", "sniff_gmd"]
+
+
+def sniff_gmd(text: str) -> bool:
+    """True when ``text`` starts like a GMD file (``GMD-2``).
+
+    >>> sniff_gmd("GMD-2 # Created by Gibbon"), sniff_gmd(" 7 point match")
+    (True, False)
+    """
+    return text.lstrip("\ufeff \t\r\n").startswith("GMD-")
+
+
+def read_gmd(
+    source: str | os.PathLike[str] | IO[str] | IO[bytes], *, encoding: str | None = None
+) -> Match:
+    """Read a GMD file from a path or an open file (text or binary).
+
+    :raises FileNotFoundError: when the path does not exist.
+    :raises NotationError: when the text is not a GMD file.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        data: str | bytes = Path(source).read_bytes()
+        name: str | None = str(source)
+    else:
+        data = source.read()
+        raw_name = getattr(source, "name", None)
+        name = raw_name if isinstance(raw_name, str) else None
+    text = decode_bytes(data, encoding=encoding) if isinstance(data, bytes) else data
+    return parse_gmd(text, source_name=name)
+
+
+def parse_gmd(text: str, *, source_name: str | None = None) -> Match:
+    """Read a GMD match dump from a string (see the module docstring).
+
+    >>> parse_gmd("GMD-2\\nLength: 7\\nGame:\\nRoll:W:: 4 2\\nMove:W:: 8/4 6/x\\n")
+    Traceback (most recent call last):
+    ...
+    bgkit.errors.NotationError: 5:16: unexpected 'x' in GMD record; expected 'bar', a number, 'off'
+        Move:W:: 8/4 6/x
+                       ^
+
+    :raises NotationError: when the text is not a GMD file.
+    """
+    source = text[1:] if text.startswith("\ufeff") else text
+    try:
+        tree = parser("gmd").parse(source)
+    except UnexpectedInput as err:
+        raise notation_error(err, source, "GMD record", source_name=source_name) from None
+    try:
+        lines: list[_Line] = _GmdBuilder(source, source_name).transform(tree)
+    except VisitError as err:
+        if isinstance(err.orig_exc, BgkitError):
+            raise err.orig_exc from None
+        raise
+    return _Assembler(source, source_name).match(lines)
+
+
+# ---------------------------------------------------------------------------- tree
+
+
+@dataclass(slots=True)
+class _Line:
+    """One line of the file: its keyword, colour (0 white, 1 black, None) and values."""
+
+    kind: str
+    token: Token
+    color: int | None = None
+    values: tuple[Any, ...] = ()
+
+
+_COLORS = {"w": 0, "b": 1, "-": None}
+
+
+@v_args(inline=True)
+class _GmdBuilder(Transformer[Token, list[_Line]]):
+    def __init__(self, source: str, source_name: str | None) -> None:
+        super().__init__(visit_tokens=False)
+        self.source = source
+        self.source_name = source_name
+
+    def _fail(self, msg: str, token: Token) -> NotationError:
+        return NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
+
+    def _int(self, token: Token) -> int:
+        if len(token.lstrip("-")) > 9:
+            raise self._fail(f"number too large: {str(token)[:12]!r}", token)
+        return int(token)
+
+    def gmd(self, magic: Token, _comment: Token | None, *lines: _Line | None) -> list[_Line]:
+        return [line for line in lines if line is not None]
+
+    def comment(self, token: Token) -> _Line:
+        return _Line("comment", token, values=(str(token)[1:].strip(),))
+
+    def length(self, value: Token) -> _Line:
+        number = 0 if value.type == "UNLIMITED" else self._int(value)
+        return _Line("length", value, values=(number,))
+
+    def player(self, color: Token, text: Token | None) -> _Line:
+        return _Line("player", color, _COLORS[color.lower()], (_text(text),))
+
+    def rank(self, color: Token, text: Token | None) -> _Line:
+        return _Line("rank", color, _COLORS[color.lower()], (_text(text),))
+
+    def location(self, text: Token | None) -> _Line | None:
+        return None if text is None else _Line("location", text, values=(_text(text),))
+
+    def rule(self, text: Token | None) -> _Line | None:
+        return None if text is None else _Line("rule", text, values=(_text(text),))
+
+    def setup(self, name: Token, *numbers: Token) -> tuple[str, Token, tuple[int, ...]]:
+        return (str(name).lower(), name, tuple(self._int(n) for n in numbers))
+
+    def game(self, *setups: tuple[str, Token, tuple[int, ...]]) -> _Line:
+        token = setups[0][1] if setups else Token("GAME", "Game")
+        return _Line("game", token, values=setups)
+
+    def roll(self, color: Token, _time: Token | None, d1: Token, d2: Token) -> _Line:
+        dice = (self._int(d1), self._int(d2))
+        if not all(1 <= d <= 6 for d in dice):
+            raise self._fail(f"dice must be 1-6: {dice[0]} {dice[1]}", d1)
+        return _Line("roll", color, _COLORS[color.lower()], dice)
+
+    def point_number(self, token: Token) -> tuple[int, Token]:
+        value = self._int(token)
+        if not 1 <= value <= 24:
+            raise self._fail(f"a point must be 1-24 (or bar, off): {value}", token)
+        return (value, token)
+
+    def bar(self, token: Token) -> tuple[int, Token]:
+        return (-1, token)
+
+    def off(self, token: Token) -> tuple[int, Token]:
+        return (-2, token)
+
+    def movement(self, src: tuple[int, Token], dst: tuple[int, Token]) -> tuple[int, int, Token]:
+        return (src[0], dst[0], src[1])
+
+    def move(self, color: Token, _time: Token | None, *steps: tuple[int, int, Token]) -> _Line:
+        if len(steps) > 4:
+            raise self._fail("a move has at most four steps", steps[4][2])
+        return _Line("move", color, _COLORS[color.lower()], steps)
+
+    def _simple(self, kind: str, color: Token) -> _Line:
+        return _Line(kind, color, _COLORS[color.lower()])
+
+    def double(self, color: Token, _time: Token | None) -> _Line:
+        return self._simple("double", color)
+
+    def take(self, color: Token, _time: Token | None) -> _Line:
+        return self._simple("take", color)
+
+    def drop(self, color: Token, _time: Token | None) -> _Line:
+        return self._simple("drop", color)
+
+    def reject(self, color: Token, _time: Token | None) -> _Line:
+        return self._simple("reject", color)
+
+    def accept(self, color: Token, _time: Token | None) -> _Line:
+        return self._simple("accept", color)
+
+    def resign(self, color: Token, _time: Token | None, value: Token) -> _Line:
+        points = self._int(value)
+        if points < 1:
+            raise self._fail("a resignation must offer at least 1 point", value)
+        return _Line("resign", color, _COLORS[color.lower()], (points,))
+
+
+def _text(token: Token | None) -> str:
+    return "" if token is None else str(token).strip()
+
+
+# ---------------------------------------------------------------------------- match
+
+
+@dataclass(slots=True)
+class _GameState:
+    setup: str | None = None
+    score: tuple[int, int] | None = None
+    actions: list[Action] = field(default_factory=list)
+    result: Result | None = None
+    cube: int = 1
+    roll: tuple[int | None, tuple[int, int], Token] | None = None
+    resign: tuple[int, int] | None = None
+    line: int = 0
+
+
+class _Assembler:
+    """Turns the lines into a Match (the module docstring says how)."""
+
+    def __init__(self, source: str, source_name: str | None) -> None:
+        self.source = source
+        self.source_name = source_name
+
+    def _fail(self, msg: str, token: Token) -> NotationError:
+        return NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
+
+    def match(self, lines: list[_Line]) -> Match:
+        names = ["", ""]
+        tags: list[tuple[str, str]] = []
+        comments: list[str] = []
+        length = 0
+        crawford = False
+        games: list[_GameState] = []
+        for line in lines:
+            kind = line.kind
+            if kind == "comment":
+                comments.append(line.values[0])
+            elif kind == "length":
+                length = line.values[0]
+            elif kind == "player" and line.color is not None:
+                names[line.color] = line.values[0]
+            elif kind == "rank" and line.color is not None:
+                tags.append((f"Player {line.color + 1} Rank", line.values[0]))
+            elif kind == "location":
+                tags.append(("Site", line.values[0]))
+            elif kind == "rule":
+                crawford = crawford or line.values[0].lower() == "crawford"
+            elif kind == "game":
+                if games:
+                    self.finish(games[-1])
+                games.append(self.new_game(line))
+            elif not games:
+                raise self._fail(f"'{kind.capitalize()}' before the first 'Game:' line", line.token)
+            else:
+                self.action(games[-1], line)
+        if games:
+            self.finish(games[-1])
+        tags = [("Player 1", names[0]), ("Player 2", names[1]), *tags]
+        if length:
+            tags.append(("Crawford", "On" if crawford else "Off"))
+        return Match(
+            (names[0], names[1]),
+            length,
+            tuple(self.games(games, length)),
+            tuple(tags),
+            tuple(comments),
+            source_name=self.source_name,
+        )
+
+    def games(self, states: list[_GameState], length: int) -> list[Game]:
+        """Number the games and give each its score (the set-up score or the running sum)."""
+        out: list[Game] = []
+        score = (0, 0)
+        for i, state in enumerate(states):
+            if state.score is not None:
+                score = state.score
+            result = state.result
+            if result is not None and length:
+                won = score[result.winner] + result.points >= length
+                result = Result(result.winner, result.points, won, line=result.line)
+            out.append(
+                Game(i + 1, score, tuple(state.actions), result, state.setup, line=state.line)
+            )
+            if result is not None:
+                s = list(score)
+                s[result.winner] += result.points
+                score = (s[0], s[1])
+        return out
+
+    def new_game(self, line: _Line) -> _GameState:
+        state = _GameState(line=line.token.line or 0)
+        setups = {name: (token, values) for name, token, values in line.values}
+        if "scores" in setups:
+            token, values = setups["scores"]
+            if len(values) != 2 or min(values) < 0:
+                raise self._fail("Scores{} needs two numbers", token)
+            state.score = (values[0], values[1])
+        cube = 1
+        if "cube" in setups:
+            token, values = setups["cube"]
+            if len(values) != 1 or values[0] < 1 or values[0] & (values[0] - 1):
+                raise self._fail("Cube{} needs one power of two", token)
+            cube = values[0]
+        state.cube = cube
+        if "points" in setups or cube > 1:
+            state.setup = self.setup(setups, cube)
+        return state
+
+    def setup(self, setups: dict[str, tuple[Token, tuple[int, ...]]], cube: int) -> str:
+        """XG's ``Set Pos`` text: index i is White's point i (25 its bar, 0 Black's bar)."""
+        token, values = setups.get("points", (Token("POINTS", ""), ()))
+        if not values:  # the standard start with a turned cube
+            values = (
+                0,
+                -2,
+                0,
+                0,
+                0,
+                0,
+                5,
+                0,
+                3,
+                0,
+                0,
+                0,
+                -5,
+                5,
+                0,
+                0,
+                0,
+                -3,
+                0,
+                -5,
+                0,
+                0,
+                0,
+                0,
+                2,
+                0,
+            )
+        if len(values) != 26:
+            raise self._fail(f"Points{{}} needs 26 numbers, not {len(values)}", token)
+        cells = [0] * 26
+        for i in range(1, 25):
+            cells[i] = values[i]
+        for bar in (values[0], values[25]):  # Gibbon's bar[0], bar[1]: the sign tells whose
+            if bar > 0:
+                cells[25] += bar
+            elif bar < 0:
+                cells[0] += bar
+        letters = []
+        for count in cells:
+            if abs(count) > 15:
+                raise self._fail(f"Points{{}} puts {abs(count)} checkers on one point", token)
+            letters.append(
+                "-" if not count else chr((ord("A") if count > 0 else ord("a")) + abs(count) - 1)
+            )
+        owner = 0
+        if cube > 1:
+            may = setups.get("may-double", (token, (1, 1)))[1]
+            if len(may) == 2 and may[0] != may[1]:
+                owner = -1 if may[0] else 1  # only player 0 may double: player 0 owns it
+        exponent = cube.bit_length() - 1
+        return "".join(letters) + f"/{owner * exponent}"
+
+    def action(self, game: _GameState, line: _Line) -> None:
+        if game.result is not None:
+            raise self._fail(f"'{line.kind.capitalize()}' after the game has ended", line.token)
+        color = line.color
+        where: dict[str, Any] = {"line": line.token.line or 0, "column": line.token.column or 0}
+        if line.kind == "roll":
+            self.pending_roll(game)
+            if color is None and line.values[0] == line.values[1]:
+                return  # an opening double is rerolled
+            game.roll = (color, (line.values[0], line.values[1]), line.token)
+            return
+        if color is None:
+            raise self._fail(f"'{line.kind.capitalize()}' needs a colour, W or B", line.token)
+        if line.kind == "move":
+            dice: tuple[int, int] | None = None
+            if game.roll is not None and game.roll[0] in (None, color):
+                dice = game.roll[1]
+                game.roll = None
+            if dice is None:
+                raise self._fail("a move without a roll before it", line.token)
+            game.actions.append(Move(color, dice, self.play(color, line), **where))
+            return
+        if line.kind in ("double", "take", "drop"):
+            self.pending_roll(game)
+        # a resignation may come between a roll and its move
+        if line.kind == "double":
+            game.cube *= 2
+            game.actions.append(Double(color, game.cube, **where))
+        elif line.kind == "take":
+            game.actions.append(Take(color, **where))
+        elif line.kind == "drop":
+            game.actions.append(Drop(color, **where))
+            game.result = Result(1 - color, game.cube // 2 or 1, line=where["line"])
+        elif line.kind == "resign":
+            game.resign = (color, line.values[0])
+        elif line.kind == "reject":
+            game.resign = None
+        elif line.kind == "accept" and game.resign is not None:
+            loser, points = game.resign
+            game.result = Result(1 - loser, points, line=where["line"])
+            game.resign = None
+
+    def pending_roll(self, game: _GameState) -> None:
+        """A roll that no move follows: a move whose play is unknown."""
+        if game.roll is not None and game.roll[0] is not None:
+            color, dice, token = game.roll
+            assert color is not None
+            game.actions.append(
+                Move(color, dice, None, line=token.line or 0, column=token.column or 0)
+            )
+        game.roll = None
+
+    def play(self, color: int, line: _Line) -> Play:
+        steps = []
+        for src, dst, token in line.values:
+            a = BAR if src == -1 else OFF if src == -2 else src
+            b = BAR if dst == -1 else OFF if dst == -2 else dst
+            if color == 1:  # Black's points are White's numbers
+                a = a if a in (BAR, OFF) else 25 - a
+                b = b if b in (BAR, OFF) else 25 - b
+            if a == OFF or b == BAR or b >= a:
+                raise self._fail(
+                    f"{'White' if color == 0 else 'Black'} cannot move from"
+                    f" {_name(src)} to {_name(dst)}",
+                    token,
+                )
+            steps.append(Step(a, b))
+        return Play(steps)
+
+    def finish(self, game: _GameState) -> None:
+        self.pending_roll(game)
+        if game.result is None:
+            game.result = _played_out(game)
+
+
+def _name(point: int) -> str:
+    return "bar" if point == -1 else "off" if point == -2 else str(point)
+
+
+def _played_out(game: _GameState) -> Result | None:
+    """The result of a game played to the last checker, by replaying it; else ``None``."""
+    from bgkit.formats.mat import parse_set_pos
+    from bgkit.position import Position
+
+    moves = [a for a in game.actions if isinstance(a, Move)]
+    if not moves or moves[-1].play is None:
+        return None
+    try:
+        turn = game.actions[0].player
+        if game.setup is not None:
+            pos = parse_set_pos(game.setup, turn=turn)
+        else:
+            pos = Position.initial(turn=turn)
+        for action in game.actions:
+            if isinstance(action, Move):
+                if pos.turn != action.player:
+                    pos = pos.swap_turn()
+                assert action.play is not None
+                pos = pos.with_dice(*action.dice).apply(action.play)
+            elif isinstance(action, Double):
+                pos = pos.double() if pos.turn == action.player else pos.swap_turn().double()
+            elif isinstance(action, Take):
+                pos = pos.take()
+        result = pos.game_result()
+    except (BgkitError, AssertionError):
+        return None
+    if result is None:
+        return None
+    winner, _kind, points = result
+    return Result(winner, points)

@@ -1,0 +1,347 @@
+"""Read JavaFIBS's internal match files (``.match``, "JavaFIBS internal match representation").
+
+The syntax lives in ``grammars/javafibs.lark``: one ``code:player:data`` line per event.
+The local player ``You`` is bgkit's player 0 (named from the score lines when they give
+the real name), the opponent player 1.
+
+>>> match = parse_javafibs('''JavaFIBS internal match representation v1.1
+... 8:JoeBlack:3
+... 13:JoeBlack:
+... 6:You:JoeBlack
+... 11:You:4 2
+... 1:You:17-21 19-21
+... 0:JoeBlack:3 2
+... 1:JoeBlack:24-22 13-10
+... 2:You:
+... 5:JoeBlack:
+... 7:You:1
+... 14:SnowWhite-1:JoeBlack-0
+... ''')
+>>> match
+<Match ('SnowWhite' vs. 'JoeBlack', 3-pt, 1 game)>
+>>> for action in match.games[0].actions[:2]:
+...     print(action)
+Move(player=0, dice=(4, 2), play=Play('8/4 6/4'))
+Move(player=1, dice=(3, 2), play=Play('24/22 13/10'))
+
+**What is accepted.** Every code Gibbon's JavaFIBS writer uses: 0 roll, 1 move,
+2 double, 3 resign, 4 take, 5 drop, 6 the players of a game, 7 a game won, 8 the match
+start (opponent and length, 9999 for unlimited), 9 the match won, 11 the opening roll,
+12 a rejected resignation, 13 a game start, 14 the score, 15 a roll that cannot be
+played. CR LF or LF line ends.
+
+**Points.** JavaFIBS writes a move in the numbers of either side (the board is turned
+round from one game to the next). Each move is read in the direction its steps go: a
+step up (``17-21``), an entry on 1-6 or a bear-off from 19-24 means the other side's
+numbers, which are turned round (``25 - n``); so every :class:`~bgkit.records.Move`
+holds the mover's own numbers.
+
+**Results and scores.** A ``7`` line gives the game's :class:`~bgkit.records.Result`
+(the drop or resignation before it is how the game ended); a ``9`` line marks the match
+won. Each game's score is the sum of the results before it.
+
+**What is rejected** (:class:`~bgkit.errors.NotationError` with line and column): a
+missing prolog, unknown codes, dice outside 1-6, points outside 1-24, steps that go in
+both directions in one move, a move with more than four steps or without a roll, and a
+player who is neither ``You`` nor the opponent named in the ``8`` line.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from lark import Token, Transformer, UnexpectedInput, v_args
+from lark.exceptions import VisitError
+
+from bgkit._grammars import notation_error, parser
+from bgkit.errors import BgkitError, NotationError
+from bgkit.formats import decode_bytes
+from bgkit.play import BAR, OFF, Play, Step
+from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
+
+__all__ = ["parse_javafibs", "read_javafibs", "sniff_javafibs"]
+
+PROLOG = "JavaFIBS internal match representation"
+"""The first words of every JavaFIBS match file."""
+
+_UNLIMITED = 9999
+
+
+def sniff_javafibs(text: str) -> bool:
+    """True when ``text`` starts with JavaFIBS's prolog.
+
+    >>> sniff_javafibs("JavaFIBS internal match representation v1.1\\r\\n")
+    True
+    """
+    return text.lstrip("\ufeff \t\r\n").startswith(PROLOG)
+
+
+def read_javafibs(
+    source: str | os.PathLike[str] | IO[str] | IO[bytes], *, encoding: str | None = None
+) -> Match:
+    """Read a JavaFIBS match file from a path or an open file (text or binary).
+
+    :raises FileNotFoundError: when the path does not exist.
+    :raises NotationError: when the text is not a JavaFIBS match file.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        data: str | bytes = Path(source).read_bytes()
+        name: str | None = str(source)
+    else:
+        data = source.read()
+        raw_name = getattr(source, "name", None)
+        name = raw_name if isinstance(raw_name, str) else None
+    text = decode_bytes(data, encoding=encoding) if isinstance(data, bytes) else data
+    return parse_javafibs(text, source_name=name)
+
+
+def parse_javafibs(text: str, *, source_name: str | None = None) -> Match:
+    """Read a JavaFIBS match file from a string (see the module docstring).
+
+    >>> parse_javafibs("JavaFIBS internal match representation v1.1\\n8:Bo:3\\n0:You:7 1\\n")
+    Traceback (most recent call last):
+    ...
+    bgkit.errors.NotationError: 3:7: dice must be 1-6: 7 1
+        0:You:7 1
+              ^
+
+    :raises NotationError: when the text is not a JavaFIBS match file.
+    """
+    source = text[1:] if text.startswith("\ufeff") else text
+    try:
+        tree = parser("javafibs").parse(source)
+    except UnexpectedInput as err:
+        raise notation_error(err, source, "JavaFIBS record", source_name=source_name) from None
+    try:
+        lines: list[_Line] = _Builder(source, source_name).transform(tree)
+    except VisitError as err:
+        if isinstance(err.orig_exc, BgkitError):
+            raise err.orig_exc from None
+        raise
+    return _Assembler(source, source_name).match(lines)
+
+
+@dataclass(slots=True)
+class _Line:
+    kind: str
+    name: Token
+    values: tuple[Any, ...] = ()
+
+
+def _fail(source: str, source_name: str | None, msg: str, token: Token) -> NotationError:
+    return NotationError(msg, source, token.start_pos or 0, source_name=source_name)
+
+
+@v_args(inline=True)
+class _Builder(Transformer[Token, list[_Line]]):
+    def __init__(self, source: str, source_name: str | None) -> None:
+        super().__init__(visit_tokens=False)
+        self.source = source
+        self.source_name = source_name
+
+    def _int(self, token: Token) -> int:
+        if len(token) > 9:
+            raise _fail(self.source, self.source_name, f"number too large: {token[:12]!r}", token)
+        return int(token)
+
+    def javafibs(self, _prolog: Token, *lines: _Line) -> list[_Line]:
+        return list(lines)
+
+    def _dice(self, kind: str, name: Token, d1: Token, d2: Token) -> _Line:
+        dice = (self._int(d1), self._int(d2))
+        if not all(1 <= d <= 6 for d in dice):
+            raise _fail(self.source, self.source_name, f"dice must be 1-6: {dice[0]} {dice[1]}", d1)
+        return _Line(kind, name, dice)
+
+    def roll(self, name: Token, d1: Token, d2: Token) -> _Line:
+        return self._dice("roll", name, d1, d2)
+
+    def opening(self, name: Token, d1: Token, d2: Token) -> _Line:
+        return self._dice("roll", name, d1, d2)
+
+    def point_number(self, token: Token) -> tuple[int, Token]:
+        value = self._int(token)
+        if not 1 <= value <= 24:
+            raise _fail(
+                self.source, self.source_name, f"a point must be 1-24 (or bar, off): {value}", token
+            )
+        return (value, token)
+
+    def bar(self, token: Token) -> tuple[int, Token]:
+        return (BAR, token)
+
+    def off(self, token: Token) -> tuple[int, Token]:
+        return (OFF, token)
+
+    def movement(self, src: tuple[int, Token], dst: tuple[int, Token]) -> tuple[int, int, Token]:
+        return (src[0], dst[0], src[1])
+
+    def move(self, name: Token, *steps: tuple[int, int, Token]) -> _Line:
+        if len(steps) > 4:
+            raise _fail(self.source, self.source_name, "a move has at most four steps", steps[4][2])
+        return _Line("move", name, steps)
+
+    def cannot_move(self, name: Token) -> _Line:
+        return _Line("move", name, ())
+
+    def double(self, name: Token) -> _Line:
+        return _Line("double", name)
+
+    def take(self, name: Token) -> _Line:
+        return _Line("take", name)
+
+    def drop(self, name: Token) -> _Line:
+        return _Line("drop", name)
+
+    def reject(self, name: Token) -> _Line:
+        return _Line("reject", name)
+
+    def resign(self, name: Token, value: Token) -> _Line:
+        return _Line("resign", name, (self._int(value),))
+
+    def game_won(self, name: Token, value: Token) -> _Line:
+        return _Line("game_won", name, (self._int(value),))
+
+    def match_won(self, name: Token, value: Token) -> _Line:
+        return _Line("match_won", name, (self._int(value),))
+
+    def match_start(self, name: Token, value: Token) -> _Line:
+        return _Line("match_start", name, (self._int(value),))
+
+    def game_start(self, name: Token) -> _Line:
+        return _Line("game_start", name)
+
+    def players(self, name: Token, other: Token) -> _Line:
+        return _Line("players", name, (str(other).strip(),))
+
+    def score(self, first: Token, second: Token) -> _Line:
+        entries = []
+        for token in (first, second):
+            who, _, points = str(token).strip().rpartition("-")
+            entries.append((who.strip(), self._int(Token("INT", points))))
+        return _Line("score", first, tuple(entries))
+
+
+@dataclass(slots=True)
+class _GameState:
+    actions: list[Action] = field(default_factory=list)
+    result: Result | None = None
+    cube: int = 1
+    roll: tuple[int, tuple[int, int]] | None = None
+    line: int = 0
+
+
+class _Assembler:
+    def __init__(self, source: str, source_name: str | None) -> None:
+        self.source = source
+        self.source_name = source_name
+        self.opponent = ""
+
+    def fail(self, msg: str, token: Token) -> NotationError:
+        return _fail(self.source, self.source_name, msg, token)
+
+    def player(self, name: Token) -> int:
+        who = str(name).strip()
+        if who == "You":
+            return 0
+        if who == self.opponent:
+            return 1
+        raise self.fail(
+            f"{who!r} is neither 'You' nor the opponent {self.opponent!r} of the '8:' line", name
+        )
+
+    def match(self, lines: list[_Line]) -> Match:
+        you = "You"
+        length = 0
+        games: list[_GameState] = []
+        for line in lines:
+            kind = line.kind
+            if kind == "match_start":
+                self.opponent = str(line.name).strip()
+                length = 0 if line.values[0] >= _UNLIMITED else line.values[0]
+                continue
+            if kind == "score":
+                for who, _points in line.values:
+                    if who != self.opponent:
+                        you = who
+                continue
+            if kind == "players":
+                continue
+            if kind == "game_start":
+                if self.opponent and str(line.name).strip() != self.opponent:
+                    raise self.fail(f"the game is against {self.opponent!r}", line.name)
+                games.append(_GameState(line=line.name.line or 0))
+                continue
+            if not games:
+                raise self.fail("an action before the first game ('13:' line)", line.name)
+            self.action(games[-1], line, self.player(line.name))
+        out: list[Game] = []
+        score = (0, 0)
+        for i, state in enumerate(games):
+            out.append(Game(i + 1, score, tuple(state.actions), state.result, line=state.line))
+            if state.result is not None:
+                s = list(score)
+                s[state.result.winner] += state.result.points
+                score = (s[0], s[1])
+        return Match(
+            (you, self.opponent),
+            length,
+            tuple(out),
+            (("Player 1", you), ("Player 2", self.opponent)),
+            source_name=self.source_name,
+        )
+
+    def action(self, game: _GameState, line: _Line, who: int) -> None:
+        kind = line.kind
+        where: dict[str, Any] = {"line": line.name.line or 0, "column": line.name.column or 0}
+        if kind == "match_won":
+            if game.result is None or game.result.winner != who:
+                raise self.fail("the match is won by the winner of its last game", line.name)
+            r = game.result
+            game.result = Result(r.winner, r.points, True, line=r.line)
+            return
+        if game.result is not None and kind != "game_won":
+            raise self.fail("an action after the game has ended", line.name)
+        if kind == "roll":
+            game.roll = (who, line.values)
+        elif kind == "move":
+            if game.roll is None or game.roll[0] != who:
+                raise self.fail("a move without a roll of the same player before it", line.name)
+            game.actions.append(Move(who, game.roll[1], self.play(line), **where))
+            game.roll = None
+        elif kind == "double":
+            game.cube *= 2
+            game.actions.append(Double(who, game.cube, **where))
+        elif kind == "take":
+            game.actions.append(Take(who, **where))
+        elif kind == "drop":
+            game.actions.append(Drop(who, **where))
+        elif kind == "game_won":
+            game.result = Result(who, line.values[0], line=where["line"], column=where["column"])
+        # resign / reject: a resignation shows in the result ('7:') that follows
+
+    def play(self, line: _Line) -> Play:
+        mirror: bool | None = None
+        for src, dst, token in line.values:
+            if src not in (BAR, OFF) and dst not in (BAR, OFF):
+                up = src < dst
+            elif src == BAR and dst not in (BAR, OFF):
+                up = dst <= 6
+            elif dst == OFF and src not in (BAR, OFF):
+                up = src >= 19
+            else:
+                raise self.fail("not a checker step", token)
+            if mirror is not None and up != mirror:
+                raise self.fail("the steps of one move go in both directions", token)
+            mirror = up
+        steps = []
+        for src, dst, token in line.values:
+            a = src if src in (BAR, OFF) or not mirror else 25 - src
+            b = dst if dst in (BAR, OFF) or not mirror else 25 - dst
+            if b >= a or (src == BAR and not 19 <= b <= 24) or (dst == OFF and a > 6):
+                raise self.fail(f"not a checker step: {src}-{dst}", token)
+            steps.append(Step(a, b))
+        return Play(steps)

@@ -1,0 +1,123 @@
+"""bgkit.formats.javafibs: JavaFIBS's internal match files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgkit._grammars import parser
+from bgkit.errors import NotationError
+from bgkit.formats import read_match
+from bgkit.formats.gmd import read_gmd
+from bgkit.formats.javafibs import parse_javafibs, read_javafibs, sniff_javafibs
+from bgkit.play import Play
+from bgkit.records import Double, Drop, Move, Take
+from bgkit.verify import verify
+
+REAL = Path(__file__).resolve().parent.parent / "data" / "real"
+SEVEN = REAL / "javafibs" / "gitGNU__gnu_gibbon__7point.match"
+HEAD = "JavaFIBS internal match representation v1.1\r\n8:Bo:5\r\n13:Bo:\r\n6:You:Bo\r\n"
+
+
+def test_strict_grammar_builds() -> None:
+    assert parser("javafibs", strict=True) is not None
+
+
+def test_seven_point_match_equals_the_gmd_dump() -> None:
+    match = read_javafibs(SEVEN)
+    gmd = read_gmd(REAL / "gmd" / "gitGNU__gnu_gibbon__7point.gmd")
+    assert match.players == ("SnowWhite", "JoeBlack") == gmd.players
+    assert match.length == 7
+    assert match.games == gmd.games  # same games, actions and results
+    assert verify(match).ok
+    last = match.games[-1].result
+    assert last is not None and last.match_won and last.winner == 1
+
+
+def test_moves_in_either_direction() -> None:
+    match = parse_javafibs(
+        HEAD + "11:You:4 2\r\n1:You:17-21 19-21\r\n0:Bo:5 2\r\n1:Bo:bar-23 23-18\r\n"
+        "0:You:2 1\r\n1:You:bar-2 bar-1\r\n0:Bo:3 3\r\n15:Bo:\r\n"
+    )
+    moves = match.games[0].actions
+    assert moves == (
+        Move(0, (4, 2), Play("8/4 6/4")),
+        Move(1, (5, 2), Play("bar/23 23/18")),
+        Move(0, (2, 1), Play("bar/23 bar/24")),
+        Move(1, (3, 3), Play()),
+    )
+
+
+def test_cube_and_results() -> None:
+    match = parse_javafibs(
+        HEAD + "11:You:4 2\r\n1:You:8-4 6-4\r\n2:Bo:\r\n4:You:\r\n0:Bo:3 1\r\n1:Bo:8-5 6-5\r\n"
+        "2:You:\r\n5:Bo:\r\n7:You:2\r\n14:Ann-2:Bo-0\r\n13:Bo:\r\n6:You:Bo\r\n11:Bo:3 1\r\n"
+        "3:Bo:1\r\n7:You:1\r\n"
+    )
+    first, second = match.games
+    assert [type(a) for a in first.actions] == [Move, Double, Take, Move, Double, Drop]
+    assert first.result is not None and (first.result.winner, first.result.points) == (0, 2)
+    assert second.score == (2, 0)
+    assert second.result is not None and second.result.points == 1  # a resignation
+    assert match.players == ("Ann", "Bo")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "words"),
+    [
+        ("8:Bo:5\n", 1, 1, "unexpected"),
+        (HEAD + "0:You:7 1\r\n", 5, 7, "dice must be 1-6"),
+        (HEAD + "0:You:6 1\r\n1:You:24-18 8-9\r\n", 6, 13, "both directions"),
+        (HEAD + "1:You:8-4\r\n", 5, 3, "without a roll"),
+        (HEAD + "0:Cy:6 1\r\n", 5, 3, "neither 'You' nor the opponent"),
+        (HEAD + "0:You:6 1\r\n1:You:bar-12\r\n", 6, 7, "not a checker step"),
+        (HEAD + "99:You:\r\n", 5, 1, "unexpected"),
+    ],
+)
+def test_errors_point_at_the_problem(text: str, line: int, column: int, words: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_javafibs(text, source_name="x.match")
+    assert (info.value.line, info.value.column) == (line, column), str(info.value)
+    assert words in str(info.value)
+
+
+def test_read_match_dispatch() -> None:
+    assert read_match(SEVEN) == read_javafibs(SEVEN)
+    assert sniff_javafibs(SEVEN.read_text(encoding="utf-8"))
+
+
+_LINES = st.sampled_from(
+    [
+        "13:Bo:",
+        "6:You:Bo",
+        "11:You:4 2",
+        "0:Bo:3 1",
+        "1:You:8-4 6-4",
+        "1:Bo:24-21 13-12",
+        "1:Bo:1-4",
+        "15:You:",
+        "2:You:",
+        "4:Bo:",
+        "5:Bo:",
+        "3:You:2",
+        "12:Bo:",
+        "7:You:1",
+        "9:You:5",
+        "14:Ann-1:Bo-0",
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_LINES, max_size=12), st.text(max_size=20))
+def test_fuzz_any_text_parses_or_raises_notation_error(lines: list[str], noise: str) -> None:
+    start = "JavaFIBS internal match representation v1.1\n8:Bo:5\n"
+    for text in (start + "\n".join(lines), start + "\n".join(lines) + noise, noise):
+        try:
+            match = parse_javafibs(text)
+        except NotationError:
+            continue
+        repr(match)
