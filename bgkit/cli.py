@@ -105,26 +105,43 @@ def moves(notation: str, dice: str | None, as_json: bool) -> None:
         click.echo(str(row["play"]))
 
 
-RECORD_SUFFIXES = (".mat", ".txt")
+RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".json", ".xg", ".gmd", ".match")
 """File endings ``bgkit verify`` picks up when it walks a folder."""
 
 
-def record_paths(paths: tuple[str, ...]) -> list[Path]:
-    """The files named, and the record files inside the folders named (recursively, sorted)."""
+def record_paths(paths: tuple[str, ...]) -> tuple[list[Path], list[Path]]:
+    """The files named, and the record files inside the folders named (recursively, sorted).
+
+    Returns ``(records, skipped)``: in folders, a ``.txt`` file is taken only when its
+    text looks like a match record (``.txt`` also holds position exports and notes);
+    files named explicitly are always taken.
+    """
     found: list[Path] = []
+    skipped: list[Path] = []
     for name in paths:
         path = Path(name)
-        if path.is_dir():
-            found.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.is_file() and p.suffix.lower() in RECORD_SUFFIXES
-                )
-            )
-        else:
+        if not path.is_dir():
             found.append(path)
-    return found
+            continue
+        for p in sorted(path.rglob("*")):
+            if not p.is_file() or p.suffix.lower() not in RECORD_SUFFIXES:
+                continue
+            if p.suffix.lower() == ".txt" and not _looks_like_record(p):
+                skipped.append(p)
+            else:
+                found.append(p)
+    return found, skipped
+
+
+def _looks_like_record(path: Path) -> bool:
+    from bgkit.formats import FORMATS, decode_bytes
+
+    try:
+        with path.open("rb") as handle:
+            head = decode_bytes(handle.read(1 << 16))
+    except OSError:
+        return True  # let the reader report it
+    return any(fmt.sniff(head) for fmt in FORMATS if not fmt.binary)
 
 
 @main.command()
@@ -144,7 +161,7 @@ def verify(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -> 
     from bgkit.formats import read_match
     from bgkit.verify import verify as verify_match
 
-    files = record_paths(paths)
+    files, skipped = record_paths(paths)
     if not files:
         fail("no record files found in " + ", ".join(paths))
     errors = unreadable = clean = games = actions = 0
@@ -185,12 +202,91 @@ def verify(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -> 
         f"{n} file(s), {games} game(s), {actions} action(s) checked:"
         f" {clean} clean, {errors} with issues, {unreadable} unreadable"
     )
+    if skipped:
+        summary += f" ({len(skipped)} .txt file(s) that are not match records skipped)"
     if not as_json:
         click.echo(summary, err=True)
     if unreadable:
         sys.exit(2)
     if errors:
         sys.exit(1)
+
+
+WRITERS: dict[str, tuple[str, str]] = {
+    "mat": ("bgkit.formats.mat", "write_mat"),
+    "sgf": ("bgkit.formats.sgf", "write_sgf"),
+    "json": ("bgkit.formats.json_record", "write_json"),
+}
+"""Formats ``bgkit convert`` writes: name -> (module, writer function)."""
+
+OUT_SUFFIXES = {".mat": "mat", ".txt": "mat", ".sgf": "sgf", ".json": "json"}
+
+
+@main.command()
+@click.argument("source", type=click.Path(dir_okay=False))
+@click.argument("target", type=click.Path(dir_okay=False))
+@click.option("--from", "from_", metavar="FORMAT", help="Format of SOURCE (default: detected).")
+@click.option(
+    "--to",
+    type=click.Choice(sorted(WRITERS)),
+    help="Format of TARGET (default: from its extension).",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Overwrite TARGET, and convert even a record that fails verification.",
+)
+def convert(source: str, target: str, from_: str | None, to: str | None, force: bool) -> None:
+    """Convert the match record SOURCE to TARGET (.mat, .sgf or .json).
+
+    The record is verified first: one that breaks the rules is converted only with
+    --force (and a warning). TARGET is never overwritten without --force, and is
+    written atomically: a failure leaves no half-written file.
+    """
+    import importlib
+
+    from bgkit.formats import FORMATS, read_match
+    from bgkit.verify import verify as verify_match
+
+    out_format = to or OUT_SUFFIXES.get(Path(target).suffix.lower())
+    if out_format is None:
+        fail(f"{target}: cannot tell the output format from the extension; use --to")
+    if Path(target).exists() and not force:
+        fail(f"{target}: exists; use --force to overwrite it")
+    try:
+        if from_ is None:
+            match = read_match(source)
+        else:
+            fmt = next((f for f in FORMATS if f.name == from_), None)
+            if fmt is None:
+                known = ", ".join(f.name for f in FORMATS)
+                fail(f"--from {from_}: unknown format (known: {known})")
+            match = fmt.parse_bytes(Path(source).read_bytes(), source_name=source)
+    except (BgkitError, OSError) as err:
+        fail(error_line(err, source=source))
+    report = verify_match(match)
+    if not report.ok:
+        first = report.errors[0]
+        count = len(report.errors)
+        if not force:
+            fail(
+                f"{first}\n{source}: {count} issue(s); not converted (use --force to convert"
+                " a record that fails verification)",
+                1,
+            )
+        click.echo(f"warning: {first}", err=True)
+        click.echo(f"warning: {source}: {count} issue(s); converting anyway (--force)", err=True)
+    module, function = WRITERS[out_format]
+    writer = getattr(importlib.import_module(module), function)
+    try:
+        writer(match, target, force=force)
+    except (BgkitError, OSError, ValueError) as err:
+        fail(
+            error_line(err, source=target)
+            if isinstance(err, BgkitError | OSError)
+            else f"{target}: {err}"
+        )
+    click.echo(f"{source} -> {target}: {len(match.games)} game(s) as {out_format}", err=True)
 
 
 def _rolled(pos: Position) -> tuple[int, int]:

@@ -185,3 +185,70 @@ def test_damaged_records_never_crash_verify(tmp_path: Path, seed: int, index: in
     assert result.exit_code in (0, 1, 2)
     assert "Traceback" not in result.stderr
     assert path.read_bytes() == original  # never changes the user's file
+
+
+# ---------------------------------------------------------------- convert
+
+
+def test_convert_mat_to_sgf_to_json_and_back(tmp_path: Path) -> None:
+    from bgkit.formats import read_match
+
+    sgf, js, back = tmp_path / "m.sgf", tmp_path / "m.json", tmp_path / "back.mat"
+    assert run("convert", str(CLEAN), str(sgf)).exit_code == 0
+    assert run("convert", str(sgf), str(js)).exit_code == 0
+    result = run("convert", str(js), str(back))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.strip().endswith("1 game(s) as mat")
+    assert read_match(back) == read_match(CLEAN)
+
+
+def test_convert_refuses_to_overwrite(tmp_path: Path) -> None:
+    target = tmp_path / "out.mat"
+    target.write_text("keep me")
+    result = run("convert", str(CLEAN), str(target))
+    assert result.exit_code == 2
+    assert result.stderr == f"bgkit: {target}: exists; use --force to overwrite it\n"
+    assert target.read_text() == "keep me"
+    assert run("convert", "--force", str(CLEAN), str(target)).exit_code == 0
+    from bgkit.formats import read_match
+
+    assert target.read_text().startswith(" 3 point match\n")
+    assert read_match(target) == read_match(CLEAN)
+
+
+def test_convert_refuses_a_record_that_fails_verification(tmp_path: Path) -> None:
+    target = tmp_path / "out.sgf"
+    result = run("convert", str(ILLEGAL), str(target))
+    assert result.exit_code == 1
+    assert "not converted (use --force" in result.stderr
+    assert not target.exists()
+    forced = run("convert", "--force", str(ILLEGAL), str(target))
+    assert forced.exit_code == 0
+    assert forced.stderr.startswith("warning: ")
+    assert target.exists()
+
+
+def test_convert_unknown_output_format(tmp_path: Path) -> None:
+    result = run("convert", str(CLEAN), str(tmp_path / "out.pdf"))
+    assert result.exit_code == 2
+    assert "cannot tell the output format" in result.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_convert_with_explicit_formats(tmp_path: Path) -> None:
+    source = tmp_path / "record.dat"
+    source.write_bytes(CLEAN.read_bytes())
+    target = tmp_path / "record.out"
+    result = run("convert", "--from", "mat", "--to", "json", str(source), str(target))
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(target.read_text())
+    assert document["format"] == "bgkit-match"
+    assert document["players"] == ["Alice", "Bob"]
+
+
+def test_convert_broken_input_leaves_no_file(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    result = run("convert", str(SYNTAX), str(target))
+    assert result.exit_code == 2
+    assert result.stderr == f"bgkit: {SYNTAX}:9:6: dice must be 1-6: '27'\n"
+    assert not target.exists()
