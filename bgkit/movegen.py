@@ -125,59 +125,62 @@ def generate(me_t: Side, opp_t: Side, d1: int, d2: int) -> dict[Key, Play]:
 def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Play]:
     """Doubles: up to four steps with sources never increasing (each result reached once).
 
-    The plays that use the most dice are kept. The search is written out inline
-    (no helper calls per step) because doubles dominate generation time.
+    The plays that use the most dice are kept. The search moves checkers on one pair
+    of lists and undoes each move on the way back (no copies), and is written out
+    inline because doubles dominate generation time.
     """
     best: dict[Key, Play] = {}
     best_depth = 0
     path: list[Step] = []
 
-    def walk(me_: list[int], opp_: list[int], far_: int, top: int) -> None:
+    def walk(far_: int, top: int) -> None:
         nonlocal best, best_depth
         moved = False
         if len(path) < 4:
             home = far_ <= 6
             for s in (BAR,) if far_ == BAR else range(min(top, far_), 0, -1):
-                if not me_[s]:
+                if not me[s]:
                     continue
                 t = s - die
                 if t > 0:
-                    held = opp_[25 - t]
+                    held = opp[25 - t]
                     if held >= 2:
                         continue
                 elif not home or (t < 0 and s != far_):
                     continue
                 else:
                     t, held = 0, 0
-                me2 = me_.copy()
-                me2[s] -= 1
-                me2[t] += 1
+                me[s] -= 1
+                me[t] += 1
                 far2 = far_
-                if s == far_ and not me2[s]:
+                if s == far_ and not me[s]:
                     far2 = s - 1
-                    while far2 > 0 and not me2[far2]:
+                    while far2 > 0 and not me[far2]:
                         far2 -= 1
                 if held == 1:
-                    opp2 = opp_.copy()
-                    opp2[25 - t] = 0
-                    opp2[BAR] += 1
+                    opp[25 - t] = 0
+                    opp[BAR] += 1
                     path.append(_STEPS[s][t][1])
                 else:
-                    opp2 = opp_
                     path.append(_STEPS[s][t][0])
                 moved = True
-                walk(me2, opp2, far2, s)
+                walk(far2, s)
                 path.pop()
+                if held == 1:
+                    opp[25 - t] = 1
+                    opp[BAR] -= 1
+                me[s] += 1
+                me[t] -= 1
         if not moved and path:
             depth = len(path)
             if depth > best_depth:
                 best, best_depth = {}, depth
             if depth == best_depth:
-                key = (tuple(me_), tuple(opp_))
+                key = (tuple(me), tuple(opp))
                 if key not in best:
                     best[key] = Play(tuple(path))
 
-    walk(me, opp, far, BAR)
+    walk(far, BAR)
     return best
 
 
