@@ -17,14 +17,23 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, TypeAlias
 
 from bgkit.errors import NotationError
 
 if TYPE_CHECKING:
     from bgkit.records import Match
 
-__all__ = ["FORMATS", "Format", "decode_bytes", "detect_format", "read_match"]
+__all__ = [
+    "FORMATS",
+    "Format",
+    "RecordSource",
+    "decode_bytes",
+    "detect_format",
+    "read_match",
+    "source_data",
+    "source_text",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +131,24 @@ def decode_bytes(data: bytes, *, encoding: str | None = None) -> str:
         except UnicodeDecodeError:
             continue
     return data.decode("latin-1")
+
+
+RecordSource: TypeAlias = "str | os.PathLike[str] | IO[str] | IO[bytes]"
+"""What the ``read_<fmt>`` functions take: a file path, or a file open for reading."""
+
+
+def source_data(source: RecordSource) -> tuple[str | bytes, str | None]:
+    """The content of a path (as bytes) or of an open file, and a name for messages."""
+    if isinstance(source, (str, os.PathLike)):
+        return Path(source).read_bytes(), str(source)
+    raw_name = getattr(source, "name", None)
+    return source.read(), raw_name if isinstance(raw_name, str) else None
+
+
+def source_text(source: RecordSource, *, encoding: str | None = None) -> tuple[str, str | None]:
+    """:func:`source_data` decoded with :func:`decode_bytes` when it is bytes."""
+    data, name = source_data(source)
+    return (decode_bytes(data, encoding=encoding) if isinstance(data, bytes) else data), name
 
 
 def detect_format(text: str, name: str | None = None) -> Format:

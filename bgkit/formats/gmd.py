@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO, Any
 
 from lark import Token, Transformer, UnexpectedInput, v_args
@@ -65,7 +64,7 @@ from lark.exceptions import VisitError
 
 from bgkit._grammars import notation_error, parser
 from bgkit.errors import BgkitError, NotationError
-from bgkit.formats import decode_bytes
+from bgkit.formats import source_text
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
 
@@ -89,14 +88,7 @@ def read_gmd(
     :raises FileNotFoundError: when the path does not exist.
     :raises NotationError: when the text is not a GMD file.
     """
-    if isinstance(source, (str, os.PathLike)):
-        data: str | bytes = Path(source).read_bytes()
-        name: str | None = str(source)
-    else:
-        data = source.read()
-        raw_name = getattr(source, "name", None)
-        name = raw_name if isinstance(raw_name, str) else None
-    text = decode_bytes(data, encoding=encoding) if isinstance(data, bytes) else data
+    text, name = source_text(source, encoding=encoding)
     return parse_gmd(text, source_name=name)
 
 

@@ -72,12 +72,11 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from importlib import resources
-from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from bgkit.errors import NotationError
 from bgkit.fileio import write_atomic
-from bgkit.formats import decode_bytes
+from bgkit.formats import source_text
 from bgkit.play import Play, Step
 from bgkit.records import (
     Action,
@@ -295,14 +294,7 @@ def read_json(
     :raises FileNotFoundError: when the path does not exist.
     :raises NotationError: as :func:`parse_json`.
     """
-    if isinstance(source, (str, os.PathLike)):
-        data: str | bytes = Path(source).read_bytes()
-        name: str | None = str(source)
-    else:
-        data = source.read()
-        raw_name = getattr(source, "name", None)
-        name = raw_name if isinstance(raw_name, str) else None
-    text = decode_bytes(data, encoding=encoding) if isinstance(data, bytes) else data
+    text, name = source_text(source, encoding=encoding)
     return parse_json(text, source_name=name)
 
 

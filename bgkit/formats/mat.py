@@ -69,7 +69,6 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from lark import (
@@ -87,7 +86,7 @@ from lark.visitors import merge_transformers
 from bgkit._grammars import parser
 from bgkit.errors import NotationError
 from bgkit.fileio import write_atomic
-from bgkit.formats import decode_bytes
+from bgkit.formats import source_text
 from bgkit.play import Play, Step, _PlayBuilder, _StepError
 from bgkit.records import (
     Action,
@@ -181,15 +180,7 @@ def read_mat(
     :raises NotationError: when the text is not a ``.mat`` record.
     :raises UnicodeDecodeError: when ``encoding`` is given and does not fit.
     """
-    if isinstance(source, (str, os.PathLike)):
-        path = Path(source)
-        data: str | bytes = path.read_bytes()
-        name: str | None = str(source)
-    else:
-        data = source.read()
-        raw_name = getattr(source, "name", None)
-        name = raw_name if isinstance(raw_name, str) else None
-    text = decode_bytes(data, encoding=encoding) if isinstance(data, bytes) else data
+    text, name = source_text(source, encoding=encoding)
     return parse_mat(text, source_name=name)
 
 

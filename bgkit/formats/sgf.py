@@ -87,7 +87,6 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import IO, NoReturn
 
 from lark import Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -100,7 +99,7 @@ from bgkit.errors import (
     NotationError,
 )
 from bgkit.fileio import write_atomic
-from bgkit.formats import decode_bytes
+from bgkit.formats import decode_bytes, source_data
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.position import HYPERGAMMON_BOARD, NACKGAMMON_BOARD, STANDARD_BOARD, Position
 from bgkit.records import (
@@ -249,13 +248,7 @@ def read_sgf(
     :raises NotationError: when the text is not a backgammon SGF record.
     :raises UnicodeDecodeError: when ``encoding`` (or the ``CA`` charset) does not fit.
     """
-    if isinstance(source, (str, os.PathLike)):
-        data: str | bytes = Path(source).read_bytes()
-        name: str | None = str(source)
-    else:
-        data = source.read()
-        raw_name = getattr(source, "name", None)
-        name = raw_name if isinstance(raw_name, str) else None
+    data, name = source_data(source)
     if isinstance(data, bytes):
         data = decode_bytes(data, encoding=encoding or _charset(data))
     return parse_sgf(data, source_name=name)

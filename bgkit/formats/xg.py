@@ -51,10 +51,10 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import IO, Any
 
 from bgkit.errors import NotationError
+from bgkit.formats import source_data
 from bgkit.formats.annotations import (
     ActionAnalysis,
     CandidatePlay,
@@ -163,12 +163,10 @@ def read_xg_record(source: str | os.PathLike[str] | IO[bytes]) -> XgRecord:
     :raises FileNotFoundError: when the path does not exist.
     :raises NotationError: when the file is not an ``.xg`` file or is damaged.
     """
-    if isinstance(source, (str, os.PathLike)):
-        return parse_xg_record(Path(source).read_bytes(), source_name=str(source))
-    raw_name = getattr(source, "name", None)
-    return parse_xg_record(
-        source.read(), source_name=raw_name if isinstance(raw_name, str) else None
-    )
+    data, name = source_data(source)
+    if isinstance(data, str):
+        raise TypeError("an .xg file must be opened in binary mode")
+    return parse_xg_record(data, source_name=name)
 
 
 def parse_xg_record(data: bytes, *, source_name: str | None = None) -> XgRecord:

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import IO, Any
 
 from lark import Token, Transformer, UnexpectedInput, v_args
@@ -48,7 +47,7 @@ from lark.visitors import merge_transformers
 
 from bgkit._grammars import notation_error, parser
 from bgkit.errors import BgkitError, InvalidPositionError, NotationError
-from bgkit.formats import decode_bytes
+from bgkit.formats import source_text
 from bgkit.formats._diagram import (
     DiagramError,
     board_error,
@@ -99,14 +98,7 @@ def read_xg_text(
 def _read(
     source: str | os.PathLike[str] | IO[str] | IO[bytes], encoding: str | None
 ) -> tuple[str, str | None]:
-    if isinstance(source, (str, os.PathLike)):
-        data: str | bytes = Path(source).read_bytes()
-        name: str | None = str(source)
-    else:
-        data = source.read()
-        raw_name = getattr(source, "name", None)
-        name = raw_name if isinstance(raw_name, str) else None
-    return (decode_bytes(data, encoding=encoding) if isinstance(data, bytes) else data), name
+    return source_text(source, encoding=encoding)
 
 
 def parse_xg_text(text: str, *, source_name: str | None = None) -> PositionExport:
