@@ -285,14 +285,12 @@ class _MatchChecker:
                 max(turn_no, 1) if isinstance(action, Move) else turn_no + 1, actions
             )
             if ended:
-                self.add(
+                self.add_at(
                     IssueKind.TURN_ORDER,
                     f"{_describe(action)} after the game had ended",
                     game,
                     move_no,
-                    action.player,
-                    action.line,
-                    action.column,
+                    action,
                 )
                 stopped_at = i + 1
                 break
@@ -301,30 +299,26 @@ class _MatchChecker:
                 if not started:
                     started = True
                     if action.dice[0] == action.dice[1] and game.setup is None:
-                        self.add(
+                        self.add_at(
                             IssueKind.OPENING_DOUBLE,
                             f"the opening roll {action.dice[0]}{action.dice[1]} is a double"
                             " (each player rolls one die, so it cannot be)",
                             game,
                             move_no,
-                            action.player,
-                            action.line,
-                            action.column,
+                            action,
                         )
                     if pos.turn != action.player and game.setup is None:
                         pos = replace(pos, turn=action.player)
                 self.exchange = None  # a roll closes any beaver exchange (implicit take)
                 if action.player != pos.turn:
-                    self.add(
+                    self.add_at(
                         IssueKind.TURN_ORDER,
                         f"{self.name(action.player)} rolls out of turn:"
                         f" {self.name(pos.turn)} was to "
                         + ("answer the double" if pos.doubled else "roll"),
                         game,
                         move_no,
-                        action.player,
-                        action.line,
-                        action.column,
+                        action,
                     )
                     stopped_at = i + 1
                     break
@@ -336,15 +330,13 @@ class _MatchChecker:
                 ended = pos.game_state != GameState.PLAYING
             else:
                 if not started and game.setup is None:
-                    self.add(
+                    self.add_at(
                         IssueKind.TURN_ORDER,
                         f"{_describe(action)} before the opening roll (the first roll"
                         " decides who moves first, so no cube action can come before it)",
                         game,
                         move_no,
-                        action.player,
-                        action.line,
-                        action.column,
+                        action,
                     )
                     stopped_at = i + 1
                     break
@@ -403,28 +395,24 @@ class _MatchChecker:
         who = action.player
         roll = f"{d1}{d2}"
         if action.play is None:
-            self.add(
+            self.add_at(
                 IssueKind.UNVERIFIABLE,
                 f"the play for {roll} is not recorded",
                 game,
                 move_no,
-                who,
-                action.line,
-                action.column,
+                action,
             )
             return None
         if not action.play:
             results = rolled.legal_results()
             if results and not (last and game.result is not None):
                 example = next(iter(results.values()))
-                self.add(
+                self.add_at(
                     IssueKind.ILLEGAL_DANCE,
                     f"no move recorded for {roll}, but {example} was possible",
                     game,
                     move_no,
-                    who,
-                    action.line,
-                    action.column,
+                    action,
                 )
                 return None
             if results:
@@ -435,14 +423,12 @@ class _MatchChecker:
         try:
             resolved, after = rolled.resolve_apply(action.play)
         except IllegalPlayError as err:
-            self.add(
+            self.add_at(
                 IssueKind.ILLEGAL_PLAY,
                 f"illegal play {written} for {roll}: {err.reason.removeprefix(written + ' ')}",
                 game,
                 move_no,
-                who,
-                action.line,
-                action.column,
+                action,
             )
             return None
         except AmbiguousPlayError as err:
@@ -452,28 +438,24 @@ class _MatchChecker:
             return None
         key = (after.board[who], after.board[1 - who])
         if key not in rolled.literal_results(action.play):
-            self.add(
+            self.add_at(
                 IssueKind.WRITTEN_PATH,
                 f"{written} cannot be played as written with {roll}; the same result"
                 f" comes from {resolved.spelled()}",
                 game,
                 move_no,
-                who,
-                action.line,
-                action.column,
+                action,
             )
         if self.hit_marks:
             marked, hits = action.play.hits(), resolved.hits()
             if marked != hits:
-                self.add(
+                self.add_at(
                     IssueKind.HIT_MARK,
                     f"hit marks in {action.play.spelled()} disagree with the play:"
                     f" it hits on {_points(hits)}, marked {_points(marked)}",
                     game,
                     move_no,
-                    who,
-                    action.line,
-                    action.column,
+                    action,
                 )
         return after
 
@@ -631,6 +613,10 @@ class _MatchChecker:
     def name(self, player: int) -> str:
         name = self.match.players[player] if 0 <= player < 2 else ""
         return name or f"player {player}"
+
+    def add_at(self, kind: IssueKind, message: str, game: Game, move: int, action: Action) -> None:
+        """:meth:`add` for an issue at ``action``: its player, line and column."""
+        self.add(kind, message, game, move, action.player, action.line, action.column)
 
     def add(
         self,
