@@ -302,6 +302,12 @@ class Position:
 
         return ascii_board.render(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, so a position shows itself in Jupyter (:mod:`bgkit.svg`)."""
+        from bgkit import svg
+
+        return svg.position(self)
+
     # ------------------------------------------------------------------ checks
 
     def status(self) -> Status:

@@ -215,6 +215,12 @@ class Game:
         """The rolls only (no cube actions)."""
         return tuple(a for a in self.actions if isinstance(a, Move))
 
+    def _repr_html_(self) -> str:
+        """A compact HTML summary for Jupyter (:func:`bgkit.html.game_html`)."""
+        from bgkit.html import game_html
+
+        return game_html(self)
+
     def __repr__(self) -> str:
         end = (
             "unfinished"
@@ -371,6 +377,12 @@ class Match:
         from bgkit.formats.mat import dumps_mat
 
         return dumps_mat(self)
+
+    def _repr_html_(self) -> str:
+        """A compact HTML summary for Jupyter (:func:`bgkit.html.match_html`)."""
+        from bgkit.html import match_html
+
+        return match_html(self)
 
     def __repr__(self) -> str:
         length = "money" if self.length == 0 else f"{self.length}-pt"

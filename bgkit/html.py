@@ -1,0 +1,125 @@
+"""Compact HTML summaries of records, for Jupyter (``Match._repr_html_``, ``Game._repr_html_``).
+
+:func:`match_html` gives the players, the length, the header tags that say where and
+when, and one table row per game: the score before it, the rolls, the cube and the
+result. :func:`game_html` gives one game the same way. Everything is escaped, and the
+markup uses no scripts and only inline styles, so it can go into any page.
+
+>>> from bgkit.formats.mat import read_mat
+>>> match = read_mat("data/fixtures/handwritten_3pt.mat")
+>>> page = match_html(match)
+>>> page.count("<tr>"), "Alice" in page
+(2, True)
+>>> "Game 1" in game_html(match.games[0], names=match.players)
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from bgkit.records import Beaver, Double, Drop, Game, Match, Move, Raccoon, Take
+
+__all__ = ["game_html", "match_html"]
+
+#: Games listed in a match summary; the rest are counted.
+MAX_GAMES = 40
+_TAGS = ("Event", "Site", "Place", "Date", "EventDate", "Round", "Variation")
+_TABLE = 'style="border-collapse:collapse;font-size:90%"'
+_CELL = 'style="padding:1px 8px;text-align:left"'
+
+
+def match_html(match: Match) -> str:
+    """An HTML summary of ``match``: header line, tags and one row per game."""
+    length = f"{match.length}-point match" if match.length else "money session"
+    n = len(match.games)
+    head = (
+        f"<b>{escape(match.players[0])}</b> vs. <b>{escape(match.players[1])}</b>, "
+        f"{length}, {n} game{'' if n == 1 else 's'}"
+    )
+    final = _final_score(match)
+    if final is not None:
+        head += f", final score {final[0]}-{final[1]}"
+    parts = [f'<div class="bgkit-match"><div>{head}</div>']
+    tags = [(k, v) for k, v in match.tags if k in _TAGS and v]
+    if match.source_name or tags:
+        items = [f"{escape(k)}: {escape(v)}" for k, v in tags]
+        if match.source_name:
+            items.insert(0, f"file: {escape(match.source_name)}")
+        parts.append(f'<div style="color:#555;font-size:90%">{"; ".join(items)}</div>')
+    rows = [_row(game, match.players) for game in match.games[:MAX_GAMES]]
+    header = "".join(f"<th {_CELL}>{h}</th>" for h in ("game", "score", "rolls", "cube", "result"))
+    parts.append(f"<table {_TABLE}><thead><tr>{header}</tr></thead><tbody>")
+    parts.extend(rows)
+    parts.append("</tbody></table>")
+    if n > MAX_GAMES:
+        parts.append(f"<div>... and {n - MAX_GAMES} more games</div>")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def game_html(game: Game, *, names: tuple[str, str] = ("player 0", "player 1")) -> str:
+    """An HTML summary of one game: score before it, rolls, cube actions and result."""
+    rolls = len(game.moves)
+    lines = [
+        f"<b>Game {game.number}</b>, score {game.score[0]}-{game.score[1]}",
+        f"{rolls} roll{'' if rolls == 1 else 's'}",
+    ]
+    cube = _cube_story(game, names)
+    if cube:
+        lines.append(f"cube: {cube}")
+    lines.append(_result(game, names))
+    if game.setup is not None:
+        lines.append(f"set-up position {escape(game.setup)}")
+    return '<div class="bgkit-game">' + "; ".join(lines) + "</div>"
+
+
+def _row(game: Game, names: tuple[str, str]) -> str:
+    cells = (
+        str(game.number),
+        f"{game.score[0]}-{game.score[1]}",
+        str(len(game.moves)),
+        _cube_story(game, names) or "-",
+        _result(game, names),
+    )
+    return "<tr>" + "".join(f"<td {_CELL}>{c}</td>" for c in cells) + "</tr>"
+
+
+def _cube_story(game: Game, names: tuple[str, str]) -> str:
+    """The cube actions in order: ``Ann doubles to 2, Bo takes``."""
+    words: list[str] = []
+    for action in game.actions:
+        if isinstance(action, Move):
+            continue
+        who = escape(names[action.player])
+        if isinstance(action, Double):
+            words.append(f"{who} doubles to {action.value}")
+        elif isinstance(action, Beaver):
+            words.append(f"{who} beavers to {action.value}")
+        elif isinstance(action, Raccoon):
+            words.append(f"{who} raccoons to {action.value}")
+        elif isinstance(action, Take):
+            words.append(f"{who} takes")
+        elif isinstance(action, Drop):
+            words.append(f"{who} drops")
+    return ", ".join(words)
+
+
+def _result(game: Game, names: tuple[str, str]) -> str:
+    result = game.result
+    if result is None:
+        return "unfinished"
+    points = f"{result.points} point{'' if result.points == 1 else 's'}"
+    match = " and the match" if result.match_won else ""
+    return f"{escape(names[result.winner])} wins {points}{match}"
+
+
+def _final_score(match: Match) -> tuple[int, int] | None:
+    """The score after the last game, when it has a result."""
+    if not match.games or match.games[-1].result is None:
+        return None
+    last = match.games[-1]
+    assert last.result is not None
+    score = list(last.score)
+    score[last.result.winner] += last.result.points
+    return (score[0], score[1])
