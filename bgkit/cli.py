@@ -151,51 +151,94 @@ def _looks_like_record(path: Path) -> bool:
 )
 @click.option("--strict", is_flag=True, help="Stop at the first issue.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
-def verify(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -> None:
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Processes to use (default: every core when there are more than a few files).",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Run on the Dask cluster at ADDRESS (tcp://host:8786) instead; its workers"
+    " need bgkit and must see the files at the same paths.",
+)
+@click.option(
+    "--output",
+    "-o",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Also write every result to FILE (.parquet or .csv); a rerun with the same"
+    " FILE skips the files already in it that did not change.",
+)
+def verify(
+    paths: tuple[str, ...],
+    as_json: bool,
+    strict: bool,
+    quiet: bool,
+    jobs: int | None,
+    scheduler: str | None,
+    output: str | None,
+) -> None:
     """Replay every record in PATHS (files or folders) and report every rule broken.
 
     Issues go to stderr as ``file:line:col: message`` (or to stdout as JSON Lines
-    with --json). Exit code: 0 when every record is clean, 1 when issues were
-    found, 2 when a file could not be read or parsed.
+    with --json), file after file in the order given. Exit code: 0 when every record
+    is clean, 1 when issues were found, 2 when a file could not be read or parsed,
+    3 when bgkit itself failed on a file (a bug: please report it).
     """
-    from bgkit.formats import read_match
-    from bgkit.verify import verify as verify_match
+    import contextlib
+    import functools
+
+    from bgkit import batch
 
     files, skipped = record_paths(paths)
     if not files:
         fail("no record files found in " + ", ".join(paths))
-    errors = unreadable = clean = games = actions = 0
+    if strict and output:
+        fail("--strict stops at the first issue, so it cannot fill --output: use one of them")
+    errors = unreadable = crashed = clean = games = actions = 0
     show_bar = sys.stderr.isatty() and len(files) > 1 and not as_json
-    bar = tqdm(files, unit="file", disable=not show_bar, leave=False)
-    for path in bar:
-        try:
-            match = read_match(path)
-        except (BgkitError, OSError) as err:
-            unreadable += 1
-            line = error_line(err, source=str(path))
-            if as_json:
-                click.echo(json.dumps({"file": str(path), "kind": "unreadable", "message": line}))
-            else:
-                bar.clear()
-                click.echo(line, err=True)
-            if strict:
-                break
-            continue
-        report = verify_match(match, stop_at_first=strict)
-        games += report.games
-        actions += report.actions_checked
-        for issue in report.issues:
-            if as_json:
-                click.echo(json.dumps(issue.to_dict(), ensure_ascii=False))
-            elif not quiet:
-                bar.clear()
-                click.echo(str(issue), err=True)
-        if report.ok:
-            clean += 1
-        else:
-            errors += 1
-            if strict:
-                break
+    bar = tqdm(total=len(files), unit="file", disable=not show_bar, leave=False)
+    func = functools.partial(batch.verify_rows, strict=True) if strict else batch.verify_rows
+    try:
+        results = batch.stream_files(
+            func, files, jobs=jobs, client=scheduler, output=output, columns=batch.VERIFY_COLUMNS
+        )
+        with contextlib.closing(results):
+            for result in results:
+                bar.update(1)
+                if result.kind is not None:
+                    unreadable += 1
+                    crashed += result.kind == batch.INTERNAL_ERROR
+                    line = result.rows[0]["message"]
+                    if as_json:
+                        out = {"file": result.file, "kind": result.kind, "message": line}
+                        click.echo(json.dumps(out))
+                    else:
+                        bar.clear()
+                        click.echo(line, err=True)
+                    if strict:
+                        break
+                    continue
+                first = result.rows[0]
+                games += first["games"]
+                actions += first["actions"]
+                for issue in batch.issues_from_rows(result.rows):
+                    if as_json:
+                        click.echo(json.dumps(issue.to_dict(), ensure_ascii=False))
+                    elif not quiet:
+                        bar.clear()
+                        click.echo(str(issue), err=True)
+                if first["ok"]:
+                    clean += 1
+                else:
+                    errors += 1
+                    if strict:
+                        break
+    except (BgkitError, OSError) as err:
+        bar.close()
+        fail(error_line(err))
     bar.close()
     n = len(files)
     summary = (
@@ -206,6 +249,8 @@ def verify(paths: tuple[str, ...], as_json: bool, strict: bool, quiet: bool) -> 
         summary += f" ({len(skipped)} .txt file(s) that are not match records skipped)"
     if not as_json:
         click.echo(summary, err=True)
+    if crashed:
+        sys.exit(3)
     if unreadable:
         sys.exit(2)
     if errors:
@@ -287,6 +332,16 @@ def convert(source: str, target: str, from_: str | None, to: str | None, force: 
             else f"{target}: {err}"
         )
     click.echo(f"{source} -> {target}: {len(match.games)} game(s) as {out_format}", err=True)
+
+
+def _register_analyze() -> None:
+    # the command object imports nothing heavy; gnubg and pandas load when it runs
+    from bgkit.analysis_cli import analyze
+
+    main.add_command(analyze)
+
+
+_register_analyze()
 
 
 def _rolled(pos: Position) -> tuple[int, int]:

@@ -1,0 +1,740 @@
+"""Analyse a match: every checker play, cube decision and roll judged by an evaluator.
+
+:func:`analyze` replays a :class:`~bgkit.records.Match` (:mod:`bgkit.replay`), asks an
+:class:`~bgkit.evaluator.Evaluator` (GNU Backgammon by default) about every decision
+and computes what GNU Backgammon's ``analyse match`` reports, with its definitions
+(:mod:`bgkit.metrics`): per move the error of the play and of the cube action and the
+luck of the roll; per player and per game the totals, rates, marks, ratings, the
+luck-adjusted result and a PR.
+
+* Checker play and cube decisions are evaluated at ``plies`` (gnubg counts the static
+  evaluation as 0-ply; its default analysis is 2-ply), luck always at 0-ply, all
+  cubeful, as gnubg does.
+* Equities are EMG (normalised money equity, the player's view); every error and luck
+  figure also comes in MWC (match-winning chance, 0..1) in match play, in points in
+  money play. Errors are positive magnitudes.
+
+The result is an :class:`Analysis`; ``.moves``, ``.players`` and ``.games`` are pandas
+DataFrames (built on first use; pandas is needed only for them), ``.to_dict()`` is the
+same as plain data.
+
+>>> from bgkit.formats.mat import read_mat
+>>> result = analyze(read_mat("data/fixtures/handwritten_3pt.mat"), jobs=1)
+>>> result.players[["name", "unforced_moves", "checker_error_emg", "cube_error_emg"]].round(3)
+    name  unforced_moves  checker_error_emg  cube_error_emg
+0  Alice               6              0.241           0.635
+1    Bob               6              1.190           1.711
+>>> result.moves[["name", "dice", "play", "best_play", "error_emg"]].round(3).iloc[3]
+name                Bob
+dice                 53
+play         13/10 13/8
+best_play    24/21 13/8
+error_emg         0.082
+Name: 3, dtype: object
+>>> [(row["action"], row["cube_error_kind"]) for row in result.rows][-2:]
+[('double', 'wrong double below DP'), ('drop', 'wrong pass')]
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal
+
+from bgkit.analysis_tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
+from bgkit.errors import BgkitError
+from bgkit.evaluator import CubeDecision, Evaluator
+from bgkit.metrics import (
+    absolute_fibs_rating,
+    cube_available,
+    cube_errors,
+    effective_pip_count,
+    is_close_cube,
+    luck_label,
+    luck_rating,
+    performance_rating,
+    pip_count,
+    rating,
+    relative_fibs_rating,
+    skill_label,
+)
+from bgkit.position import GameState, Position
+from bgkit.records import Match, Move
+from bgkit.replay import ReplayStep, replay
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from bgkit.met import MatchEquityTable
+    from bgkit.verify import Issue
+
+__all__ = ["Analysis", "AnalysisError", "analyze"]
+
+RatingScale = Literal["current", "legacy"]
+
+
+class AnalysisError(BgkitError, ValueError):
+    """A record that cannot be analysed (an illegal or unknown play, a broken turn order).
+
+    ``issue`` is the verifier's :class:`~bgkit.verify.Issue` when it found the problem;
+    the message starts with ``file:line:col:``.
+    """
+
+    def __init__(self, message: str, issue: Issue | None = None) -> None:
+        super().__init__(message)
+        self.issue = issue
+
+
+# ---------------------------------------------------------------------- analysis
+
+
+@dataclass
+class Analysis:
+    """The analysis of a match: per action rows and per player / per game summaries.
+
+    ``rows``, ``players_list`` and ``games_list`` hold plain dicts (JSON-ready);
+    :attr:`moves`, :attr:`players` and :attr:`games` are the same as DataFrames.
+    """
+
+    match: Match
+    plies: int
+    evaluator: str
+    rating_scale: RatingScale
+    rows: list[dict[str, Any]]
+    players_list: list[dict[str, Any]]
+    games_list: list[dict[str, Any]]
+    seconds: float = 0.0
+    """How long :func:`analyze` took."""
+    jobs: int = 1
+    """Processes that evaluated."""
+
+    @cached_property
+    def moves(self) -> pd.DataFrame:
+        """One row per recorded action (see :data:`MOVE_COLUMNS`)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows, columns=list(MOVE_COLUMNS))
+
+    @cached_property
+    def players(self) -> pd.DataFrame:
+        """One row per player: totals, rates, marks, ratings, results (:data:`PLAYER_COLUMNS`)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.players_list, columns=list(PLAYER_COLUMNS))
+
+    @cached_property
+    def games(self) -> pd.DataFrame:
+        """One row per game and player, the same figures as :attr:`players`."""
+        import pandas as pd
+
+        return pd.DataFrame(self.games_list, columns=["game", *PLAYER_COLUMNS])
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """What produced the figures."""
+        return {
+            "evaluator": self.evaluator,
+            "checker_plies": self.plies,
+            "cube_plies": self.plies,
+            "luck_plies": 0,
+            "cubeful": True,
+            "rating_scale": self.rating_scale,
+            "pr": "PR (gnubg denominator):"
+            " 500 x EMG error / (unforced moves + close cube decisions)",
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything as JSON-ready data.
+
+        Keys ``match``, ``settings``, ``seconds``, ``players``, ``games``, ``moves``; NaN
+        figures become ``None``.
+        """
+        m = self.match
+        return {
+            "match": {
+                "file": m.source_name,
+                "players": list(m.players),
+                "length": m.length,
+                "games": len(m.games),
+            },
+            "settings": self.settings,
+            "seconds": round(self.seconds, 3),
+            "players": [_jsonable(r) for r in self.players_list],
+            "games": [_jsonable(r) for r in self.games_list],
+            "moves": [_jsonable(r) for r in self.rows],
+        }
+
+    def __repr__(self) -> str:
+        names = " vs. ".join(repr(p) for p in self.match.players)
+        return f"<Analysis ({names}, {len(self.rows)} actions, {self.plies}-ply)>"
+
+
+#: The columns of :attr:`Analysis.moves`.
+MOVE_COLUMNS: tuple[str, ...] = (
+    "game",  # the game number of the record
+    "move",  # the record's move number
+    "turn",  # rolls of the game so far (cube actions count with the next roll)
+    "player",  # 0 (left column) or 1
+    "name",
+    "action",  # move, double, take, drop, beaver, raccoon
+    "position_id",  # GNU Position ID:Match ID before the action
+    "score",  # "a-b" before the game
+    "cube",  # cube value before the action
+    "dice",  # "62" as rolled; None for cube actions
+    "play",  # the play (one step per die); "" for no legal play; None: not played
+    "pips",
+    "opponent_pips",
+    "epc",  # effective pip count (bear-off positions), NaN otherwise
+    "opponent_epc",
+    "legal_plays",
+    "forced",  # at most one legal play
+    "best_play",
+    "equity_best",  # cubeful EMG after the best play, the mover's view
+    "equity_played",
+    "rank",  # 1 = the best play
+    "error_emg",  # equity_best - equity_played (>= 0), unforced moves only count
+    "error_mwc",
+    "skill",  # "", "doubtful", "bad", "very bad"
+    "equity_before",  # mean equity of the roller over the rolls (luck reference, 0-ply)
+    "luck_emg",
+    "luck_mwc",
+    "luck",  # "", "lucky", "very lucky", "unlucky", "very unlucky"
+    "cube_action",  # "no double", "double", "take", "drop" when a cube decision was analysed
+    "cube_nd",  # no double / double,take / double,pass equities (EMG, doubler's view)
+    "cube_dt",
+    "cube_dp",
+    "cube_optimal",
+    "cube_proper",  # the right action
+    "cube_error_emg",
+    "cube_error_mwc",
+    "cube_error_kind",
+    "cube_skill",
+    "cube_close",
+)
+
+#: The columns of :attr:`Analysis.players` (and of :attr:`Analysis.games` after ``game``).
+PLAYER_COLUMNS: tuple[str, ...] = (
+    "player",
+    "name",
+    "total_moves",
+    "unforced_moves",
+    "checker_error_emg",
+    "checker_error_mwc",
+    "checker_error_rate_memg",
+    "checker_error_rate_mwc",
+    "checker_rating",
+    "doubtful",
+    "bad",
+    "very_bad",
+    "luck_emg",
+    "luck_mwc",
+    "luck_rate_memg",
+    "luck_rating",
+    "very_lucky",
+    "lucky",
+    "unlucky",
+    "very_unlucky",
+    "cube_decisions",
+    "close_cube_decisions",
+    "doubles",
+    "takes",
+    "passes",
+    "missed_doubles_below_cp",
+    "missed_doubles_above_cp",
+    "wrong_doubles_below_dp",
+    "wrong_doubles_above_tg",
+    "wrong_takes",
+    "wrong_passes",
+    "cube_error_emg",
+    "cube_error_mwc",
+    "cube_error_rate_memg",
+    "cube_rating",
+    "error_emg",
+    "error_mwc",
+    "error_rate_memg",
+    "snowie_error_rate",
+    "overall_rating",
+    "pr",
+    "actual_result",
+    "luck_adjusted_result",
+    "fibs_rating_difference",
+    "error_based_fibs_rating",
+    "checker_rating_loss",
+    "cube_rating_loss",
+)
+
+_CUBE_KINDS = (
+    "missed double below CP",
+    "missed double above CP",
+    "wrong double below DP",
+    "wrong double above TG",
+    "wrong take",
+    "wrong pass",
+)
+
+
+def analyze(
+    match: Match,
+    plies: int = 0,
+    *,
+    progress: bool = False,
+    jobs: int | None = None,
+    evaluator: Evaluator | None = None,
+    rating_scale: RatingScale = "current",
+) -> Analysis:
+    """Analyse every decision of ``match`` as GNU Backgammon's ``analyse match`` does.
+
+    :param plies: search depth for checker play and cube decisions (0 = static
+        evaluation, gnubg's default analysis is 2); luck is always 0-ply.
+    :param progress: show a progress bar (``tqdm.auto``: a widget in notebooks).
+    :param jobs: processes to use (default: the number of cores); short matches use
+        fewer. Each process runs its own GNU Backgammon.
+    :param evaluator: evaluate with this evaluator, in this process (``jobs`` is then
+        ignored); default: :class:`~bgkit.gnubg_evaluator.GnubgEvaluator`.
+    :param rating_scale: ``"current"`` (gnubg since 2024) or ``"legacy"`` rating names.
+    :raises AnalysisError: when the record does not replay (illegal, ambiguous or
+        unknown plays, actions out of turn, forbidden cube actions), or a game starts
+        from a position the evaluator does not handle.
+    """
+    started = time.perf_counter()
+    workers = plan_jobs(jobs, sum(len(g.actions) for g in match.games), evaluator)
+    with Runner(workers, evaluator) as runner:  # the workers start gnubg meanwhile
+        steps = _replay(match)
+        tasks, owners = _tasks(match, steps, plies)
+        runner.submit(tasks)
+        met = _met(evaluator)
+        rows = _base_rows(match, steps)  # while the workers evaluate
+        bar = _progress_bar(len(tasks), progress)
+        try:
+            figures = runner.results(bar.update if bar is not None else lambda n: None)
+        except (AnalysisTaskError, NotImplementedError) as err:
+            raise AnalysisError(f"cannot analyse: {err}") from err
+        finally:
+            if bar is not None:
+                bar.close()
+    by_step: list[Figures | None] = [None] * len(steps)
+    for owner, fig in zip(owners, figures, strict=True):
+        by_step[owner] = fig
+    _fill_rows(rows, steps, by_step, met)
+    players, games = _summaries(match, steps, rows, met, rating_scale)
+    name = evaluator.name if evaluator is not None else _gnubg_name()
+    return Analysis(
+        match,
+        plies,
+        name,
+        rating_scale,
+        rows,
+        players,
+        games,
+        seconds=time.perf_counter() - started,
+        jobs=max(1, workers),
+    )
+
+
+def _replay(match: Match) -> list[ReplayStep]:
+    """Every action with its positions; a record that does not replay is refused with the
+    verifier's message for its first fault."""
+    try:
+        steps = list(replay(match))
+    except (BgkitError, ValueError) as err:  # (ValueError: a variant without a start)
+        _check_record(match)  # raises with the verifier's message
+        raise AnalysisError(f"cannot analyse: {err}") from err
+    if any(step.before.checkers != 15 for step in steps):
+        raise AnalysisError("cannot analyse: GNU Backgammon analyses 15-checker games only")
+    return steps
+
+
+def _check_record(match: Match) -> None:
+    """Raise :class:`AnalysisError` for the first fault that stops a replay."""
+    from bgkit.verify import IssueKind, verify
+
+    harmless = {
+        IssueKind.HIT_MARK,
+        IssueKind.WRITTEN_PATH,
+        IssueKind.CUBE_VALUE,
+        IssueKind.RESULT,
+        IssueKind.SCORE,
+    }
+    for issue in verify(match).issues:
+        if issue.kind not in harmless and issue.kind is not IssueKind.UNVERIFIED:
+            raise AnalysisError(f"{issue.location}: cannot analyse: {issue.message}", issue)
+
+
+def _progress_bar(total: int, show: bool) -> Any:
+    if not show:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="decision", desc="analysing", leave=False)
+
+
+def _gnubg_name() -> str:
+    """The default evaluator's name, without starting gnubg in this process."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"GNU Backgammon {version('gnubg')}"
+    except PackageNotFoundError:  # pragma: no cover (then the analysis failed already)
+        return "GNU Backgammon"
+
+
+def _met(evaluator: Evaluator | None) -> MatchEquityTable:
+    """The evaluator's MET; for gnubg its table read from the package (gnubg not started)."""
+    if evaluator is not None:
+        return evaluator.match_equity_table()
+    from bgkit.met import default_met
+
+    return default_met()
+
+
+def _tasks(match: Match, steps: Sequence[ReplayStep], plies: int) -> tuple[list[Task], list[int]]:
+    """One task per roll and per double; ``owners[i]`` is the step index of task ``i``.
+
+    As gnubg, a position that is the variant's starting position gets no cube analysis
+    and, for a roll that is not a double, the luck of an opening roll.
+    """
+    start = Position.initial(variant=match.variant).board
+    tasks: list[Task] = []
+    owners: list[int] = []
+    for i, step in enumerate(steps):
+        pos = step.before
+        if isinstance(step.action, Move):
+            dice = step.action.dice
+            initial = pos.board == start
+            played = None
+            if step.play is not None:
+                mover = step.after.board[pos.turn]
+                played = (mover, step.after.board[pos.opponent])
+            cube = not initial and cube_available(pos)
+            opening = initial and dice[0] != dice[1]
+            tasks.append(Task(pos, dice, played, cube, opening, plies))
+            owners.append(i)
+        elif step.kind == "double" and pos.board != start:
+            tasks.append(Task(pos, None, None, True, False, plies))
+            owners.append(i)
+    return tasks, owners
+
+
+# ---------------------------------------------------------------------- rows
+
+
+def _base_rows(match: Match, steps: Sequence[ReplayStep]) -> list[dict[str, Any]]:
+    """The rows with what the record and the rules say (no evaluation yet)."""
+    rows: list[dict[str, Any]] = []
+    epc: dict[tuple[int, ...], float] = {}
+    for step in steps:
+        pos = step.before
+        me, opp = pos.board[step.player], pos.board[1 - step.player]
+        row: dict[str, Any] = dict.fromkeys(MOVE_COLUMNS)
+        row.update(
+            game=step.game.number,
+            move=step.move_number,
+            turn=step.turn,
+            player=step.player,
+            name=match.players[step.player],
+            action=step.kind,
+            position_id=_gnubg_id(pos),
+            score=f"{pos.score[0]}-{pos.score[1]}",
+            cube=pos.cube,
+            pips=pip_count(me),
+            opponent_pips=pip_count(opp),
+            epc=_epc(me, epc),
+            opponent_epc=_epc(opp, epc),
+        )
+        if isinstance(step.action, Move):
+            row["dice"] = f"{step.action.dice[0]}{step.action.dice[1]}"
+            row["play"] = None if step.play is None else str(step.play)
+        rows.append(row)
+    return rows
+
+
+def _epc(side: tuple[int, ...], known: dict[tuple[int, ...], float]) -> float:
+    if side not in known:
+        found = effective_pip_count(side)
+        known[side] = math.nan if found is None else found
+    return known[side]
+
+
+def _fill_rows(
+    rows: list[dict[str, Any]],
+    steps: Sequence[ReplayStep],
+    figures: Sequence[Figures | None],
+    met: MatchEquityTable,
+) -> None:
+    """Add the evaluator's figures to the rows: errors, luck, cube decisions."""
+    pending: tuple[CubeDecision, Position] | None = None  # the double being answered
+    for row, step, fig in zip(rows, steps, figures, strict=True):
+        pos = step.before
+        if isinstance(step.action, Move):
+            if fig is not None:
+                _checker(row, fig, pos, met)
+                if fig.cube is not None:
+                    _cube(row, fig.cube, "no double", pos, met)
+        elif step.kind == "double":
+            pending = None
+            if fig is not None and fig.cube is not None:
+                pending = (fig.cube, pos)
+                _cube(row, fig.cube, "double", pos, met)
+        elif step.kind in ("take", "drop") and pending is not None:
+            decision, at = pending
+            _cube(row, decision, step.kind, at, met)
+            pending = None
+
+
+def _checker(row: dict[str, Any], fig: Figures, pos: Position, met: MatchEquityTable) -> None:
+    if fig.luck is not None:
+        row.update(
+            equity_before=fig.luck_mean,
+            luck_emg=fig.luck,
+            luck_mwc=met.emg_cost(fig.luck, pos),
+            luck=luck_label(fig.luck),
+        )
+    if fig.legal is None:
+        return
+    row.update(legal_plays=fig.legal, forced=fig.legal <= 1)
+    if fig.best is None or fig.played is None:  # no legal play
+        row.update(error_emg=0.0, error_mwc=0.0, skill="")
+        return
+    error = max(0.0, fig.best - fig.played)
+    row.update(
+        best_play=fig.best_play,
+        equity_best=fig.best,
+        equity_played=fig.played,
+        rank=fig.rank,
+        error_emg=error,
+        error_mwc=met.emg_cost(error, pos),
+        skill=skill_label(error),
+    )
+
+
+def _cube(
+    row: dict[str, Any], decision: CubeDecision, action: str, pos: Position, met: MatchEquityTable
+) -> None:
+    error, kind = cube_errors(decision, action)
+    row.update(
+        cube_action=action,
+        cube_nd=decision.no_double,
+        cube_dt=decision.double_take,
+        cube_dp=decision.double_pass,
+        cube_optimal=decision.optimal,
+        cube_proper=decision.action,
+        cube_error_emg=error,
+        cube_error_mwc=met.emg_cost(error, pos),
+        cube_error_kind=kind,
+        cube_skill=skill_label(error),
+        cube_close=action != "no double" or is_close_cube(decision),
+    )
+
+
+def _gnubg_id(pos: Position) -> str:
+    clean = replace(pos, doubled=False, resigned=0) if pos.doubled or pos.resigned else pos
+    if clean.game_state != GameState.PLAYING:
+        clean = replace(clean, game_state=GameState.PLAYING)
+    return f"{clean.gnubg_id()}:{clean.match_id()}"
+
+
+# ---------------------------------------------------------------------- summaries
+
+
+def _summaries(
+    match: Match,
+    steps: Sequence[ReplayStep],
+    rows: Sequence[dict[str, Any]],
+    met: MatchEquityTable,
+    scale: RatingScale,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    by_game: dict[int, list[dict[str, Any]]] = {}
+    for step, row in zip(steps, rows, strict=True):
+        by_game.setdefault(step.game_index, []).append(row)
+    games: list[dict[str, Any]] = []
+    totals = [_Tally(), _Tally()]
+    for index, game in enumerate(match.games):
+        game_rows = by_game.get(index, [])
+        tallies = [_Tally(), _Tally()]
+        for row in game_rows:
+            tallies[row["player"]].add(row)
+        result = _actual_result(match, index, met)
+        for p in (0, 1):
+            tallies[p].actual = result[p]
+            totals[p].merge(tallies[p])
+        for p in (0, 1):
+            games.append(
+                {"game": game.number, **tallies[p].summary(match, p, tallies[1 - p], scale)}
+            )
+    players = [totals[p].summary(match, p, totals[1 - p], scale) for p in (0, 1)]
+    return players, games
+
+
+def _actual_result(match: Match, index: int, met: MatchEquityTable) -> tuple[float, float]:
+    """Each player's result of a game: MWC gained (match) or points (money)."""
+    game = match.games[index]
+    if game.result is None:
+        return (0.0, 0.0)
+    winner, points = game.result.winner, game.result.points
+    if match.length:
+        crawford = index == match.crawford_game()
+        score = game.score
+        if max(score) >= match.length:
+            return (0.0, 0.0)
+        gain = met.get_me(
+            score, match.length, player=winner, points=points, winner=winner, crawford=crawford
+        ) - met.at_score(score, match.length, player=winner, crawford=crawford)
+    else:
+        gain = float(points)
+    return (gain, -gain) if winner == 0 else (-gain, gain)
+
+
+@dataclass
+class _Tally:
+    """Running totals of one player (a game or the match)."""
+
+    total_moves: int = 0
+    unforced: int = 0
+    checker_emg: float = 0.0
+    checker_mwc: float = 0.0
+    marks: dict[str, int] = field(default_factory=dict)
+    luck_emg: float = 0.0
+    luck_mwc: float = 0.0
+    luck_marks: dict[str, int] = field(default_factory=dict)
+    cube_total: int = 0
+    cube_close: int = 0
+    doubles: int = 0
+    takes: int = 0
+    passes: int = 0
+    cube_kinds: dict[str, int] = field(default_factory=dict)
+    cube_emg: float = 0.0
+    cube_mwc: float = 0.0
+    actual: float = 0.0
+
+    def add(self, row: dict[str, Any]) -> None:
+        if row["luck_emg"] is not None:
+            self.luck_emg += row["luck_emg"]
+            self.luck_mwc += row["luck_mwc"]
+            self.luck_marks[row["luck"]] = self.luck_marks.get(row["luck"], 0) + 1
+        if row["action"] == "move" and row["play"] is not None:
+            self.total_moves += 1
+            skill = row["skill"] or ""
+            self.marks[skill] = self.marks.get(skill, 0) + 1
+            if row["legal_plays"] is not None and row["legal_plays"] > 1:
+                self.unforced += 1
+                self.checker_emg += row["error_emg"] or 0.0
+                self.checker_mwc += row["error_mwc"] or 0.0
+        if row["cube_action"] is not None:
+            self.cube_total += 1
+            self.cube_close += bool(row["cube_close"])
+            self.doubles += row["cube_action"] == "double"
+            self.takes += row["cube_action"] == "take"
+            self.passes += row["cube_action"] == "drop"
+            if row["cube_error_kind"]:
+                kind = row["cube_error_kind"]
+                self.cube_kinds[kind] = self.cube_kinds.get(kind, 0) + 1
+                self.cube_emg += row["cube_error_emg"]
+                self.cube_mwc += row["cube_error_mwc"]
+
+    def merge(self, other: _Tally) -> None:
+        for name in (
+            "total_moves",
+            "unforced",
+            "checker_emg",
+            "checker_mwc",
+            "luck_emg",
+            "luck_mwc",
+            "cube_total",
+            "cube_close",
+            "doubles",
+            "takes",
+            "passes",
+            "cube_emg",
+            "cube_mwc",
+            "actual",
+        ):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for mine, theirs in (
+            (self.marks, other.marks),
+            (self.luck_marks, other.luck_marks),
+            (self.cube_kinds, other.cube_kinds),
+        ):
+            for key, n in theirs.items():
+                mine[key] = mine.get(key, 0) + n
+
+    def summary(
+        self, match: Match, player: int, opponent: _Tally, scale: RatingScale
+    ) -> dict[str, Any]:
+        checker_rate = _rate(self.checker_emg, self.unforced)
+        cube_rate = _rate(self.cube_emg, self.cube_close)
+        decisions = self.unforced + self.cube_close
+        error_emg = self.checker_emg + self.cube_emg
+        error_rate = _rate(error_emg, decisions)
+        both_moves = self.total_moves + opponent.total_moves
+        length = match.length
+        fibs_diff = math.nan
+        if length and player == 0:
+            fibs_diff = relative_fibs_rating(self.actual, self.luck_mwc, opponent.luck_mwc, length)
+        absolute, chequer_loss, cube_loss = absolute_fibs_rating(checker_rate, cube_rate, length)
+        luck_rate = _rate(self.luck_emg, self.total_moves)
+        kinds = self.cube_kinds
+        return {
+            "player": player,
+            "name": match.players[player],
+            "total_moves": self.total_moves,
+            "unforced_moves": self.unforced,
+            "checker_error_emg": self.checker_emg,
+            "checker_error_mwc": self.checker_mwc,
+            "checker_error_rate_memg": 1000 * checker_rate,
+            "checker_error_rate_mwc": _rate(self.checker_mwc, self.unforced),
+            "checker_rating": rating(checker_rate, scale=scale),
+            "doubtful": self.marks.get("doubtful", 0),
+            "bad": self.marks.get("bad", 0),
+            "very_bad": self.marks.get("very bad", 0),
+            "luck_emg": self.luck_emg,
+            "luck_mwc": self.luck_mwc,
+            "luck_rate_memg": 1000 * luck_rate,
+            "luck_rating": luck_rating(luck_rate),
+            "very_lucky": self.luck_marks.get("very lucky", 0),
+            "lucky": self.luck_marks.get("lucky", 0),
+            "unlucky": self.luck_marks.get("unlucky", 0),
+            "very_unlucky": self.luck_marks.get("very unlucky", 0),
+            "cube_decisions": self.cube_total,
+            "close_cube_decisions": self.cube_close,
+            "doubles": self.doubles,
+            "takes": self.takes,
+            "passes": self.passes,
+            "missed_doubles_below_cp": kinds.get(_CUBE_KINDS[0], 0),
+            "missed_doubles_above_cp": kinds.get(_CUBE_KINDS[1], 0),
+            "wrong_doubles_below_dp": kinds.get(_CUBE_KINDS[2], 0),
+            "wrong_doubles_above_tg": kinds.get(_CUBE_KINDS[3], 0),
+            "wrong_takes": kinds.get(_CUBE_KINDS[4], 0),
+            "wrong_passes": kinds.get(_CUBE_KINDS[5], 0),
+            "cube_error_emg": self.cube_emg,
+            "cube_error_mwc": self.cube_mwc,
+            "cube_error_rate_memg": 1000 * cube_rate,
+            "cube_rating": rating(cube_rate, scale=scale),
+            "error_emg": error_emg,
+            "error_mwc": self.checker_mwc + self.cube_mwc,
+            "error_rate_memg": 1000 * error_rate,
+            "snowie_error_rate": 1000 * _rate(error_emg, both_moves),
+            "overall_rating": rating(error_rate, scale=scale),
+            "pr": performance_rating(error_emg, decisions),
+            "actual_result": self.actual,
+            "luck_adjusted_result": self.actual - self.luck_mwc + opponent.luck_mwc,
+            "fibs_rating_difference": fibs_diff,
+            "error_based_fibs_rating": absolute,
+            "checker_rating_loss": chequer_loss,
+            "cube_rating_loss": cube_loss,
+        }
+
+
+def _rate(total: float, count: int) -> float:
+    return total / count if count else math.nan
+
+
+def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
+    """NaN becomes ``None`` (JSON has no NaN); private keys are dropped."""
+    return {
+        k: (None if isinstance(v, float) and math.isnan(v) else v)
+        for k, v in row.items()
+        if not k.startswith("_")
+    }

@@ -1,0 +1,198 @@
+"""``bgkit analyze``: analyse a match record with GNU Backgammon's evaluator.
+
+The command object :data:`analyze` is registered in :mod:`bgkit.cli`. It prints a
+per-player summary, or writes the analysis as JSON (``--json``: match, settings,
+players, games and moves) and the per-move table as CSV (``--csv``); ``-`` is stdout.
+Files are written atomically and never over an existing file without ``--force``.
+Failures end with one line ``bgkit: file:line:col: reason`` on stderr and exit code 2.
+
+>>> from click.testing import CliRunner
+>>> result = CliRunner().invoke(analyze, ["data/fixtures/handwritten_3pt.mat", "--jobs", "1"])
+>>> result.exit_code, "checker error" in result.output
+(0, True)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from bgkit.analysis import Analysis
+
+__all__ = ["analyze"]
+
+
+@click.command("analyze")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--plies",
+    "-p",
+    type=click.IntRange(0, 4),
+    default=0,
+    show_default=True,
+    help="Search depth for checker play and cube (0 = static; gnubg's default analysis is 2).",
+)
+@click.option("--json", "json_out", metavar="OUT|-", help="Write the analysis as JSON.")
+@click.option("--csv", "csv_out", metavar="OUT|-", help="Write the per-move table as CSV.")
+@click.option("--html", "html_out", metavar="OUT", help="Write a self-contained HTML report.")
+@click.option(
+    "--jobs", "-j", type=click.IntRange(1), default=None, help="Processes (default: cores)."
+)
+@click.option(
+    "--rating-scale",
+    type=click.Choice(["current", "legacy"]),
+    default="current",
+    show_default=True,
+    help="gnubg's rating names since 2024 (current) or before.",
+)
+@click.option("--force", is_flag=True, help="Overwrite existing output files.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar (default: when stderr is a terminal).",
+)
+def analyze(
+    file: Path,
+    plies: int,
+    json_out: str | None,
+    csv_out: str | None,
+    html_out: str | None,
+    jobs: int | None,
+    rating_scale: str,
+    force: bool,
+    progress: bool | None,
+) -> None:
+    """Analyse every play, cube decision and roll of the match record FILE.
+
+    Errors, luck and ratings are GNU Backgammon's (cubeful, normalised as gnubg
+    does: EMG and MWC). Without --json, --csv or --html a summary per player is
+    printed.
+    """
+    from bgkit.cli import error_line, fail
+    from bgkit.errors import BgkitError
+    from bgkit.formats import read_match
+
+    for out in (json_out, csv_out, html_out):
+        if out and out != "-" and Path(out).exists() and not force:
+            fail(f"{out} exists; use --force to overwrite it")
+    try:
+        match = read_match(file)
+    except (BgkitError, OSError) as err:
+        fail(error_line(err, source=str(file)))
+    try:
+        from bgkit.analysis import analyze as run_analysis
+
+        result = run_analysis(
+            match,
+            plies,
+            progress=sys.stderr.isatty() if progress is None else progress,
+            jobs=jobs,
+            rating_scale="legacy" if rating_scale == "legacy" else "current",
+        )
+    except BgkitError as err:
+        fail(str(err).splitlines()[0])
+    except ImportError as err:
+        fail(f"analysis needs GNU Backgammon: pip install 'bgkit[analysis]' ({err})")
+    try:
+        if json_out:
+            _write(json_out, json.dumps(result.to_dict(), indent=1, allow_nan=False), force)
+        if csv_out:
+            _write(csv_out, moves_csv(result), force)
+        if html_out:
+            from bgkit.html_report import write_html_report
+
+            write_html_report(match, result, html_out, force=force)
+    except OSError as err:
+        fail(error_line(err))
+    except ImportError as err:
+        fail(f"the HTML report needs pandas and matplotlib: pip install 'bgkit[reports]' ({err})")
+    if not json_out and not csv_out and not html_out:
+        click.echo(summary(result), nl=False)
+
+
+def _write(target: str, text: str, force: bool) -> None:
+    if target == "-":
+        click.echo(text if text.endswith("\n") else text + "\n", nl=False)
+        return
+    from bgkit.fileio import write_atomic
+
+    if not text.endswith("\n"):
+        text += "\n"
+    write_atomic(target, text.encode("utf-8"), force=force)
+
+
+def moves_csv(result: Analysis) -> str:
+    """The per-move table as CSV text (empty cells for missing figures)."""
+    from bgkit.analysis import MOVE_COLUMNS
+
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(MOVE_COLUMNS), lineterminator="\n")
+    writer.writeheader()
+    for row in result.to_dict()["moves"]:
+        writer.writerow({k: "" if row.get(k) is None else row[k] for k in MOVE_COLUMNS})
+    return buffer.getvalue()
+
+
+def summary(result: Analysis) -> str:
+    """A plain-text table of the main figures per player."""
+    is_match = bool(result.match.length)
+    spec: list[tuple[str, Any]] = [
+        ("unforced moves", "unforced_moves"),
+        ("checker error EMG", ("checker_error_emg", "{:.3f}")),
+        ("checker error rate mEMG", ("checker_error_rate_memg", "{:.1f}")),
+        ("checker rating", "checker_rating"),
+        ("doubtful / bad / very bad", lambda p: f"{p['doubtful']} / {p['bad']} / {p['very_bad']}"),
+        (
+            "cube decisions (close)",
+            lambda p: f"{p['cube_decisions']} ({p['close_cube_decisions']})",
+        ),
+        ("cube error EMG", ("cube_error_emg", "{:.3f}")),
+        ("luck EMG", ("luck_emg", "{:+.3f}")),
+        ("luck rating", "luck_rating"),
+        ("error rate mEMG", ("error_rate_memg", "{:.1f}")),
+        ("PR (gnubg denominator)", ("pr", "{:.1f}")),
+        ("overall rating", "overall_rating"),
+        ("actual result", ("actual_result", "{:+.2%}" if is_match else "{:+.0f}")),
+        (
+            "luck adjusted result",
+            ("luck_adjusted_result", "{:+.2%}" if is_match else "{:+.2f}"),
+        ),
+    ]
+    rows = []
+    for label, how in spec:
+        cells = []
+        for p in result.players_list:
+            if callable(how):
+                cells.append(how(p))
+            elif isinstance(how, tuple):
+                cells.append(_cell(p[how[0]], how[1]))
+            else:
+                cells.append(_cell(p[how], "{}"))
+        rows.append((label, *cells))
+    names = [str(p["name"]) for p in result.players_list]
+    width = max(len(r[0]) for r in rows) + 2
+    col = max(12, *(len(n) for n in names), *(len(c) for r in rows for c in r[1:])) + 2
+    settings = result.settings
+    head = (
+        f"{result.match.source_name or 'match'}: {len(result.rows)} actions, "
+        f"checker play and cube at {settings['checker_plies']}-ply, luck at 0-ply, "
+        f"{settings['evaluator']}, ratings: {settings['rating_scale']} scale\n"
+    )
+    lines = [head, f"{'':<{width}}{names[0]:>{col}}{names[1]:>{col}}\n"]
+    lines += [f"{r[0]:<{width}}{r[1]:>{col}}{r[2]:>{col}}\n" for r in rows]
+    return "".join(lines)
+
+
+def _cell(value: Any, fmt: str) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return "n/a"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return fmt.format(value)
+    return str(value)

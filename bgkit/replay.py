@@ -1,0 +1,219 @@
+"""Replay a match record action by action: the position before and after each action.
+
+:func:`replay` walks every game of a :class:`~bgkit.records.Match` with the rules
+engine and yields one :class:`ReplayStep` per recorded action, with the position
+before it (for a roll: the player to roll, the cube as it stands, no dice yet) and
+the position after it. It is the common ground of everything that needs the
+positions of a record (analysis, reports); it expects a record that plays legally
+and raises at the first action that does not (:func:`bgkit.verify.verify` is the
+tool that collects and explains every problem).
+
+The record is read as GNU Backgammon reads it: the first roll of a game decides who
+is on roll; a roll recorded without a play while a play existed, as the last action
+of a finished game, is a roll followed by a resignation (the step's ``after`` is the
+rolled position and its ``play`` is ``None``); a beaver is a take and a redouble at
+once, and the doubler's answer to it (or the beaverer's answer to a raccoon) ends
+the exchange.
+
+>>> from bgkit.formats.mat import parse_mat
+>>> match = parse_mat('''
+...  3 point match
+...
+...  Game 1
+...  Ann : 0                        Bo : 0
+...   1)                             31: 8/5 6/5
+...   2) 52: 13/8 13/11              Doubles => 2
+...   3)  Drops
+...       Wins 1 point
+... ''')
+>>> for step in replay(match):
+...     print(step.kind, step.player, step.before.pip_counts(), step.play)
+move 1 (167, 167) 8/5 6/5
+move 0 (167, 163) 13/11 13/8
+double 1 (160, 163) None
+drop 0 (160, 163) None
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from bgkit.errors import IllegalActionError, IllegalPlayError
+from bgkit.play import Play
+from bgkit.position import GameState, Position
+from bgkit.records import Action, Beaver, Double, Drop, Game, Match, Move, Raccoon, Take
+
+__all__ = ["ReplayStep", "move_number", "replay", "replay_game"]
+
+_KINDS: dict[type, str] = {
+    Move: "move",
+    Double: "double",
+    Take: "take",
+    Drop: "drop",
+    Beaver: "beaver",
+    Raccoon: "raccoon",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One recorded action with the positions around it."""
+
+    game_index: int
+    """0-based index of the game in :attr:`Match.games <bgkit.records.Match.games>`."""
+    game: Game
+    action_index: int
+    """0-based index of the action in :attr:`Game.actions <bgkit.records.Game.actions>`."""
+    action: Action
+    turn: int
+    """1-based count of the rolls of the game up to this one (a cube action counts
+    with the roll that follows it)."""
+    move_number: int
+    """The record's move number (a ``.mat`` line number ``n)``), as the verifier counts it."""
+    before: Position
+    """The position before the action. For a roll: the roller on turn, no dice."""
+    after: Position
+    """The position after the action (after a drop: the game is over)."""
+    play: Play | None = None
+    """For a roll: the legal play (one step per die), ``Play()`` for a dance,
+    ``None`` when the roll was not played (the player resigned after rolling)."""
+
+    @property
+    def kind(self) -> str:
+        """``"move"``, ``"double"``, ``"take"``, ``"drop"``, ``"beaver"`` or ``"raccoon"``."""
+        return _KINDS[type(self.action)]
+
+    @property
+    def player(self) -> int:
+        """The player who acted (0 = left column, 1 = right column)."""
+        return self.action.player
+
+    @property
+    def rolled(self) -> Position:
+        """For a roll: the position with the dice rolled, before the play.
+
+        :raises TypeError: for a cube action.
+        """
+        if not isinstance(self.action, Move):
+            raise TypeError(f"a {self.kind} has no roll")
+        return self.before.with_dice(*self.action.dice)
+
+
+def move_number(turn: int, actions: tuple[Action, ...]) -> int:
+    """The record's move number of the ``turn``-th roll of a game (1-based).
+
+    Each ``.mat`` line holds one turn of the left player and then one of the right;
+    when the right player opens, line 1 holds only his.
+
+    >>> move_number(1, (Move(1, (3, 1), None),)), move_number(2, (Move(1, (3, 1), None),))
+    (1, 2)
+    """
+    right_opened = bool(actions) and actions[0].player == 1
+    return (turn + int(right_opened) + 1) // 2
+
+
+def replay(match: Match) -> Iterator[ReplayStep]:
+    """Every action of every game of ``match``, in record order.
+
+    :raises IllegalPlayError: at a play the rules forbid (or an unknown play ``???``).
+    :raises AmbiguousPlayError: at compact notation that fits several legal plays.
+    :raises IllegalActionError: at a cube action or a turn the rules forbid.
+    :raises InvalidPositionError: when a game cannot be set up (a score past the length).
+    """
+    for index in range(len(match.games)):
+        yield from replay_game(match, index)
+
+
+def replay_game(match: Match, index: int) -> Iterator[ReplayStep]:
+    """The actions of game ``index`` of ``match`` (see :func:`replay`)."""
+    game = match.games[index]
+    pos = match.initial_position(index)
+    actions = game.actions
+    started = False
+    exchange: str | None = None  # "double", "beaver" or "raccoon" within a cube exchange
+    turn = 0
+    for i, action in enumerate(actions):
+        if pos.game_state != GameState.PLAYING:
+            raise IllegalActionError(f"{_where(match, game, action)}: the game is already over")
+        if isinstance(action, Move):
+            turn += 1
+            number = move_number(turn, actions)
+            if not started:
+                started = True
+                if game.setup is None and pos.turn != action.player:
+                    pos = replace(pos, turn=action.player)
+            exchange = None
+            if action.player != pos.turn or pos.doubled:
+                raise IllegalActionError(f"{_where(match, game, action)}: roll out of turn")
+            before = pos
+            play, pos = _play(match, game, action, pos, last=i == len(actions) - 1)
+            yield ReplayStep(index, game, i, action, turn, number, before, pos, play)
+            continue
+        number = move_number(turn + 1, actions)
+        if not started:
+            started = True
+            pos = replace(pos, turn=action.player)
+        before = pos
+        try:
+            pos, exchange = _cube(pos, action, exchange)
+        except IllegalActionError as err:
+            raise IllegalActionError(f"{_where(match, game, action)}: {err}") from None
+        yield ReplayStep(index, game, i, action, turn + 1, number, before, pos)
+
+
+def _play(
+    match: Match, game: Game, action: Move, pos: Position, *, last: bool
+) -> tuple[Play | None, Position]:
+    rolled = pos.with_dice(*action.dice)
+    if action.play is None:
+        raise IllegalPlayError(f"{_where(match, game, action)}: the play is not recorded")
+    if not action.play:
+        results = rolled.legal_results()
+        if results and last and game.result is not None:
+            return None, rolled  # rolled, then resigned (as GNU Backgammon reads it)
+        if results:
+            raise IllegalPlayError(
+                f"{_where(match, game, action)}: no play recorded for"
+                f" {action.dice[0]}{action.dice[1]},"
+                f" but {next(iter(results.values()))} was possible"
+            )
+        return Play(), rolled.apply(Play())
+    try:
+        return rolled.resolve_apply(action.play)
+    except IllegalPlayError as err:
+        raise IllegalPlayError(f"{_where(match, game, action)}: {err.reason}") from None
+
+
+def _cube(pos: Position, action: Action, exchange: str | None) -> tuple[Position, str | None]:
+    """The position after a cube action, and the state of the cube exchange."""
+    who = action.player
+    if isinstance(action, Raccoon) or (
+        isinstance(action, Beaver) and exchange == "beaver" and who == pos.turn
+    ):
+        if exchange != "beaver" or who != pos.turn:
+            raise IllegalActionError("a raccoon without a beaver")
+        return pos.raccoon(), "raccoon"
+    if exchange in ("beaver", "raccoon"):
+        answerer = pos.turn if exchange == "beaver" else pos.opponent
+        if who != answerer or not isinstance(action, Take | Drop):
+            raise IllegalActionError("out of turn in a beaver exchange")
+        if isinstance(action, Drop):
+            return replace(pos, game_state=GameState.DROPPED), None
+        return pos, None
+    if isinstance(action, Double):
+        if who != pos.turn:
+            raise IllegalActionError("a double out of turn")
+        return pos.double(), "double"
+    if who == pos.turn:
+        raise IllegalActionError("the doubler cannot answer his own double")
+    if isinstance(action, Take):
+        return pos.take(), None
+    if isinstance(action, Drop):
+        return pos.drop(), None
+    return pos.beaver(), "beaver"
+
+
+def _where(match: Match, game: Game, action: Action) -> str:
+    place = f"{action.line}:{action.column}"
+    return f"{match.source_name}:{place}" if match.source_name else place

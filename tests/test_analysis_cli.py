@@ -1,0 +1,90 @@
+"""``bgkit analyze``: outputs, refusal to overwrite, one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bgkit.analysis import MOVE_COLUMNS
+from bgkit.analysis_cli import analyze
+
+pytest.importorskip("gnubg")
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD = str(ROOT / "tests" / "data" / "analysis" / "example_a.mat")
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(analyze, [*args, "--jobs", "1"])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_json_to_stdout() -> None:
+    code, out, err = run(RECORD, "--json", "-")
+    assert code == 0, err
+    doc = json.loads(out)
+    ann, bo = doc["players"]
+    assert (ann["name"], bo["name"]) == ("Ann Lee", "Bo")
+    assert ann["unforced_moves"] == 6
+    assert ann["checker_error_emg"] == pytest.approx(0.186, abs=5e-4)
+    assert ann["checker_error_rate_memg"] == pytest.approx(30.9, abs=0.05)
+    assert bo["cube_error_emg"] == pytest.approx(1.526, abs=5e-4)
+    assert ann["luck_emg"] == pytest.approx(0.391, abs=5e-4)
+    assert len(doc["moves"]) == 19 and doc["moves"][0]["dice"] == "31"
+    assert doc["settings"]["checker_plies"] == 0
+
+
+def test_summary_table() -> None:
+    code, out, _ = run(RECORD)
+    assert code == 0
+    assert "Ann Lee" in out and "Intermediate" in out and "Grandmaster" in out
+    assert "checker error rate mEMG" in out and "30.9" in out and "174.9" in out
+
+
+def test_files_are_written_once_unless_forced(tmp_path: Path) -> None:
+    target_json, target_csv = tmp_path / "a.json", tmp_path / "a.csv"
+    code, out, err = run(RECORD, "--json", str(target_json), "--csv", str(target_csv))
+    assert code == 0 and out == "", err
+    assert json.loads(target_json.read_text())["players"][1]["name"] == "Bo"
+    rows = list(csv.DictReader(io.StringIO(target_csv.read_text())))
+    assert list(rows[0]) == list(MOVE_COLUMNS) and len(rows) == 19
+    target_json.write_text("keep me")
+    code, _, err = run(RECORD, "--json", str(target_json))
+    assert code == 2 and "exists; use --force" in err
+    assert target_json.read_text() == "keep me"
+    code, _, _ = run(RECORD, "--json", str(target_json), "--force")
+    assert code == 0 and json.loads(target_json.read_text())["moves"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "a.json"]  # no temp files
+
+
+def test_csv_to_stdout() -> None:
+    code, out, _ = run(RECORD, "--csv", "-")
+    assert code == 0
+    assert out.splitlines()[0].split(",")[:3] == ["game", "move", "turn"]
+
+
+@pytest.mark.parametrize(
+    ("fixture", "where", "reason"),
+    [
+        ("handwritten_3pt_illegal1.mat", ":8:34: ", "cannot analyse: illegal play 24/18 18/12"),
+        ("handwritten_3pt_syntax1.mat", ":10:11: ", "expected '/' in a checker play"),
+        ("handwritten_3pt_syntax3.mat", ":1:4: ", "expected 'N point match'"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(fixture: str, where: str, reason: str) -> None:
+    path = str(ROOT / "data" / "fixtures" / fixture)
+    code, out, err = run(path)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"bgkit: {path}{where}")
+    assert reason in err
+
+
+def test_missing_file() -> None:
+    code, _, err = run("no/such.mat")
+    assert code == 2 and err == "bgkit: no/such.mat: No such file or directory\n"

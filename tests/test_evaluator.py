@@ -1,0 +1,206 @@
+"""The evaluator interface and its GNU Backgammon back-end.
+
+The back-end reads some figures two ways: structured from ``gnubg.findbestmoves``
+(fast) and from gnubg's ``eval``/``hint`` commands (printed with six decimals). The
+tests check the shortcuts against the commands, and both against the worked vectors of
+the analysis-metrics spec.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bgkit.evaluator import CachedEvaluator, CubeDecision, Evaluator
+from bgkit.formats.mat import read_mat
+from bgkit.metrics import ROLLS
+from bgkit.position import Position
+from bgkit.replay import replay
+
+pytest.importorskip("gnubg")
+
+from bgkit.gnubg_evaluator import (
+    GnubgEvaluator,
+    _after,
+    _parse,
+    _predecessor,
+    _result,
+)
+
+SAMPLE = "data/fixtures/selfplay_7pt_noisy.mat"
+
+
+@pytest.fixture
+def ev() -> GnubgEvaluator:
+    """An evaluator with gnubg's cache empty (deeper searches earlier would answer)."""
+    evaluator = GnubgEvaluator()
+    evaluator.clear_cache()
+    return evaluator
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[Position]:
+    """The positions before every roll of a 7-point match (contact, races, bear-offs, bar)."""
+    return [s.before for s in replay(read_mat(SAMPLE)) if s.kind == "move"]
+
+
+def slow_evaluate(ev: GnubgEvaluator, pos: Position, plies: int = 0) -> tuple[object, ...]:
+    """The evaluation and cube decision as gnubg's ``eval`` command prints them."""
+    return _parse(ev._eval_text(pos, plies), plies)
+
+
+def test_is_an_evaluator(ev: GnubgEvaluator) -> None:
+    assert isinstance(ev, Evaluator)
+    assert isinstance(CachedEvaluator(ev), Evaluator)
+    assert ev.name.startswith("GNU Backgammon 1.")
+
+
+def test_spec_opening_vectors(ev: GnubgEvaluator) -> None:
+    """Spec sections 3 and 4: 3-point match, Black opens 31 (8/5 6/5), White rolls 52."""
+    start = Position.initial(match_length=3, turn=1)
+    plays = ev.plays(start, (3, 1))
+    assert len(plays) == 16 and str(plays[0].play) == "8/5 6/5"
+    after = start.with_dice(3, 1).apply("8/5 6/5")
+    plays = ev.plays(after, (5, 2))
+    best = plays[0]
+    played = next(c for c in plays if str(c.play) == "13/11 13/8")
+    assert str(best.play) == "24/22 13/8"
+    assert best.equity == pytest.approx(-0.332822, abs=2e-6)
+    assert played.equity == pytest.approx(-0.406609, abs=2e-6)
+    assert ev.best_equity(after, (5, 2)) == best.equity
+    values = ev.best_equities(after)
+    assert values[(5, 2)] == best.equity
+    mean = sum(v * (1 if r[0] == r[1] else 2) for r, v in values.items() if v is not None) / 36
+    assert mean == pytest.approx(-0.25629, abs=1e-5)
+    assert values[(5, 2)] - mean == pytest.approx(-0.07653, abs=1e-5)
+
+
+def test_plays_are_the_legal_plays(ev: GnubgEvaluator, positions: list[Position]) -> None:
+    for pos in positions[::7]:
+        for roll in ((6, 5), (2, 2), (4, 1)):
+            plays = ev.plays(pos, roll)
+            assert {c.key for c in plays} == set(pos.legal_results(*roll))
+            assert [c.equity for c in plays] == sorted((c.equity for c in plays), reverse=True)
+            for cand in plays[:3]:
+                assert pos.with_dice(*roll).apply(cand.play).board[pos.turn] == cand.key[0]
+
+
+def test_bear_off_plays_match_gnubgs_hint(ev: GnubgEvaluator) -> None:
+    """gnubg's move tuples stop at a checker borne off: bgkit scores each result instead."""
+    home = [2, 2, 3, 3, 2, 2] + [0] * 19  # 14 checkers home, one borne off
+    race = [0] * 5 + [3, 2, 5] + [0] * 4 + [5] + [0] * 12
+    pos = Position.from_layout(home, race, match_length=7)
+    for roll in ((6, 1), (4, 2), (3, 3), (5, 5)):
+        plays = ev.plays(pos, roll)
+        assert plays and {c.key for c in plays} == set(pos.legal_results(*roll))
+        hint = {key: equity for key, equity, _ in ev._hint(pos, roll, 0)}
+        for cand in plays:
+            assert cand.equity == pytest.approx(hint[cand.key], abs=2e-6)
+
+
+def test_no_legal_play(ev: GnubgEvaluator) -> None:
+    on_bar = [0] * 5 + [5, 0, 3, 0, 0, 0, 2, 4] + [0] * 11 + [1]
+    closed = [2] * 6 + [0, 3] + [0] * 17
+    pos = Position.from_layout(on_bar, closed, match_length=5)
+    assert ev.plays(pos, (3, 1)) == [] and ev.best_equity(pos, (3, 1)) is None
+    assert set(ev.best_equities(pos)) == set(ROLLS)
+    assert all(v is None for v in ev.best_equities(pos).values())
+
+
+def test_fast_evaluation_matches_gnubgs_eval(ev: GnubgEvaluator, positions: list[Position]) -> None:
+    """0-ply cubeful equities read from a made-up previous play equal ``eval``'s figures."""
+    checked = 0
+    for pos in positions[::5] + [replace(p, turn=p.opponent) for p in positions[3::11]]:
+        if _predecessor(pos) is None:
+            continue
+        fast = ev.evaluate(pos)
+        slow, cube = slow_evaluate(ev, pos)
+        assert fast.cubeful == pytest.approx(slow.cubeful, abs=2e-6)  # type: ignore[attr-defined]
+        assert fast.cubeless == pytest.approx(slow.cubeless, abs=2e-6)  # type: ignore[attr-defined]
+        assert fast.probabilities == pytest.approx(slow.probabilities, abs=2e-6)  # type: ignore[attr-defined]
+        decision = ev.cube_decision(pos)
+        assert decision.available == cube.available  # type: ignore[attr-defined]
+        assert decision.no_double == pytest.approx(cube.no_double, abs=2e-5)  # type: ignore[attr-defined]
+        if decision.available:
+            assert decision.double_take == pytest.approx(cube.double_take, abs=2e-5)  # type: ignore[attr-defined]
+        checked += 1
+    assert checked > 50
+
+
+def test_predecessor_makes_a_legal_turn_into_the_position(positions: list[Position]) -> None:
+    made = 0
+    for pos in positions:
+        found = _predecessor(pos)
+        if found is None:
+            continue
+        before, dice = found
+        target = (pos.board[before.turn], pos.board[pos.turn])
+        assert target in before.legal_results(*dice)
+        made += 1
+    assert made > 0.8 * len(positions)
+
+
+def test_cube_decision_when_doubling_is_right(ev: GnubgEvaluator) -> None:
+    race = Position.from_xgid("XGID=-BBBBB-C---------bbbbbbb--:0:0:1:00:0:0:0:0:10")
+    decision = ev.cube_decision(race)
+    assert decision.action == "double, pass"
+    assert decision.no_double == pytest.approx(0.961991, abs=2e-6)
+    assert ev.evaluate(race).cubeful == pytest.approx(1.0)  # the optimal equity
+    slow_decision = slow_evaluate(ev, race)[1]
+    assert decision == slow_decision
+
+
+def test_cube_not_available(ev: GnubgEvaluator) -> None:
+    pos = replace(Position.initial(match_length=7, score=(4, 2)), cube=2, cube_owner=1)
+    decision = ev.cube_decision(pos)
+    assert not decision.available and decision.action == "cube not available"
+    assert decision.no_double == pytest.approx(ev.evaluate(pos).cubeful)
+
+
+def test_money_jacoby_rule(ev: GnubgEvaluator) -> None:
+    gammonish = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    plain = ev.plays(gammonish, (6, 4))[0].equity
+    jacoby = ev.plays(replace(gammonish, jacoby=True), (6, 4))[0].equity
+    assert plain != jacoby
+
+
+def test_deeper_search_keeps_the_play_made(ev: GnubgEvaluator) -> None:
+    pos = Position.initial(match_length=7)
+    worst = ev.plays(pos, (4, 4))[-1]
+    plays = ev.plays(pos, (4, 4), 1, keep=worst.key)
+    kept = next(c for c in plays if c.key == worst.key)
+    assert kept.plies == 1
+    assert kept.equity == pytest.approx(-ev.evaluate(_after(pos, worst.key), 1).cubeful)
+    assert plays[0].plies == 1 and plays[0].equity >= kept.equity
+    assert any(c.plies == 0 for c in plays)  # the filter stops weak plays at 0-ply
+
+
+def test_hypergammon_is_not_supported(ev: GnubgEvaluator) -> None:
+    pos = Position.initial(variant="hypergammon")
+    with pytest.raises(NotImplementedError):
+        ev.plays(pos, (3, 1))
+
+
+def test_result_of_a_gnubg_move() -> None:
+    me = Position.initial().board[0]
+    opp = (0,) * 24 + (1, 14)[:1] + (0,)
+    key = _result(me, opp, [(24, 18), (13, 11)])
+    assert key[0][18] == 1 and key[0][24] == 1 and key[0][11] == 1
+
+
+def test_cached_evaluator_remembers(ev: GnubgEvaluator) -> None:
+    cached = CachedEvaluator(ev)
+    pos = Position.initial(match_length=5)
+    first = cached.plays(pos, (4, 2))
+    assert cached.best_equity(pos, (2, 4)) == first[0].equity  # from the plays, either order
+    assert cached.plays(pos, (4, 2)) == first
+    assert cached.evaluate(pos) == cached.evaluate(pos)
+    assert cached.cube_decision(pos) == cached.cube_decision(pos)
+    assert cached.best_equities(pos) == cached.best_equities(pos)
+    assert cached.hits >= 5 and cached.misses == 4
+    assert cached.match_equity_table() is ev.match_equity_table()
+
+
+def test_cube_decision_type() -> None:
+    assert CubeDecision(0.5, 0.7).double_pass == 1.0
