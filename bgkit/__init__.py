@@ -11,6 +11,9 @@ Start here:
   dialects) into a :class:`Match` of :class:`Game` s and actions (``bgkit.records``).
 * :func:`verify` (``bgkit.verify``): replay a match with the rules; a :class:`Report`
   of :class:`Issue` s, each with file, line, column, game, move and reason.
+* :func:`analyze` (``bgkit.analysis``, loaded on first use): errors, luck and
+  cube decisions with GNU Backgammon's evaluator, as pandas DataFrames;
+  ``bgkit.reports`` turns them into figures and tables, ``bgkit.svg`` draws boards.
 * errors (``bgkit.errors``): every error is a :class:`BgkitError` and a ``ValueError``.
 """
 
@@ -31,6 +34,15 @@ from bgkit.records import Beaver, Double, Drop, Game, Match, Move, Raccoon, Resu
 from bgkit.verify import Issue, IssueKind, Report, verify
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    # analysis needs gnubg and pandas: load them only when it is asked for
+    if name == "analyze":
+        from bgkit.analysis import analyze
+
+        return analyze
+    raise AttributeError(f"module 'bgkit' has no attribute {name!r}")
 
 __all__ = [
     "BAR",
@@ -60,6 +72,7 @@ __all__ = [
     "Step",
     "Take",
     "__version__",
+    "analyze",
     "read_match",
     "verify",
 ]
