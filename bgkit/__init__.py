@@ -44,6 +44,7 @@ def __getattr__(name: str) -> object:
         return analyze
     raise AttributeError(f"module 'bgkit' has no attribute {name!r}")
 
+
 __all__ = [
     "BAR",
     "OFF",

@@ -8,12 +8,26 @@ once per process, on first use (``import bgkit`` builds nothing).
 from __future__ import annotations
 
 import functools
+from typing import Any, TypeVar
 
-from lark import Lark, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import (
+    Lark,
+    Token,
+    Transformer,
+    Tree,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
+from lark.exceptions import VisitError
+from lark.visitors import merge_transformers
 
-from bgkit.errors import NotationError
+from bgkit.errors import BgkitError, NotationError
 
-__all__ = ["notation_error", "parser"]
+__all__ = ["build", "notation_error", "parser"]
+
+T = TypeVar("T")
 
 
 @functools.cache
@@ -82,3 +96,39 @@ def notation_error(
             msg += f"; expected {_describe_expected(err.expected)}"
         return NotationError(msg, text, pos, source_name=source_name)
     return NotationError(f"cannot parse {what}", text, 0, source_name=source_name)
+
+
+def build(
+    transformer: Transformer[Token, T],
+    tree: Tree[Token],
+    source: str,
+    *,
+    source_name: str | None = None,
+    with_plays: bool = False,
+) -> T:
+    """Run a bgkit transformer over a parse tree, letting bgkit's own errors through.
+
+    Lark wraps an error raised inside a transformer in ``VisitError``; this unwraps
+    it, so callers see the :class:`~bgkit.errors.NotationError` (or other
+    :class:`~bgkit.errors.BgkitError`) the transformer raised.
+
+    :param with_plays: the grammar imports ``play.lark``: its ``play__*`` rules are
+        built by :mod:`bgkit.play`'s builder, and its errors get ``source``'s position.
+    """
+    from bgkit.play import _PlayBuilder, _StepError
+
+    runner: Transformer[Token, Any] = (
+        merge_transformers(transformer, play=_PlayBuilder())  # type: ignore[no-untyped-call]
+        if with_plays
+        else transformer
+    )
+    try:
+        result: T = runner.transform(tree)
+    except VisitError as err:
+        exc = err.orig_exc
+        if isinstance(exc, _StepError):
+            raise NotationError(exc.msg, source, exc.pos, source_name=source_name) from None
+        if isinstance(exc, BgkitError):
+            raise exc from None
+        raise
+    return result

@@ -43,9 +43,8 @@ True
 from __future__ import annotations
 
 from lark import Token, Transformer, UnexpectedInput, v_args
-from lark.exceptions import VisitError
 
-from bgkit.errors import BgkitError, NotationError
+from bgkit.errors import NotationError
 from bgkit.position import GameState, Position
 
 __all__ = ["format_fibs_board", "parse_fibs_board"]
@@ -104,18 +103,13 @@ def parse_fibs_board(text: str) -> Position:
     :raises NotationError: for a malformed line or an item out of range, with its position.
     :raises InvalidPositionError: when it describes an impossible position.
     """
-    from bgkit._grammars import notation_error, parser
+    from bgkit._grammars import build, notation_error, parser
 
     try:
         tree = parser("fibs").parse(text)
     except UnexpectedInput as err:
         raise notation_error(err, text, "FIBS board") from None
-    try:
-        return _FibsBuilder(text).transform(tree)
-    except VisitError as err:
-        if isinstance(err.orig_exc, BgkitError):
-            raise err.orig_exc from None
-        raise
+    return build(_FibsBuilder(text), tree, text)
 
 
 Items = tuple[Token, ...]

@@ -49,9 +49,8 @@ from lark import (
     UnexpectedToken,
     v_args,
 )
-from lark.exceptions import VisitError
 
-from bgkit.errors import BgkitError, InvalidPositionError, NotationError
+from bgkit.errors import InvalidPositionError, NotationError
 from bgkit.position import Position
 
 __all__ = ["format_xgid", "parse_xgid"]
@@ -110,7 +109,7 @@ def parse_xgid(text: str) -> Position:
     :raises InvalidPositionError: when it describes an impossible position
         (more than 15 checkers a side, both players on the bar against closed boards).
     """
-    from bgkit._grammars import notation_error, parser
+    from bgkit._grammars import build, notation_error, parser
 
     try:
         tree = parser("xgid").parse(text)
@@ -125,12 +124,7 @@ def parse_xgid(text: str) -> Position:
                 at,
             )
         raise error from None
-    try:
-        return _XgidBuilder(text).transform(tree)
-    except VisitError as err:
-        if isinstance(err.orig_exc, BgkitError):
-            raise err.orig_exc from None
-        raise
+    return build(_XgidBuilder(text), tree, text)
 
 
 def _dice_field_error(err: UnexpectedInput) -> int | None:

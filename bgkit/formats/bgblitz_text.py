@@ -46,11 +46,9 @@ import re
 from typing import IO, Any
 
 from lark import Token, Transformer, UnexpectedInput, v_args
-from lark.exceptions import VisitError
-from lark.visitors import merge_transformers
 
-from bgkit._grammars import notation_error, parser
-from bgkit.errors import BgkitError, InvalidPositionError, NotationError
+from bgkit._grammars import build, notation_error, parser
+from bgkit.errors import InvalidPositionError, NotationError
 from bgkit.formats._diagram import (
     DiagramError,
     board_error,
@@ -66,7 +64,7 @@ from bgkit.formats.annotations import (
     Probabilities,
 )
 from bgkit.formats.xg_text import _read
-from bgkit.play import Play, Step, _PlayBuilder, _StepError
+from bgkit.play import Play, Step
 from bgkit.position import Position
 
 __all__ = ["Position", "parse_bgblitz_text", "read_bgblitz_text", "sniff_bgblitz_text"]
@@ -122,18 +120,9 @@ def parse_bgblitz_text(text: str, *, source_name: str | None = None) -> Position
         raise notation_error(
             err, source, "BGBlitz position export", source_name=source_name
         ) from None
-    builder: Transformer[Token, PositionExport] = merge_transformers(  # type: ignore[no-untyped-call]
-        _BgblitzBuilder(source, source_name), play=_PlayBuilder()
+    export: PositionExport = build(
+        _BgblitzBuilder(source, source_name), tree, source, source_name=source_name, with_plays=True
     )
-    try:
-        export: PositionExport = builder.transform(tree)
-    except VisitError as err:
-        exc = err.orig_exc
-        if isinstance(exc, _StepError):
-            raise NotationError(exc.msg, source, exc.pos, source_name=source_name) from None
-        if isinstance(exc, BgkitError):
-            raise exc from None
-        raise
     return export
 
 

@@ -49,11 +49,9 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from lark import Token, Transformer, UnexpectedInput, v_args
-from lark.exceptions import VisitError
-from lark.visitors import merge_transformers
 
-from bgkit._grammars import notation_error, parser
-from bgkit.errors import BgkitError, InvalidPositionError, NotationError
+from bgkit._grammars import build, notation_error, parser
+from bgkit.errors import InvalidPositionError, NotationError
 from bgkit.formats._diagram import (
     DiagramError,
     board_error,
@@ -69,7 +67,7 @@ from bgkit.formats.annotations import (
     Probabilities,
 )
 from bgkit.formats.xg_text import _read
-from bgkit.play import Play, Step, _PlayBuilder, _StepError
+from bgkit.play import Play, Step
 from bgkit.position import Position
 
 __all__ = ["Position", "parse_gnubg_text", "read_gnubg_text", "sniff_gnubg_text"]
@@ -121,18 +119,9 @@ def parse_gnubg_text(text: str, *, source_name: str | None = None) -> tuple[Posi
         tree = parser("gnubg_text").parse(source)
     except UnexpectedInput as err:
         raise notation_error(err, source, "gnubg text export", source_name=source_name) from None
-    builder: Transformer[Token, list[Any]] = merge_transformers(  # type: ignore[no-untyped-call]
-        _LineBuilder(source, source_name), play=_PlayBuilder()
+    items: list[Any] = build(
+        _LineBuilder(source, source_name), tree, source, source_name=source_name, with_plays=True
     )
-    try:
-        items: list[Any] = builder.transform(tree)
-    except VisitError as err:
-        exc = err.orig_exc
-        if isinstance(exc, _StepError):
-            raise NotationError(exc.msg, source, exc.pos, source_name=source_name) from None
-        if isinstance(exc, BgkitError):
-            raise exc from None
-        raise
     return _Grouper(source, source_name).run(items)
 
 

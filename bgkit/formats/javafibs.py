@@ -53,10 +53,9 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from lark import Token, Transformer, UnexpectedInput, v_args
-from lark.exceptions import VisitError
 
-from bgkit._grammars import notation_error, parser
-from bgkit.errors import BgkitError, NotationError
+from bgkit._grammars import build, notation_error, parser
+from bgkit.errors import NotationError
 from bgkit.formats import source_text
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
@@ -107,12 +106,7 @@ def parse_javafibs(text: str, *, source_name: str | None = None) -> Match:
         tree = parser("javafibs").parse(source)
     except UnexpectedInput as err:
         raise notation_error(err, source, "JavaFIBS record", source_name=source_name) from None
-    try:
-        lines: list[_Line] = _Builder(source, source_name).transform(tree)
-    except VisitError as err:
-        if isinstance(err.orig_exc, BgkitError):
-            raise err.orig_exc from None
-        raise
+    lines: list[_Line] = build(_Builder(source, source_name), tree, source, source_name=source_name)
     return _Assembler(source, source_name).match(lines)
 
 

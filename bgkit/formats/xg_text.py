@@ -42,11 +42,9 @@ import re
 from typing import IO, Any
 
 from lark import Token, Transformer, UnexpectedInput, v_args
-from lark.exceptions import VisitError
-from lark.visitors import merge_transformers
 
-from bgkit._grammars import notation_error, parser
-from bgkit.errors import BgkitError, InvalidPositionError, NotationError
+from bgkit._grammars import build, notation_error, parser
+from bgkit.errors import InvalidPositionError, NotationError
 from bgkit.formats import source_text
 from bgkit.formats._diagram import (
     DiagramError,
@@ -62,7 +60,7 @@ from bgkit.formats.annotations import (
     PositionExport,
     Probabilities,
 )
-from bgkit.play import Play, Step, _PlayBuilder, _StepError
+from bgkit.play import Play, Step
 from bgkit.position import Position
 
 __all__ = ["Position", "parse_xg_text", "read_xg_text", "sniff_xg_text"]
@@ -118,18 +116,9 @@ def parse_xg_text(text: str, *, source_name: str | None = None) -> PositionExpor
         tree = parser("xg_text").parse(source)
     except UnexpectedInput as err:
         raise notation_error(err, source, "XG position export", source_name=source_name) from None
-    builder: Transformer[Token, PositionExport] = merge_transformers(  # type: ignore[no-untyped-call]
-        _XgTextBuilder(source, source_name), play=_PlayBuilder()
+    export: PositionExport = build(
+        _XgTextBuilder(source, source_name), tree, source, source_name=source_name, with_plays=True
     )
-    try:
-        export: PositionExport = builder.transform(tree)
-    except VisitError as err:
-        exc = err.orig_exc
-        if isinstance(exc, _StepError):
-            raise NotationError(exc.msg, source, exc.pos, source_name=source_name) from None
-        if isinstance(exc, BgkitError):
-            raise exc from None
-        raise
     return export
 
 
