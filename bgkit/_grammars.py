@@ -25,7 +25,7 @@ from lark.visitors import merge_transformers
 
 from bgkit.errors import BgkitError, NotationError
 
-__all__ = ["build", "notation_error", "parser"]
+__all__ = ["build", "notation_error", "parse_tree", "parser"]
 
 T = TypeVar("T")
 
@@ -96,6 +96,17 @@ def notation_error(
             msg += f"; expected {_describe_expected(err.expected)}"
         return NotationError(msg, text, pos, source_name=source_name)
     return NotationError(f"cannot parse {what}", text, 0, source_name=source_name)
+
+
+def parse_tree(name: str, text: str, what: str, *, source_name: str | None = None) -> Tree[Token]:
+    """Parse ``text`` with ``grammars/<name>.lark``; a syntax error becomes a NotationError.
+
+    :param what: what is being parsed, for the message ("GMD record", "FIBS board").
+    """
+    try:
+        return parser(name).parse(text)
+    except UnexpectedInput as err:
+        raise notation_error(err, text, what, source_name=source_name) from None
 
 
 def build(

@@ -42,7 +42,7 @@ True
 
 from __future__ import annotations
 
-from lark import Token, Transformer, UnexpectedInput, v_args
+from lark import Token, Transformer, v_args
 
 from bgkit.errors import NotationError
 from bgkit.position import GameState, Position
@@ -103,12 +103,9 @@ def parse_fibs_board(text: str) -> Position:
     :raises NotationError: for a malformed line or an item out of range, with its position.
     :raises InvalidPositionError: when it describes an impossible position.
     """
-    from bgkit._grammars import build, notation_error, parser
+    from bgkit._grammars import build, parse_tree
 
-    try:
-        tree = parser("fibs").parse(text)
-    except UnexpectedInput as err:
-        raise notation_error(err, text, "FIBS board") from None
+    tree = parse_tree("fibs", text, "FIBS board")
     return build(_FibsBuilder(text), tree, text)
 
 

@@ -45,10 +45,11 @@ import os
 import re
 from typing import IO, Any
 
-from lark import Token, Transformer, UnexpectedInput, v_args
+from lark import Token, Transformer, v_args
 
-from bgkit._grammars import build, notation_error, parser
+from bgkit._grammars import build, parse_tree
 from bgkit.errors import InvalidPositionError, NotationError
+from bgkit.formats import source_text
 from bgkit.formats._diagram import (
     DiagramError,
     board_error,
@@ -63,7 +64,6 @@ from bgkit.formats.annotations import (
     PositionExport,
     Probabilities,
 )
-from bgkit.formats.xg_text import _read
 from bgkit.play import Play, Step
 from bgkit.position import Position
 
@@ -99,7 +99,7 @@ def read_bgblitz_text(
     :raises FileNotFoundError: when the path does not exist.
     :raises NotationError: when the text is not a BGBlitz position export.
     """
-    text, name = _read(source, encoding)
+    text, name = source_text(source, encoding=encoding)
     return parse_bgblitz_text(text, source_name=name)
 
 
@@ -114,12 +114,7 @@ def parse_bgblitz_text(text: str, *, source_name: str | None = None) -> Position
     :raises NotationError: when the text is not a BGBlitz position export.
     """
     source = text[1:] if text.startswith("\ufeff") else text
-    try:
-        tree = parser("bgblitz_text").parse(source)
-    except UnexpectedInput as err:
-        raise notation_error(
-            err, source, "BGBlitz position export", source_name=source_name
-        ) from None
+    tree = parse_tree("bgblitz_text", source, "BGBlitz position export", source_name=source_name)
     export: PositionExport = build(
         _BgblitzBuilder(source, source_name), tree, source, source_name=source_name, with_plays=True
     )

@@ -48,10 +48,11 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from lark import Token, Transformer, UnexpectedInput, v_args
+from lark import Token, Transformer, v_args
 
-from bgkit._grammars import build, notation_error, parser
+from bgkit._grammars import build, parse_tree
 from bgkit.errors import InvalidPositionError, NotationError
+from bgkit.formats import source_text
 from bgkit.formats._diagram import (
     DiagramError,
     board_error,
@@ -66,7 +67,6 @@ from bgkit.formats.annotations import (
     PositionExport,
     Probabilities,
 )
-from bgkit.formats.xg_text import _read
 from bgkit.play import Play, Step
 from bgkit.position import Position
 
@@ -100,7 +100,7 @@ def read_gnubg_text(
     :raises FileNotFoundError: when the path does not exist.
     :raises NotationError: when a board of the export cannot be read.
     """
-    text, name = _read(source, encoding)
+    text, name = source_text(source, encoding=encoding)
     return parse_gnubg_text(text, source_name=name)
 
 
@@ -115,10 +115,7 @@ def parse_gnubg_text(text: str, *, source_name: str | None = None) -> tuple[Posi
     :raises NotationError: when a board of the export cannot be read.
     """
     source = text[1:] if text.startswith("\ufeff") else text
-    try:
-        tree = parser("gnubg_text").parse(source)
-    except UnexpectedInput as err:
-        raise notation_error(err, source, "gnubg text export", source_name=source_name) from None
+    tree = parse_tree("gnubg_text", source, "gnubg text export", source_name=source_name)
     items: list[Any] = build(
         _LineBuilder(source, source_name), tree, source, source_name=source_name, with_plays=True
     )

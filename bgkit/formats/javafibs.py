@@ -52,9 +52,9 @@ import os
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from lark import Token, Transformer, UnexpectedInput, v_args
+from lark import Token, Transformer, v_args
 
-from bgkit._grammars import build, notation_error, parser
+from bgkit._grammars import build, parse_tree
 from bgkit.errors import NotationError
 from bgkit.formats import source_text
 from bgkit.play import BAR, OFF, Play, Step
@@ -102,10 +102,7 @@ def parse_javafibs(text: str, *, source_name: str | None = None) -> Match:
     :raises NotationError: when the text is not a JavaFIBS match file.
     """
     source = text[1:] if text.startswith("\ufeff") else text
-    try:
-        tree = parser("javafibs").parse(source)
-    except UnexpectedInput as err:
-        raise notation_error(err, source, "JavaFIBS record", source_name=source_name) from None
+    tree = parse_tree("javafibs", source, "JavaFIBS record", source_name=source_name)
     lines: list[_Line] = build(_Builder(source, source_name), tree, source, source_name=source_name)
     return _Assembler(source, source_name).match(lines)
 

@@ -41,9 +41,9 @@ import os
 import re
 from typing import IO, Any
 
-from lark import Token, Transformer, UnexpectedInput, v_args
+from lark import Token, Transformer, v_args
 
-from bgkit._grammars import build, notation_error, parser
+from bgkit._grammars import build, parse_tree
 from bgkit.errors import InvalidPositionError, NotationError
 from bgkit.formats import source_text
 from bgkit.formats._diagram import (
@@ -89,14 +89,8 @@ def read_xg_text(
     :raises FileNotFoundError: when the path does not exist.
     :raises NotationError: when the text is not an XG position export.
     """
-    text, name = _read(source, encoding)
+    text, name = source_text(source, encoding=encoding)
     return parse_xg_text(text, source_name=name)
-
-
-def _read(
-    source: str | os.PathLike[str] | IO[str] | IO[bytes], encoding: str | None
-) -> tuple[str, str | None]:
-    return source_text(source, encoding=encoding)
 
 
 def parse_xg_text(text: str, *, source_name: str | None = None) -> PositionExport:
@@ -112,10 +106,7 @@ def parse_xg_text(text: str, *, source_name: str | None = None) -> PositionExpor
     :raises NotationError: when the text is not an XG position export.
     """
     source = text[1:] if text.startswith("\ufeff") else text
-    try:
-        tree = parser("xg_text").parse(source)
-    except UnexpectedInput as err:
-        raise notation_error(err, source, "XG position export", source_name=source_name) from None
+    tree = parse_tree("xg_text", source, "XG position export", source_name=source_name)
     export: PositionExport = build(
         _XgTextBuilder(source, source_name), tree, source, source_name=source_name, with_plays=True
     )
