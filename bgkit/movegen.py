@@ -21,7 +21,7 @@ from typing import TypeAlias
 
 from bgkit.play import BAR, OFF, Play, Step, point_name
 
-__all__ = ["Key", "Side", "explain", "generate", "realize"]
+__all__ = ["Key", "Side", "explain", "generate", "play_as_written", "realize"]
 
 Side: TypeAlias = tuple[int, ...]
 Key: TypeAlias = tuple[Side, Side]
@@ -182,6 +182,37 @@ def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Pla
 
     walk(far, BAR)
     return best
+
+
+def play_as_written(
+    me_t: Side, opp_t: Side, d1: int, d2: int, play: Play
+) -> tuple[Key, Play] | None:
+    """The result of a play that uses every die, one written step per die, in written order.
+
+    This is how nearly every record writes a play, and such a play is legal exactly
+    when each step is (every die is used, so no use-more-dice rule can object). Its
+    result is also the only one :func:`realize` finds: the mover's layout is fixed by
+    the steps and every blot on a landing point is hit whatever the order. ``None``
+    when the play is not written that way (a step spanning two dice, a bear-off with a
+    larger die, fewer steps than dice, a step that is illegal in the written order):
+    the caller then asks :func:`realize` and :func:`generate`.
+    """
+    steps = play.steps
+    if len(steps) != (4 if d1 == d2 else 2):
+        return None
+    left = [d1, d1, d1, d1] if d1 == d2 else [d1, d2]
+    me, opp = list(me_t), list(opp_t)
+    far = _far(me)
+    hops: list[Step] = []
+    for s in steps:
+        src, dst = s.src, s.dst
+        die = src - dst
+        if die not in left or not me[src] or _dest(opp, far, src, die) != dst:
+            return None
+        left.remove(die)
+        me, opp, far, hit = _move(me, opp, far, src, dst)
+        hops.append(_STEPS[src][dst][hit])
+    return (tuple(me), tuple(opp)), Play(tuple(hops))
 
 
 def realize(me_t: Side, opp_t: Side, d1: int, d2: int, play: Play) -> dict[Key, Play]:

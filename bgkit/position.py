@@ -17,6 +17,7 @@ checkers borne off, 1..24 the points, 25 the bar.
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING
@@ -27,7 +28,7 @@ from bgkit.errors import (
     IllegalPlayError,
     InvalidPositionError,
 )
-from bgkit.movegen import Key, Side, explain, generate, realize
+from bgkit.movegen import Key, Side, explain, generate, play_as_written, realize
 from bgkit.play import BAR, OFF, Play, Step, format_steps
 
 if TYPE_CHECKING:
@@ -596,9 +597,12 @@ class Position:
         Only for transitions that keep a valid position valid (a legal play, new dice):
         the full check costs more than the move generation it would guard.
         """
+        values = list(_GET_FIELDS(self))
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
         new = object.__new__(Position)
-        for name in _FIELDS:
-            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        for set_field, value in zip(_SET_FIELDS, values, strict=True):
+            set_field(new, value)
         return new
 
     def resolve(self, play: Play | str) -> Play:
@@ -618,21 +622,35 @@ class Position:
 
     def resolve_apply(self, play: Play) -> tuple[Play, Position]:
         """:meth:`resolve` and :meth:`apply` at once: the legal play and the position after."""
+        resolved, after, _ = self._resolve_checked(play)
+        return resolved, after
+
+    def _resolve_checked(self, play: Play) -> tuple[Play, Position, bool]:
+        """:meth:`resolve_apply`, and whether the play can be made as written.
+
+        The flag is false when the written stops cannot be played literally although
+        the result is legal (:meth:`literal_results` is empty for it).
+        """
         if self.game_state != GameState.PLAYING:
             raise IllegalPlayError("the game is over")
         d1, d2 = self._dice(None, None)
         me0, opp0 = self.board[self.turn], self.board[self.opponent]
-        # fast path: a play that uses every die, hop by hop legally, with one possible
-        # result is legal without generating the alternatives (no die was left unused)
         if play.steps:
+            # fast paths: a play that uses every die, hop by hop legally, with one possible
+            # result is legal without generating the alternatives (no die was left unused)
+            plain = play_as_written(me0, opp0, d1, d2, play)
+            if plain is not None:
+                return plain[1], self._after(plain[0]), True
             literal = realize(me0, opp0, d1, d2, play)
             if len(literal) == 1:
                 ((key, hops),) = literal.items()
                 if len(hops.steps) == (4 if d1 == d2 else 2):
-                    return hops, self._after(key)
+                    return hops, self._after(key), True
+        else:
+            literal = {(me0, opp0): play}
         results = generate(me0, opp0, d1, d2)
         key = _match_written(me0, opp0, d1, d2, play, results)
-        return results.get(key, Play()), self._after(key)
+        return results.get(key, Play()), self._after(key), key in literal
 
     def literal_results(self, play: Play) -> dict[Key, Play]:
         """The results of playing ``play`` hop by hop exactly as written, in any order.
@@ -663,6 +681,10 @@ class Position:
 
 
 _FIELDS = tuple(f.name for f in fields(Position))
+# for _derive: all fields read at once, each written through its slot (bypassing frozen)
+_GET_FIELDS = operator.attrgetter(*_FIELDS)
+_SET_FIELDS = tuple(getattr(Position, name).__set__ for name in _FIELDS)
+_FIELD_INDEX = {name: i for i, name in enumerate(_FIELDS)}
 
 
 def _match_written(

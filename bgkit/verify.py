@@ -419,10 +419,10 @@ class _MatchChecker:
                 # rolled, then resigned before moving (gnubg's reading of the record)
                 return rolled
             return rolled.apply(Play())
-        written = action.play.spelled()
         try:
-            resolved, after = rolled.resolve_apply(action.play)
+            resolved, after, as_written = rolled._resolve_checked(action.play)
         except IllegalPlayError as err:
+            written = action.play.spelled()
             self.add_at(
                 IssueKind.ILLEGAL_PLAY,
                 f"illegal play {written} for {roll}: {err.reason.removeprefix(written + ' ')}",
@@ -436,11 +436,10 @@ class _MatchChecker:
                 IssueKind.AMBIGUOUS_PLAY, str(err), game, move_no, who, action.line, action.column
             )
             return None
-        key = (after.board[who], after.board[1 - who])
-        if key not in rolled.literal_results(action.play):
+        if not as_written:
             self.add_at(
                 IssueKind.WRITTEN_PATH,
-                f"{written} cannot be played as written with {roll}; the same result"
+                f"{action.play.spelled()} cannot be played as written with {roll}; the same result"
                 f" comes from {resolved.spelled()}",
                 game,
                 move_no,

@@ -42,6 +42,7 @@ from hypothesis import strategies as st
 from strategies import positions as scattered_positions
 
 from bgkit import BAR, OFF, IllegalPlayError, InvalidPositionError, Play, Position, Step
+from bgkit.movegen import play_as_written, realize
 
 PERFT = Path(__file__).parent / "data" / "perft.txt"
 DIFF_POSITIONS = int(os.environ.get("BGKIT_DIFF_POSITIONS", "3000"))
@@ -312,6 +313,33 @@ def test_an_altered_legal_play_is_explained(
     with pytest.raises(IllegalPlayError) as err:
         rolled.apply(altered)
     assert err.value.reason == reason
+
+
+@properties
+@given(pos=positions(), roll=rolls, data=st.data())
+def test_the_as_written_fast_path_agrees_with_the_full_search(
+    pos: Position, roll: tuple[int, int], data: st.DataObject
+) -> None:
+    """play_as_written (the verifier's fast path) only ever answers what realize and
+    generate would: a legal result, the one literal result, with the same hops."""
+    rolled = pos.with_dice(*roll)
+    me, opp = pos.board[pos.turn], pos.board[pos.opponent]
+    results = rolled.legal_results()
+    assume(results)
+    play = data.draw(st.sampled_from(list(results.values())))
+    steps = list(data.draw(st.permutations(play.steps)))
+    if data.draw(st.booleans()):  # sometimes an altered, probably illegal step
+        i = data.draw(st.integers(0, len(steps) - 1))
+        src = data.draw(st.integers(1, 25))
+        steps[i] = Step(src, max(src - data.draw(st.sampled_from(roll)), OFF))
+    written = Play(steps)
+    fast = play_as_written(me, opp, *roll, written)
+    literal = realize(me, opp, *roll, written)
+    if fast is None:
+        return
+    key, hops = fast
+    assert key in results, str(written)
+    assert literal == {key: hops}, str(written)
 
 
 # ---------------------------------------------------------------------- (d) the rules
