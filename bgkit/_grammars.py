@@ -31,12 +31,21 @@ T = TypeVar("T")
 
 
 @functools.cache
-def parser(name: str, start: str | None = None, *, strict: bool = False) -> Lark:
+def parser(
+    name: str,
+    start: str | None = None,
+    *,
+    strict: bool = False,
+    transformer: Transformer[Token, Any] | None = None,
+) -> Lark:
     """The LALR parser of ``grammars/<name>.lark`` (cached per process).
 
     :param start: the start rule; defaults to the grammar's own name.
     :param strict: build with Lark's strict mode (conflicts and regex collisions raise);
         used by the tests.
+    :param transformer: run this transformer's rules while parsing (no tree is built,
+        which is much faster); ``parse`` then returns what it builds. One parser is
+        kept per transformer object, so the caller keeps the object.
     """
     return Lark.open_from_package(
         "bgkit.grammars",
@@ -46,6 +55,7 @@ def parser(name: str, start: str | None = None, *, strict: bool = False) -> Lark
         start=start or name,
         maybe_placeholders=True,
         strict=strict,
+        transformer=transformer,
     )
 
 

@@ -16,6 +16,8 @@ Play('24/20* 20/16 13/8 13/8')
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeAlias
@@ -193,13 +195,76 @@ class _StepError(Exception):
         super().__init__(msg)
 
 
-def _token_point(tok: Token | int, pos: int) -> int:
-    if isinstance(tok, int):
-        return tok
-    value = int(tok)
-    if value > 25:
-        raise _StepError(f"point must be 0-25, bar or off: {str(tok)!r}", pos)
+def _point_number(word: str, pos: int) -> Point:
+    """The point a number in a play stands for (0-25); ``pos`` locates an error."""
+    value = int(word) if len(word) <= 9 else BAR + 1  # (int() refuses > 4300 digits)
+    if value > BAR:
+        raise _StepError(f"point must be 0-25, bar or off: {word!r}", pos)
     return value
+
+
+def _chain(
+    first: Point, hops: Iterable[tuple[Point, int, bool]], repeat: tuple[str, int] | None
+) -> list[Step]:
+    """The steps of one written part: ``first`` then ``(point, position, hit)`` hops,
+    and the repeat count's digits and position (``13/8(2)``) if one is written.
+
+    :raises _StepError: for a hop towards home or a repeat count outside 1-4.
+    """
+    steps: list[Step] = []
+    src = first
+    for dst, pos, is_hit in hops:
+        if dst >= src:
+            raise _StepError(
+                f"a checker moves towards its home: {point_name(src)}/{point_name(dst)}", pos
+            )
+        steps.append(Step(src, dst, is_hit))
+        src = dst
+    if repeat is None:
+        return steps
+    digits, pos = repeat
+    if len(digits) > 9 or not 1 <= int(digits) <= 4:
+        raise _StepError(f"a repeat count must be 1-4: '({digits})'", pos)
+    return steps * int(digits)
+
+
+# the pieces of a part whose shape a grammar has already checked: points, hit marks, repeat
+_PART_PIECE = re.compile(r"[0-9]+|bar|off|\*|\([ \t]*([0-9]+)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=4096)
+def part_steps(text: str) -> tuple[Step, ...]:
+    """The steps of one part of a play, ``24/20*/16`` or ``13/8(2)``, already known to be
+    well formed (the ``PART`` terminal of ``grammars/mat.lark``); cached, as records
+    repeat the same parts over and over.
+
+    :raises _StepError: as :class:`_PlayBuilder` would, with the offset in ``text``.
+    """
+    first: Point | None = None
+    hops: list[tuple[Point, int, bool]] = []
+    repeat: tuple[str, int] | None = None
+    for piece in _PART_PIECE.finditer(text):
+        word = piece[0]
+        if word == "*":
+            dst, pos, _ = hops[-1]
+            hops[-1] = (dst, pos, True)
+        elif piece[1] is not None:
+            repeat = (piece[1], piece.start(1))
+        else:
+            lower = word.lower()
+            point = (
+                BAR
+                if lower == "bar"
+                else OFF
+                if lower == "off"
+                else _point_number(word, piece.start())
+            )
+            if first is None:
+                first = point
+            else:
+                hops.append((point, piece.start(), False))
+    assert first is not None and hops  # the terminal has this shape
+    return tuple(_chain(first, hops, repeat))
 
 
 @v_args(inline=True)
@@ -207,7 +272,7 @@ class _PlayBuilder(Transformer[Token, list[Step]]):
     """Builds the list of steps; chains are split into hops, repeats expanded."""
 
     def point_number(self, tok: Token) -> tuple[int, int]:
-        return (_token_point(tok, tok.start_pos or 0), tok.start_pos or 0)
+        return (_point_number(tok, tok.start_pos or 0), tok.start_pos or 0)
 
     def bar(self, tok: Token) -> tuple[int, int]:
         return (BAR, tok.start_pos or 0)
@@ -218,28 +283,12 @@ class _PlayBuilder(Transformer[Token, list[Step]]):
     def hop(self, point: tuple[int, int], hit: Token | None) -> tuple[int, int, bool]:
         return (point[0], point[1], hit is not None)
 
-    def repeat(self, tok: Token) -> tuple[int, int]:
-        n = int(tok)
-        if not 1 <= n <= 4:
-            raise _StepError(f"a repeat count must be 1-4: '({tok})'", tok.start_pos or 0)
-        return (n, tok.start_pos or 0)
+    def repeat(self, tok: Token) -> tuple[str, int]:
+        return (str(tok), tok.start_pos or 0)
 
     def part(self, first: tuple[int, int], *rest: object) -> list[Step]:
         *hops, repeat = rest
-        steps: list[Step] = []
-        src = first[0]
-        for hop in hops:
-            assert isinstance(hop, tuple)
-            dst, pos, is_hit = hop
-            if dst >= src:
-                raise _StepError(
-                    f"a checker moves towards its home: {point_name(src)}/{point_name(dst)}",
-                    pos,
-                )
-            steps.append(Step(src, dst, is_hit))
-            src = dst
-        times = repeat[0] if isinstance(repeat, tuple) else 1
-        return steps * times
+        return _chain(first[0], hops, repeat)  # type: ignore[arg-type]
 
     def play(self, *parts: list[Step]) -> list[Step]:
         return [s for p in parts for s in p]

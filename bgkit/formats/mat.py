@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, NoReturn
@@ -74,20 +75,18 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 from lark import (
     Token,
     Transformer,
-    Tree,
     UnexpectedCharacters,
     UnexpectedInput,
     UnexpectedToken,
     v_args,
 )
-from lark.exceptions import UnexpectedEOF, VisitError
-from lark.visitors import merge_transformers
+from lark.exceptions import UnexpectedEOF
 
 from bgkit._grammars import parser
 from bgkit.errors import NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
-from bgkit.play import Play, Step, _PlayBuilder, _StepError
+from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.records import (
     Action,
     Beaver,
@@ -134,36 +133,18 @@ def parse_mat(text: str, *, source_name: str | None = None) -> Match:
            ^
     """
     source = _normalise(text)
-    try:
-        tree = parser("mat").parse(source)
-    except UnexpectedInput as err:
-        raise _syntax_error(err, source, source_name) from None
-    # play.lark's rules come into mat.lark as "play__*"; _PlayBuilder builds them.
-    builder: Transformer[Token, Match] = merge_transformers(  # type: ignore[no-untyped-call]
-        _MatBuilder(source, source_name), play=_PlayBuilder()
-    )
-    try:
-        match: Match = builder.transform(tree)
-    except VisitError as err:
-        exc = err.orig_exc
-        if isinstance(exc, _StepError):
-            raise NotationError(exc.msg, source, exc.pos, source_name=source_name) from None
-        if isinstance(exc, NotationError):
-            raise exc from None
-        token = _first_token(err.obj)
-        if isinstance(exc, ValueError) and token is not None:  # int() of > 4300 digits
-            msg = f"number too large: '{str(token)[:12]}...'"
-            raise NotationError(
-                msg, source, token.start_pos or 0, source_name=source_name
-            ) from None
-        raise
+    with _BUILDING:
+        _BUILDER.start(source, source_name)
+        try:
+            match = parser("mat", transformer=_BUILDER).parse(source)
+        except UnexpectedInput as err:
+            raise _syntax_error(err, source, source_name) from None
+        except _StepError as err:
+            raise NotationError(err.msg, source, err.pos, source_name=source_name) from None
+        finally:
+            _BUILDER.start("", None)
+    assert isinstance(match, Match)  # what the builder's "mat" rule returns
     return match
-
-
-def _first_token(obj: Tree[Token] | Token) -> Token | None:
-    if isinstance(obj, Token):
-        return obj
-    return next(iter(obj.scan_values(lambda v: isinstance(v, Token))), None)
 
 
 def read_mat(
@@ -261,12 +242,12 @@ class _Tag:
 class _MatBuilder(Transformer[Token, Match]):
     """Builds :class:`Match` from the tree; rule and alias names as in ``mat.lark``."""
 
-    def __init__(self, source: str, source_name: str | None) -> None:
+    def __init__(self) -> None:
         super().__init__(visit_tokens=False)
-        # Lark re-wraps v_args methods on every attribute access: bind each rule once.
-        for name in vars(_MatBuilder):
-            if not name.startswith("_"):
-                setattr(self, name, getattr(self, name))
+        self.start("", None)
+
+    def start(self, source: str, source_name: str | None) -> None:
+        """Get ready to build the record in ``source`` (the parser calls the rules)."""
         self.source = source
         self.source_name = source_name
         # lines are needed only to expand tabs
@@ -350,11 +331,14 @@ class _MatBuilder(Transformer[Token, Match]):
             self._fail(f"dice must be 1-6: '{token[:2]}'", token)
         return (d1, d2)
 
-    def play(self, *parts: list[Step]) -> Play:
-        return Play([s for part in parts for s in part])
-
-    def move(self, dice: Token, play: Play | None) -> _Cell:
-        return self._cell("move", dice, self._dice(dice), Play() if play is None else play)
+    def move(self, dice: Token, *parts: Token) -> _Cell:
+        steps: list[Step] = []
+        for part in parts:
+            try:
+                steps += part_steps(part)
+            except _StepError as err:
+                raise _StepError(err.msg, (part.start_pos or 0) + err.pos) from None
+        return self._cell("move", dice, self._dice(dice), Play(steps))
 
     def cannot_move(self, dice: Token, _words: Token) -> _Cell:
         return self._cell("move", dice, self._dice(dice), Play())
@@ -531,6 +515,11 @@ class _MatBuilder(Transformer[Token, Match]):
         )
 
 
+# The parser runs the builder's rules as it goes (no tree); records are read one at a time.
+_BUILDER = _MatBuilder()
+_BUILDING = threading.Lock()
+
+
 def _action(cell: _Cell, player: int, number: int) -> Action:
     where: dict[str, Any] = {
         "line": cell.token.line or 0,
@@ -625,27 +614,53 @@ def _expected(expected: set[str], before: str) -> str:
 
 def _syntax_error(err: UnexpectedInput, source: str, source_name: str | None) -> NotationError:
     """Turn a Lark error into a NotationError that says what the record should hold."""
-    pos: int
-    if isinstance(err, UnexpectedCharacters):
-        pos = err.pos_in_stream or 0
-        expected: set[str] = set(err.allowed or ())
-    elif isinstance(err, UnexpectedToken):
-        pos = err.token.start_pos if err.token.start_pos is not None else len(source)
-        if err.token.type == "$END":
-            pos = len(source.rstrip())  # just after the last character of the record
-        # ``accepts`` asks the parser itself; ``expected`` may hold a wider lexer set.
-        expected = set(err.accepts or err.expected or ())
-    elif isinstance(err, UnexpectedEOF):  # pragma: no cover - LALR reports $END tokens
-        pos = len(source.rstrip())
-        expected = set(err.expected or ())
-    else:  # pragma: no cover - Lark raises only the three kinds above
-        pos, expected = 0, set()
-    expected.discard("WS_INLINE")
+    pos, expected = _error_place(err, source)
+    if "PART" in expected and _PLAY_START.match(source, pos):
+        # a broken play: mat.lark takes a part as one token, so play.lark finds the spot
+        line = source[pos : source.find("\n", pos)]
+        try:
+            parser("play").parse(line)
+        except UnexpectedInput as play_err:
+            at, wanted = _error_place(play_err, line)
+            if isinstance(play_err, UnexpectedCharacters):
+                # the lexer's set is wide; the parser, stopped just there, knows better
+                try:
+                    parser("play").parse(line[:at])
+                except UnexpectedToken as end:
+                    wanted = set(end.accepts) - {"$END"} or wanted
+            pos += at
+            expected = {f"play__{name}" if name in _PLAY_TERMINALS else name for name in wanted}
     before = source[source.rfind("\n", 0, pos) + 1 : pos]
     msg = f"expected {_expected(expected, before)}"
     if pos < len(source.rstrip()):
         msg += f", found {_found(source, pos)}"
     return NotationError(msg, source, pos, source_name=source_name)
+
+
+# what may start a play, and play.lark's terminals that _WORDS knows as "play__*"
+_PLAY_START = re.compile(r"[0-9]|bar|off", re.IGNORECASE)
+_PLAY_TERMINALS = frozenset({"INT", "BAR", "OFF", "HIT"})
+
+
+def _error_place(err: UnexpectedInput, text: str) -> tuple[int, set[str]]:
+    """Where in ``text`` Lark's error stands, and the terminals it would have accepted."""
+    pos: int
+    if isinstance(err, UnexpectedCharacters):
+        pos = err.pos_in_stream or 0
+        expected: set[str] = set(err.allowed or ())
+    elif isinstance(err, UnexpectedToken):
+        pos = err.token.start_pos if err.token.start_pos is not None else len(text)
+        if err.token.type == "$END":
+            pos = len(text.rstrip())  # just after the last character
+        # ``accepts`` asks the parser itself; ``expected`` may hold a wider lexer set.
+        expected = set(err.accepts or err.expected or ())
+    elif isinstance(err, UnexpectedEOF):  # pragma: no cover - LALR reports $END tokens
+        pos = len(text.rstrip())
+        expected = set(err.expected or ())
+    else:  # pragma: no cover - Lark raises only the three kinds above
+        pos, expected = 0, set()
+    expected.discard("WS_INLINE")
+    return pos, expected
 
 
 # ---------------------------------------------------------------------------- Set Pos
