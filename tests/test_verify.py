@@ -247,8 +247,7 @@ def test_written_stop_on_a_made_point() -> None:
     assert issue.kind is IssueKind.WRITTEN_PATH
     assert (issue.line, issue.column) == (6, 6)
     assert issue.message == (
-        "20/16 16/10 cannot be played as written with 64; the same result comes from"
-        " 20/14 14/10"
+        "20/16 16/10 cannot be played as written with 64; the same result comes from 20/14 14/10"
     )
     for fine in ("20/14 14/10", "20/10"):
         clean = verify(parse_mat(SET_POS.format(play=fine), source_name="path.mat"))
