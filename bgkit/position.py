@@ -589,7 +589,9 @@ class Position:
         me, opp = key
         board = (opp, me) if self.turn == 1 else (me, opp)
         state = GameState.OVER if me[0] == self.checkers else GameState.PLAYING
-        return self._derive(board=board, turn=self.opponent, dice=None, game_state=state)
+        return self._derive(
+            board=board, turn=self.opponent, dice=None, doubled=False, game_state=state
+        )
 
     def _derive(self, **changes: object) -> Position:
         """A copy with ``changes``, skipping the validity check.
@@ -625,15 +627,18 @@ class Position:
         resolved, after, _ = self._resolve_checked(play)
         return resolved, after
 
-    def _resolve_checked(self, play: Play) -> tuple[Play, Position, bool]:
+    def _resolve_checked(
+        self, play: Play, dice: tuple[int, int] | None = None
+    ) -> tuple[Play, Position, bool]:
         """:meth:`resolve_apply`, and whether the play can be made as written.
 
         The flag is false when the written stops cannot be played literally although
-        the result is legal (:meth:`literal_results` is empty for it).
+        the result is legal (:meth:`literal_results` is empty for it). ``dice`` stands
+        for :meth:`with_dice` first (the verifier's hot path).
         """
         if self.game_state != GameState.PLAYING:
             raise IllegalPlayError("the game is over")
-        d1, d2 = self._dice(None, None)
+        d1, d2 = self._dice(*dice) if dice else self._dice(None, None)
         me0, opp0 = self.board[self.turn], self.board[self.opponent]
         if play.steps:
             # fast paths: a play that uses every die, hop by hop legally, with one possible

@@ -391,7 +391,6 @@ class _MatchChecker:
         self, game: Game, move_no: int, pos: Position, action: Move, *, last: bool
     ) -> Position | None:
         d1, d2 = action.dice
-        rolled = pos.with_dice(d1, d2)
         who = action.player
         roll = f"{d1}{d2}"
         if action.play is None:
@@ -404,6 +403,7 @@ class _MatchChecker:
             )
             return None
         if not action.play:
+            rolled = pos.with_dice(d1, d2)
             results = rolled.legal_results()
             if results and not (last and game.result is not None):
                 example = next(iter(results.values()))
@@ -420,7 +420,7 @@ class _MatchChecker:
                 return rolled
             return rolled.apply(Play())
         try:
-            resolved, after, as_written = rolled._resolve_checked(action.play)
+            resolved, after, as_written = pos._resolve_checked(action.play, (d1, d2))
         except IllegalPlayError as err:
             written = action.play.spelled()
             self.add_at(
