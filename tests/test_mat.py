@@ -161,6 +161,19 @@ def test_cannot_move_and_empty_roll() -> None:
     assert game.setup is not None
 
 
+@pytest.mark.parametrize("words", ["Cannot Move", "cannot  move", "-", "(no move)", "(No Move)"])
+def test_no_movement_words(words: str) -> None:
+    # mat-format.md 4.3: each of these records a roll with no movement, like "62:" alone
+    text = GAME + f"  1) 31: 8/5 6/5                 62: {words}\n  2) 42: 8/4 6/4\n"
+    actions = parse_mat(text).games[0].actions
+    assert actions == (
+        Move(0, (3, 1), Play("8/5 6/5")),
+        Move(1, (6, 2), Play()),
+        Move(0, (4, 2), Play("8/4 6/4")),
+    )
+    assert (actions[2].line, actions[2].column) == (6, 6)
+
+
 def test_unknown_roll() -> None:
     g1, g2 = dialect("unknown-roll.mat").games
     assert g1.actions[-1] == Move(1, (2, 1), None)  # "21: ???"
@@ -731,6 +744,8 @@ LINE_PARTS = [
     "Losses 2 point",
     "???",
     "Cannot Move",
+    "(no move)",
+    "-",
     "; note",
     '; [Site "x"]',
     "; Set Pos=",

@@ -30,7 +30,7 @@ session), names with spaces, empty names and GridGammon's ``name,rating``, move 
 written any way, rolls in the order rolled (``14:``), plays with numbers or words for the
 bar and off (``25/21``, ``bar/21``, ``6/0``, ``6/Off``), compact plays (``13/11(4)``,
 ``bar/15*(2)``, ``24/20*/16``, ``22/13`` for one checker moving both dice), parts
-separated by commas, ``Cannot Move``, ``???``/``????`` for an unknown play, the cube words
+separated by commas, ``Cannot Move`` (or ``-``, ``(no move)``), ``???``/``????`` for an unknown play, the cube words
 and their synonyms (``Redoubles``, ``Accepts``, ``Passes``, ``Rejects``, ``Refuses``,
 ``Beavers``, ``Raccoons``), ``Wins N point(s) [and the match]`` anywhere on a line,
 BackgammonGalaxy's ``Losses N point`` lines and its second move number in mid-line, a left
