@@ -30,11 +30,12 @@ session), names with spaces, empty names and GridGammon's ``name,rating``, move 
 written any way, rolls in the order rolled (``14:``), plays with numbers or words for the
 bar and off (``25/21``, ``bar/21``, ``6/0``, ``6/Off``), compact plays (``13/11(4)``,
 ``bar/15*(2)``, ``24/20*/16``, ``22/13`` for one checker moving both dice), parts
-separated by commas, ``Cannot Move`` (or ``-``, ``(no move)``), ``???``/``????`` for an unknown play, the cube words
-and their synonyms (``Redoubles``, ``Accepts``, ``Passes``, ``Rejects``, ``Refuses``,
-``Beavers``, ``Raccoons``), ``Wins N point(s) [and the match]`` anywhere on a line,
-BackgammonGalaxy's ``Losses N point`` lines and its second move number in mid-line, a left
-column that overflows into the right one, and XG's ``; Set Pos=`` lines.
+separated by commas, ``Cannot Move`` (or ``-``, ``(no move)``), ``???``/``????`` for an
+unknown play, the cube words and their synonyms (``Redoubles``, ``Accepts``, ``Passes``,
+``Rejects``, ``Refuses``, ``Beavers``, ``Raccoons``), ``Wins N point(s) [and the match]``
+anywhere on a line, BackgammonGalaxy's ``Losses N point`` lines and its second move number
+in mid-line, a left column that overflows into the right one, and XG's ``; Set Pos=``
+lines.
 
 **How cells are given to players.** A move line holds at most one action per column.
 When a line holds two actions, the first is the left player's and the second the right
@@ -367,7 +368,8 @@ class _MatBuilder(Transformer[Token, Match]):
     def losses(self, word: Token, points: Token, _unit: Token) -> _Cell:
         return self._cell("losses", word, self._int(points))
 
-    def numbered(self, number: Token, *cells: _Cell) -> _Segment:
+    def numbered(self, written: Token, *cells: _Cell) -> _Segment:
+        number = _strip_blanks(written)
         # Measure the cells from the number's ")", which gnubg writes at column 3.
         shift = self._column(number) + len(number) - 1 - 3
         if shift:
@@ -513,6 +515,11 @@ class _MatBuilder(Transformer[Token, Match]):
             tuple(comments),
             source_name=self.source_name,
         )
+
+
+def _strip_blanks(token: Token) -> Token:
+    """``token`` without the blanks its terminal takes after it (mat.lark: LINENO)."""
+    return Token.new_borrow_pos(token.type, token.rstrip(" \t"), token)
 
 
 # The parser runs the builder's rules as it goes (no tree); records are read one at a time.
