@@ -30,6 +30,7 @@ from bgkit.errors import AmbiguousPlayError, BgkitError, IllegalActionError, Ill
 from bgkit.play import Play
 from bgkit.position import GameState, Position, ResultKind
 from bgkit.records import Action, Beaver, Double, Drop, Game, Match, Move, Raccoon, Take
+from bgkit.replay import move_number
 
 __all__ = ["Issue", "IssueKind", "Report", "Severity", "verify"]
 
@@ -281,7 +282,7 @@ class _MatchChecker:
                 return self.recorded_result(game)
             if isinstance(action, Move):
                 turn_no += 1
-            move_no = action.number or _move_number(
+            move_no = action.number or move_number(
                 max(turn_no, 1) if isinstance(action, Move) else turn_no + 1, actions
             )
             if ended:
@@ -354,7 +355,7 @@ class _MatchChecker:
                 IssueKind.UNVERIFIED,
                 f"{len(rest)} later action(s) of game {game.number} not verified",
                 game,
-                first.number or _move_number(turn_no + 1, actions),
+                first.number or move_number(turn_no + 1, actions),
                 None,
                 first.line,
                 first.column,
@@ -554,7 +555,7 @@ class _MatchChecker:
         if result is None:
             return
         where_line, where_col = result.line, result.column
-        move_no = _move_number(sum(isinstance(a, Move) for a in game.actions), game.actions)
+        move_no = move_number(sum(isinstance(a, Move) for a in game.actions), game.actions)
         needed = m.length - game.score[result.winner] if m.length else None
         if actual is not None:
             winner, points = actual
@@ -640,16 +641,6 @@ class _MatchChecker:
                 column=column,
             )
         )
-
-
-def _move_number(turn: int, actions: tuple[Action, ...]) -> int:
-    """The record's move number of the ``turn``-th turn of a game (1-based).
-
-    As a ``.mat`` numbers its lines: each number holds one turn of the left player
-    and then one of the right; when the right player opens, line 1 holds only his.
-    """
-    right_opened = bool(actions) and actions[0].player == 1
-    return (turn + int(right_opened) + 1) // 2
 
 
 def _describe(action: Action) -> str:
