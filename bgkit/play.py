@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from lark import Token, Transformer, UnexpectedInput, v_args
+from lark import Token, Transformer, v_args
 
 from bgkit.errors import NotationError
 
@@ -110,16 +110,10 @@ class Play:
         """
         if not text.strip():
             return cls(())
-        from bgkit._grammars import notation_error, parser
+        from bgkit._grammars import build, parse_tree
 
-        try:
-            tree = parser("play").parse(text)
-        except UnexpectedInput as err:
-            raise notation_error(err, text, "play", source_name=source_name) from None
-        try:
-            steps: list[Step] = _PlayBuilder().transform(tree)
-        except _StepError as err:
-            raise NotationError(err.msg, text, err.pos, source_name=source_name) from None
+        tree = parse_tree("play", text, "play", source_name=source_name)
+        steps: list[Step] = build(_PlayBuilder(), tree, text, source_name=source_name)
         return cls(steps)
 
     def __len__(self) -> int:
@@ -272,7 +266,7 @@ class _PlayBuilder(Transformer[Token, list[Step]]):
     """Builds the list of steps; chains are split into hops, repeats expanded."""
 
     def point_number(self, tok: Token) -> tuple[int, int]:
-        return (_point_number(tok, tok.start_pos or 0), tok.start_pos or 0)
+        return (_point_number(str(tok), tok.start_pos or 0), tok.start_pos or 0)
 
     def bar(self, tok: Token) -> tuple[int, int]:
         return (BAR, tok.start_pos or 0)
