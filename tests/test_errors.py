@@ -1,0 +1,59 @@
+"""bgkit.errors: one hierarchy, and NotationError's place-finding and rendering."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bgkit import errors
+from bgkit.errors import BgkitError, NotationError
+
+
+@pytest.mark.parametrize("name", errors.__all__)
+def test_every_error_is_a_bgkit_error_and_a_value_error(name: str) -> None:
+    cls = getattr(errors, name)
+    assert issubclass(cls, BgkitError)
+    if cls is not BgkitError:
+        assert issubclass(cls, ValueError)
+
+
+def test_line_and_column_from_an_offset() -> None:
+    source = " 3 point match\n\n Game 1\n  1) 70: 8/5\n"
+    err = NotationError("dice must be 1-6: '70'", source, source.index("70"), source_name="m.mat")
+    assert (err.line, err.column) == (4, 6)
+    assert err.location == "m.mat:4:6"
+    assert err.one_line() == "m.mat:4:6: dice must be 1-6: '70'"
+    assert err.source_line == "  1) 70: 8/5"
+    assert str(err) == "m.mat:4:6: dice must be 1-6: '70'\n      1) 70: 8/5\n         ^"
+
+
+def test_rendering_edge_cases() -> None:
+    assert str(NotationError("bad")) == "1:1: bad"  # no source at all
+    tabbed = NotationError("here", "\tx", 1)
+    assert str(tabbed).splitlines()[1:] == ["     x", "     ^"]  # a tab shown as one column
+    end = NotationError("ends too early", "13/", 3)
+    assert str(end).startswith("1:4: ends too early (at end of input)")
+    crlf = NotationError("x", "ab\r\ncd\r\n", 4)
+    assert (crlf.line, crlf.column, crlf.source_line) == (2, 1, "cd")
+    clamped = NotationError("x", "abc", 99)
+    assert clamped.pos == 3
+    assert NotationError("x", "abc", -5).pos == 0
+
+
+def test_at_and_with_source_name() -> None:
+    source = "one\ntwo\nthree\n"
+    err = NotationError.at("bad", source, 3, 2, source_name="f")
+    assert (err.pos, err.line, err.column, err.location) == (9, 3, 2, "f:3:2")
+    moved = NotationError("bad", source, 9).with_source_name("g.mat")
+    assert moved.one_line() == "g.mat:3:2: bad"
+    assert type(moved) is NotationError
+    assert NotationError.at("past the end", source, 99, 1).line == 4
+
+
+@given(st.text(alphabet="ab \t\r\n", max_size=40), st.integers(0, 45))
+def test_line_and_column_lead_back_to_the_offset(source: str, pos: int) -> None:
+    err = NotationError("x", source, pos)
+    back = NotationError.at("x", source, err.line, err.column)
+    assert back.pos == err.pos
+    assert "\n" not in err.one_line()
