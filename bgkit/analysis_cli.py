@@ -75,8 +75,8 @@ def analyze(
     does: EMG and MWC). Without --json, --csv or --html a summary per player is
     printed.
     """
-    from bgkit.cli import error_line, fail
-    from bgkit.errors import BgkitError
+    from bgkit.cli import fail
+    from bgkit.errors import BgkitError, error_line
     from bgkit.formats import read_match
 
     for out in (json_out, csv_out, html_out):

@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from bgkit.errors import BgkitError
+from bgkit.errors import BgkitError, error_line
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -168,11 +168,11 @@ def record_files(paths: PathArg) -> list[Path]:
     >>> [p.name for p in record_files("data/fixtures")][:2]
     ['handwritten_3pt.mat', 'handwritten_3pt_illegal1.mat']
     """
-    from bgkit.cli import record_paths
+    from bgkit.formats import find_records
 
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
-    found, _skipped = record_paths(tuple(os.fspath(p) for p in paths))
+    found, _skipped = find_records(paths)
     return found
 
 
@@ -596,8 +596,6 @@ def _run_one(func: RowFunction, path: str) -> list[Row]:
     try:
         rows = list(func(Path(path)))
     except (BgkitError, OSError) as err:
-        from bgkit.cli import error_line
-
         return [{"kind": UNREADABLE, "message": error_line(err, source=path)}]
     except Exception as err:
         message = f"{path}: internal error: {type(err).__name__}: {_first_line(err)}"

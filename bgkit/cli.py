@@ -15,7 +15,8 @@ from typing import Any, NoReturn, TypeVar
 import click
 from tqdm import tqdm
 
-from bgkit.errors import BgkitError, NotationError
+from bgkit.errors import BgkitError, NotationError, error_line
+from bgkit.formats import find_records
 from bgkit.position import Position
 
 __all__ = ["main"]
@@ -27,20 +28,6 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``bgkit: message`` on stderr and exit with ``code``."""
     click.echo(f"bgkit: {message}", err=True)
     sys.exit(code)
-
-
-def error_line(err: BgkitError | OSError, *, source: str | None = None) -> str:
-    """One line for an error: ``file:line:col: reason`` or ``source: reason``."""
-    if isinstance(err, NotationError):
-        if source and not err.source_name:
-            err = err.with_source_name(source)
-        return err.one_line()
-    if isinstance(err, OSError):
-        where = err.filename if err.filename else source
-        reason = err.strerror or str(err)
-        return f"{where}: {reason}" if where else reason
-    text = str(err).splitlines()[0] if str(err) else type(err).__name__
-    return f"{source}: {text}" if source else text
 
 
 def parse_dice(text: str) -> tuple[int, int]:
@@ -105,45 +92,6 @@ def moves(notation: str, dice: str | None, as_json: bool) -> None:
         click.echo(str(row["play"]))
 
 
-RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".json", ".xg", ".gmd", ".match")
-"""File endings ``bgkit verify`` picks up when it walks a folder."""
-
-
-def record_paths(paths: tuple[str, ...]) -> tuple[list[Path], list[Path]]:
-    """The files named, and the record files inside the folders named (recursively, sorted).
-
-    Returns ``(records, skipped)``: in folders, a ``.txt`` file is taken only when its
-    text looks like a match record (``.txt`` also holds position exports and notes);
-    files named explicitly are always taken.
-    """
-    found: list[Path] = []
-    skipped: list[Path] = []
-    for name in paths:
-        path = Path(name)
-        if not path.is_dir():
-            found.append(path)
-            continue
-        for p in sorted(path.rglob("*")):
-            if not p.is_file() or p.suffix.lower() not in RECORD_SUFFIXES:
-                continue
-            if p.suffix.lower() == ".txt" and not _looks_like_record(p):
-                skipped.append(p)
-            else:
-                found.append(p)
-    return found, skipped
-
-
-def _looks_like_record(path: Path) -> bool:
-    from bgkit.formats import FORMATS, decode_bytes
-
-    try:
-        with path.open("rb") as handle:
-            head = decode_bytes(handle.read(1 << 16))
-    except OSError:
-        return True  # let the reader report it
-    return any(fmt.sniff(head) for fmt in FORMATS if not fmt.binary)
-
-
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option(
@@ -192,7 +140,7 @@ def verify(
 
     from bgkit import batch
 
-    files, skipped = record_paths(paths)
+    files, skipped = find_records(paths)
     if not files:
         fail("no record files found in " + ", ".join(paths))
     if strict and output:

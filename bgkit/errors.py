@@ -24,6 +24,7 @@ __all__ = [
     "IllegalPlayError",
     "InvalidPositionError",
     "NotationError",
+    "error_line",
 ]
 
 
@@ -144,3 +145,17 @@ class AmbiguousPlayError(BgkitError, ValueError):
 
 class IllegalActionError(BgkitError, ValueError):
     """A cube action, resignation or turn that the rules forbid here."""
+
+
+def error_line(err: BgkitError | OSError, *, source: str | None = None) -> str:
+    """One line for an error: ``file:line:col: reason`` or ``source: reason``."""
+    if isinstance(err, NotationError):
+        if source and not err.source_name:
+            err = err.with_source_name(source)
+        return err.one_line()
+    if isinstance(err, OSError):
+        where = err.filename if err.filename else source
+        reason = err.strerror or str(err)
+        return f"{where}: {reason}" if where else reason
+    text = str(err).splitlines()[0] if str(err) else type(err).__name__
+    return f"{source}: {text}" if source else text

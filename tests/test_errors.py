@@ -7,10 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bgkit import errors
-from bgkit.errors import BgkitError, NotationError
+from bgkit.errors import BgkitError, IllegalPlayError, NotationError, error_line
 
 
-@pytest.mark.parametrize("name", errors.__all__)
+@pytest.mark.parametrize("name", [n for n in errors.__all__ if n[0].isupper()])
 def test_every_error_is_a_bgkit_error_and_a_value_error(name: str) -> None:
     cls = getattr(errors, name)
     assert issubclass(cls, BgkitError)
@@ -57,3 +57,15 @@ def test_line_and_column_lead_back_to_the_offset(source: str, pos: int) -> None:
     back = NotationError.at("x", source, err.line, err.column)
     assert back.pos == err.pos
     assert "\n" not in err.one_line()
+
+
+def test_error_line_is_one_line_naming_the_place() -> None:
+    notation = NotationError("dice must be 1-6: '70'", "a\n  1) 70: 8/5\n", 7)
+    assert error_line(notation, source="m.mat") == "m.mat:2:6: dice must be 1-6: '70'"
+    named = notation.with_source_name("kept.mat")
+    assert error_line(named, source="other.mat").startswith("kept.mat:2:6: ")
+    missing = FileNotFoundError(2, "No such file or directory", "no/such.mat")
+    assert error_line(missing) == "no/such.mat: No such file or directory"
+    assert error_line(OSError("disk gone"), source="x.mat") == "x.mat: disk gone"
+    assert error_line(IllegalPlayError("blocked\nmore"), source="x.mat") == "x.mat: blocked"
+    assert error_line(BgkitError()) == "BgkitError"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeAlias
@@ -26,10 +26,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMATS",
+    "RECORD_SUFFIXES",
     "Format",
     "RecordSource",
     "decode_bytes",
     "detect_format",
+    "find_records",
     "read_match",
     "source_data",
     "source_text",
@@ -195,3 +197,40 @@ def read_match(source: str | os.PathLike[str], *, encoding: str | None = None) -
             return fmt.parse_bytes(data, source_name=str(source))
     text = decode_bytes(data, encoding=encoding)
     return detect_format(text, str(source)).parse(text, source_name=str(source))
+
+
+RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".json", ".xg", ".gmd", ".match")
+"""File endings :func:`find_records` (and so ``bgkit verify``) picks up in a folder."""
+
+
+def find_records(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], list[Path]]:
+    """The files named, and the record files inside the folders named (recursively, sorted).
+
+    Returns ``(records, skipped)``: in folders, a ``.txt`` file is taken only when its
+    text looks like a match record (``.txt`` also holds position exports and notes);
+    files named explicitly are always taken.
+    """
+    found: list[Path] = []
+    skipped: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if not path.is_dir():
+            found.append(path)
+            continue
+        for p in sorted(path.rglob("*")):
+            if not p.is_file() or p.suffix.lower() not in RECORD_SUFFIXES:
+                continue
+            if p.suffix.lower() == ".txt" and not _looks_like_record(p):
+                skipped.append(p)
+            else:
+                found.append(p)
+    return found, skipped
+
+
+def _looks_like_record(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            head = decode_bytes(handle.read(1 << 16))
+    except OSError:
+        return True  # let the reader report it
+    return any(fmt.sniff(head) for fmt in FORMATS if not fmt.binary)
