@@ -300,11 +300,11 @@ def analyze(
         from a position the evaluator does not handle.
     """
     started = time.perf_counter()
-    workers = plan_jobs(jobs, sum(len(g.actions) for g in match.games), evaluator)
-    with Runner(workers, evaluator) as runner:  # the workers start gnubg meanwhile
+    workers = plan_jobs(jobs, sum(len(g.actions) for g in match.games), evaluator, plies)
+    with Runner(workers, evaluator) as runner:
         steps = _replay(match)
         tasks, owners = _tasks(match, steps, plies)
-        runner.submit(tasks)
+        runner.submit(tasks)  # (forks the workers)
         met = _met(evaluator)
         rows = _base_rows(match, steps)  # while the workers evaluate
         bar = _progress_bar(len(tasks), progress)

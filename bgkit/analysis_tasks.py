@@ -5,8 +5,9 @@ one recorded roll or double (picklable, so that worker processes can run it); th
 answer is a :class:`Figures`. A :class:`Runner` evaluates a list of tasks, in worker
 processes or in this process:
 
-* Workers are forked from this process (so they start with bgkit imported) and start
-  GNU Backgammon at once, while this process checks and replays the record.
+* Workers are forked from this process once the record is replayed and the tasks are
+  made: they start with bgkit, GNU Backgammon's module and the tasks in memory, and are
+  handed chunks of task numbers.
 * This process evaluates the tasks itself when an evaluator object is given (it cannot
   be sent to other processes), or when it cannot fork safely: it runs a gnubg session
   already (gnubg's worker threads do not survive a fork: a forked gnubg would wait for
@@ -19,6 +20,7 @@ leave their figures for the luck to find (gnubg's own analysis shows this at 2-p
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
@@ -29,16 +31,33 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from bgkit.evaluator import CachedEvaluator, CubeDecision, Evaluator
-from bgkit.metrics import effective_pip_count, luck_normal, luck_opening
+from bgkit.metrics import luck_normal, luck_opening
 from bgkit.position import Position
 
 if TYPE_CHECKING:
     from bgkit.movegen import Key
 
-__all__ = ["MIN_ACTIONS_PER_JOB", "Figures", "Runner", "Task", "evaluate_task"]
+__all__ = [
+    "MIN_ACTIONS_PER_JOB",
+    "MIN_DEEP_ACTIONS_PER_JOB",
+    "Figures",
+    "Runner",
+    "Task",
+    "chunks",
+    "evaluate_task",
+]
 
-#: A record with fewer actions than this per process is analysed in fewer processes.
+#: A record with fewer actions than this per process is analysed in fewer processes
+#: (at 0-ply; a deeper search costs more per action: :data:`MIN_DEEP_ACTIONS_PER_JOB`).
 MIN_ACTIONS_PER_JOB = 24
+MIN_DEEP_ACTIONS_PER_JOB = 4
+
+#: gnubg's position cache in each of several workers at 0-ply (its default is 2**19
+#: positions, 29 MB): what a worker asks again it asks within a few decisions, and a
+#: 4 MB cache answers it faster. One process keeps the default, so that its figures
+#: are those of one gnubg session bit for bit (several workers' figures already vary
+#: in their last bits with the share of each).
+WORKER_CACHE = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +90,6 @@ class Figures:
     best: float | None = None
     played: float | None = None
     rank: int | None = None
-    epc: tuple[float | None, float | None] = (None, None)
-    """Effective pip counts of the player on roll and of the opponent."""
 
 
 class AnalysisTaskError(RuntimeError):
@@ -107,21 +124,17 @@ def evaluate_task(ev: Evaluator, task: Task) -> Figures:
         else:
             luck, mean = luck_normal(mine, task.dice)
     cube = ev.cube_decision(pos, task.plies) if task.cube else None
-    epc = (
-        effective_pip_count(pos.board[pos.turn]),
-        effective_pip_count(pos.board[pos.opponent]),
-    )
     if task.dice is None or task.played is None:
-        return Figures(cube, luck, mean, epc=epc)
+        return Figures(cube, luck, mean)
     plays = ev.plays(pos, task.dice, task.plies, keep=task.played)
     if not plays:
-        return Figures(cube, luck, mean, 0, epc=epc)
+        return Figures(cube, luck, mean, 0)
     at = next((i for i, c in enumerate(plays) if c.key == task.played), None)
     if at is None:
         raise AnalysisTaskError(f"the evaluator does not list the play made in {pos!r}")
     best = plays[0]
     return Figures(
-        cube, luck, mean, len(plays), str(best.play), best.equity, plays[at].equity, at + 1, epc
+        cube, luck, mean, len(plays), str(best.play), best.equity, plays[at].equity, at + 1
     )
 
 
@@ -136,22 +149,34 @@ def clear_cache(evaluator: Evaluator) -> None:
 # ---------------------------------------------------------------------- workers
 
 _worker_evaluator: CachedEvaluator | None = None
+_worker_tasks: Sequence[Task] = ()
 
 
-def _worker_start() -> None:
-    """Start GNU Backgammon in a new worker process."""
-    global _worker_evaluator
+def _worker_start(tasks: Sequence[Task], cache: int | None) -> None:
+    """Start GNU Backgammon in a new worker process, which evaluates some of ``tasks``
+    (forked: they are not copied, nor pickled), with a cache of ``cache`` positions
+    (``None``: gnubg's default).
+
+    The process lives for one analysis and makes next to no cyclic garbage: the
+    collector is off, and what the process inherited is not scanned again.
+    """
+    global _worker_evaluator, _worker_tasks
+    _worker_tasks = tasks
+    gc.freeze()
+    gc.disable()
     from bgkit.gnubg_evaluator import GnubgEvaluator, gnubg_module
 
     gnubg_module()  # a fresh gnubg: its cache is empty
-    _worker_evaluator = CachedEvaluator(GnubgEvaluator())
+    evaluator = GnubgEvaluator()
+    if cache is not None:
+        evaluator.clear_cache(cache)
+    _worker_evaluator = CachedEvaluator(evaluator)
 
 
-def _worker_run(tasks: Sequence[Task]) -> list[Figures]:
-    if _worker_evaluator is None:  # pragma: no cover (the pool's initializer ran)
-        _worker_start()
-    assert _worker_evaluator is not None
-    return [evaluate_task(_worker_evaluator, task) for task in tasks]
+def _worker_run(start: int, stop: int) -> list[Figures]:
+    """Evaluate tasks ``start`` to ``stop`` (in a worker)."""
+    assert _worker_evaluator is not None  # (the pool's initializer ran)
+    return [evaluate_task(_worker_evaluator, task) for task in _worker_tasks[start:stop]]
 
 
 def can_fork() -> bool:
@@ -165,50 +190,68 @@ def can_fork() -> bool:
     )
 
 
+def chunks(n: int, jobs: int) -> list[tuple[int, int]]:
+    """``(start, stop)`` of the chunks ``n`` tasks are handed out in to ``jobs`` workers.
+
+    Large chunks first (few hand-outs while this process still works), smaller ones
+    towards the end (the workers finish together): each a third of what is left per
+    worker, 6 tasks at least.
+
+    >>> [stop - start for start, stop in chunks(100, 2)]
+    [16, 14, 11, 9, 8, 7, 6, 6, 6, 6, 6, 5]
+    """
+    out = []
+    start = 0
+    while start < n:
+        size = max(6, (n - start) // (3 * jobs))
+        out.append((start, min(n, start + size)))
+        start += size
+    return out
+
+
 class Runner:
     """Evaluates tasks in ``jobs`` forked worker processes, or in this process (``jobs=0``).
 
-    The workers are forked when the runner is made, so that they start gnubg while this
-    process prepares the tasks; :meth:`submit` hands them the tasks, :meth:`results`
-    collects the figures in task order.
+    :meth:`submit` forks the workers with the tasks in memory (GNU Backgammon's module is
+    imported before, so they start with it loaded) and hands them out in chunks of
+    task numbers; :meth:`results` collects the figures in task order.
     """
 
     def __init__(self, jobs: int, evaluator: Evaluator | None = None) -> None:
         self.jobs = jobs
         self.evaluator = evaluator
         self._tasks: list[Task] = []
-        self._futures: dict[Future[list[Figures]], list[int]] = {}
+        self._futures: dict[Future[list[Figures]], range] = {}
         self._pool: ProcessPoolExecutor | None = None
         if jobs:
-            self._pool = ProcessPoolExecutor(
-                max_workers=jobs,
-                mp_context=multiprocessing.get_context("fork"),
-                initializer=_worker_start,
-            )
-            for _ in range(jobs):  # one process is forked per task while none is idle
-                self._pool.submit(int)
+            _preload()
 
     def __enter__(self) -> Runner:
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+            # (the workers are done, or not needed: they exit without being waited for)
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
     def submit(self, tasks: list[Task]) -> None:
-        """Start evaluating ``tasks`` (in the workers: interleaved chunks)."""
+        """Start evaluating ``tasks`` (in the workers: chunks handed out as they free up)."""
         self._tasks = tasks
-        if self._pool is None:
+        if not self.jobs or not tasks:
             return
-        size = max(1, min(16, len(tasks) // (self.jobs * 4)))
-        for start in range(0, len(tasks), size):
-            chunk = list(range(start, min(start + size, len(tasks))))
-            future = self._pool.submit(_worker_run, [tasks[i] for i in chunk])
-            self._futures[future] = chunk
+        self._pool = ProcessPoolExecutor(
+            max_workers=self.jobs,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_worker_start,
+            initargs=(tasks, WORKER_CACHE if self.jobs > 1 and not tasks[0].plies else None),
+        )
+        for start, stop in chunks(len(tasks), self.jobs):  # (the first forks the workers)
+            future = self._pool.submit(_worker_run, start, stop)
+            self._futures[future] = range(start, stop)
 
     def results(self, tick: Callable[[int], object] = lambda n: None) -> list[Figures]:
         """The figures of every submitted task, in order; ``tick(n)`` after each ``n`` done."""
-        if self._pool is None:
+        if not self.jobs:
             return self._here(tick)
         found: list[Figures | None] = [None] * len(self._tasks)
         for future in as_completed(self._futures):
@@ -227,15 +270,37 @@ class Runner:
         ev = evaluator if isinstance(evaluator, CachedEvaluator) else CachedEvaluator(evaluator)
         clear_cache(ev)  # what this process searched before must not answer now
         out = []
-        for task in self._tasks:
-            out.append(evaluate_task(ev, task))
-            tick(1)
+        collecting = gc.isenabled()
+        gc.disable()  # (the evaluations make next to no cyclic garbage)
+        try:
+            for task in self._tasks:
+                out.append(evaluate_task(ev, task))
+                tick(1)
+        finally:
+            if collecting:
+                gc.enable()
         return out
 
 
-def plan_jobs(jobs: int | None, n_actions: int, evaluator: Evaluator | None) -> int:
-    """Worker processes for a record of ``n_actions`` (0: evaluate in this process)."""
+def _preload() -> None:
+    """Import GNU Backgammon's module (its nets and databases) here, before forking: each
+    worker then starts with it loaded. Importing starts no thread of gnubg's, so the
+    workers can still be forked (its commands are what start them)."""
+    try:
+        import gnubg  # noqa: F401
+
+        import bgkit.gnubg_evaluator  # noqa: F401
+    except ImportError:  # pragma: no cover (the workers report it)
+        pass
+
+
+def plan_jobs(jobs: int | None, n_actions: int, evaluator: Evaluator | None, plies: int = 0) -> int:
+    """Worker processes for a record of ``n_actions`` searched ``plies`` deep (0: evaluate
+    in this process): ``jobs`` (default: the cores), fewer when each would get less than
+    :data:`MIN_ACTIONS_PER_JOB` actions (at 0-ply) or :data:`MIN_DEEP_ACTIONS_PER_JOB`.
+    """
     if evaluator is not None or not can_fork():
         return 0
     wanted = jobs if jobs is not None else (os.cpu_count() or 1)
-    return max(1, min(wanted, n_actions // MIN_ACTIONS_PER_JOB))
+    per_job = MIN_DEEP_ACTIONS_PER_JOB if plies else MIN_ACTIONS_PER_JOB
+    return max(1, min(wanted, n_actions // per_job))

@@ -30,9 +30,12 @@ best cube action): so the 0-ply cubeful equity of a position, and from it and th
 same with the cube turned most 0-ply cube decisions, are read from the score of a
 made-up previous turn of the opponent (:func:`_predecessor`). The rest (deeper
 searches, positions no such turn leads to, cube decisions where doubling is right)
-come from gnubg's ``eval`` command, printed with six decimals. gnubg runs commands
-through its thread pool, which often answers only after a 10 ms poll; with two
-threads less often than with one (``set threads 0`` hangs).
+come from gnubg's ``eval`` command, printed with six decimals. gnubg runs such commands
+in its thread pool and looks for the answer every 10 ms (``multithread.c``,
+``WaitForAllTasks``): on an idle machine an ``eval`` takes 10 ms, however short the
+work, so the evaluator avoids commands where it can, and asks ``eval`` about a position
+once (at 0-ply). The pool is started on the first command (``set threads 2``; the
+Python API needs none, and with none a command hangs).
 
 gnubg keeps one position cache per process, and it answers for a position with
 whatever depth it was last searched at; :meth:`GnubgEvaluator.clear_cache` empties it.
@@ -59,15 +62,16 @@ import re
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from functools import cache
 from types import ModuleType
 from typing import IO, Any, Self
 
-from bgkit.errors import InvalidPositionError
 from bgkit.evaluator import Candidate, CubeDecision, Evaluation
 from bgkit.met import MatchEquityTable
-from bgkit.movegen import Key
+from bgkit.movegen import Key, Side
 from bgkit.play import Play, Step
 from bgkit.position import GameState, Position
 
@@ -85,7 +89,6 @@ ANALYSIS_FILTERS: dict[int, tuple[tuple[int, int, float], ...]] = {
 _SETUP = (
     "set display off",
     "set sound enable off",
-    "set threads 2",
     "set output digits 6",
     "set output mwc off",
     "set evaluation chequerplay evaluation prune on",
@@ -93,6 +96,23 @@ _SETUP = (
     "set evaluation chequerplay evaluation cubeful on",
     "set evaluation cubedecision evaluation cubeful on",
 )
+#: Entries of gnubg's position cache (its default; set when it is cleared).
+CACHE_SIZE = 1 << 19
+
+
+class _Searched:
+    """Whether gnubg's cache may hold figures of searches deeper than 0-ply (since it was
+    last cleared): a 0-ply question may then get such a figure, and what the evaluator
+    kept from an earlier asking is not what gnubg would answer now."""
+
+    deeper = False
+
+
+def _searching(plies: int) -> None:
+    if plies:
+        _Searched.deeper = True
+
+
 _lock = threading.Lock()
 _HINT = re.compile(r"^\s*\d+\.\s+Cubeful (\d+)-ply\s+(.+?)\s+Eq\.:\s+([+-]?\d+\.\d+)", re.MULTILINE)
 _ROW = re.compile(r"^\s*(?:static|\d+ ply):((?:\s+[+-]?\d+\.\d+){7})\s*$", re.MULTILINE)
@@ -165,9 +185,86 @@ class _Capture:
 
 
 class _Session(_Capture):
-    """The process's command channel to gnubg, and the search settings of its commands."""
+    """The process's command channel to gnubg, and the search settings of its commands.
+
+    **Short commands on one CPU.** gnubg hands a command's evaluation to a thread of its
+    pool and checks for the answer at once, then every 10 ms. On an idle machine the
+    check comes first (the pool thread wakes on another CPU), so an ``eval`` that takes
+    0.2 ms answers after 10 ms. :meth:`one_cpu` puts the calling thread (for the
+    command) and gnubg's threads on the CPU the caller runs on: the woken thread then
+    runs first, and the answer is there when gnubg first looks (mostly). Deeper
+    searches let gnubg's threads go (:meth:`search`). Linux only; elsewhere, or when
+    gnubg's threads are not the ones the session started, commands run as they are.
+    """
 
     settings: tuple[int, object] | None = None
+    threads: tuple[int, ...] = ()
+    """Thread IDs of gnubg's pool (the threads ``set threads`` started)."""
+    pinned: int | None = None
+    """The CPU gnubg's threads are kept on since the last short command (``None``: free)."""
+
+    def start_threads(self, gnubg: Any) -> None:
+        """Start gnubg's pool (``set threads 2``) from the caller's CPU: the command then
+        answers at once (else after 20 ms)."""
+        before = _thread_ids()
+        try:
+            if not before:  # (so the threads could not be told)
+                raise OSError("no list of threads")
+            mine = os.sched_getaffinity(0)
+            cpu = _current_cpu(mine)
+            os.sched_setaffinity(0, {cpu})
+        except (AttributeError, OSError):  # pragma: no cover (not Linux, or not allowed)
+            self.run(gnubg, "set threads 2")
+            return
+        try:
+            self.run(gnubg, "set threads 2")
+        finally:
+            os.sched_setaffinity(0, mine)
+        self.threads = tuple(sorted(_thread_ids() - before))  # (started on ``cpu``)
+        self.pinned = cpu if self.threads else None
+
+    @contextmanager
+    def one_cpu(self) -> Iterator[None]:
+        """Run a short command with the caller and gnubg's threads on the caller's CPU.
+
+        gnubg's threads stay there after it (moved each time, they answer late more
+        often); :meth:`unpin` lets them go."""
+        if not self.threads:
+            yield
+            return
+        mine = os.sched_getaffinity(0)
+        try:
+            cpu = _current_cpu(mine)
+            os.sched_setaffinity(0, {cpu})
+            if self.pinned != cpu:
+                _pin(self.threads, {cpu})
+                self.pinned = cpu
+        except OSError:  # pragma: no cover (gnubg's threads changed: leave them alone)
+            self.threads, self.pinned = (), None
+        try:
+            yield
+        finally:
+            os.sched_setaffinity(0, mine)
+
+    def unpin(self) -> None:
+        """Let gnubg's threads run on the caller's CPUs."""
+        if self.pinned is None:
+            return
+        self.pinned = None
+        try:
+            _pin(self.threads, os.sched_getaffinity(0))
+        except OSError:  # pragma: no cover
+            self.threads = ()
+
+    def search(self, gnubg: Any, command: str, plies: int) -> str:
+        """Run a command that searches ``plies`` deep: a 0-ply one on one CPU, deeper ones
+        with gnubg's threads free (it may spread a search over them)."""
+        _searching(plies)
+        if plies:
+            self.unpin()
+            return self.run(gnubg, command)
+        with self.one_cpu():
+            return self.run(gnubg, command)
 
     def set_plies(
         self, gnubg: Any, plies: int, filters: dict[int, tuple[tuple[int, int, float], ...]]
@@ -190,9 +287,38 @@ class _Session(_Capture):
 
 @cache
 def _session() -> _Session:
+    """The command channel, with gnubg's thread pool started (commands that evaluate need
+    it; the Python API does not, so a process that only calls it saves the 25 ms)."""
     session = _Session().__enter__()
     atexit.register(session.__exit__)
+    session.start_threads(gnubg_module())
     return session
+
+
+def _thread_ids() -> set[int]:
+    """The IDs of this process's threads (empty where ``/proc`` does not list them)."""
+    try:
+        return {int(name) for name in os.listdir("/proc/self/task")}
+    except (OSError, ValueError):  # pragma: no cover (not Linux)
+        return set()
+
+
+def _pin(threads: Sequence[int], cpus: set[int]) -> None:
+    """Let the ``threads`` (0: the caller) run on ``cpus`` only."""
+    for tid in threads:
+        os.sched_setaffinity(tid, cpus)
+
+
+def _current_cpu(allowed: set[int]) -> int:
+    """The CPU the calling thread runs on (one of ``allowed`` if the C library cannot say)."""
+    libc = _libc()
+    cpu = -1
+    if libc is not None:
+        try:
+            cpu = int(libc.sched_getcpu())
+        except AttributeError:  # pragma: no cover (no sched_getcpu in this C library)
+            cpu = -1
+    return cpu if cpu in allowed else min(allowed)
 
 
 class GnubgEvaluator:
@@ -206,6 +332,13 @@ class GnubgEvaluator:
         self, *, filters: dict[int, tuple[tuple[int, int, float], ...]] | None = None
     ) -> None:
         self._filters = dict(ANALYSIS_FILTERS if filters is None else filters)
+        # 0-ply figures, kept: asked again, gnubg would answer the same from its cache
+        # (as long as it holds no deeper figures: _Searched)
+        self._optimals: dict[tuple[object, ...], float] = {}
+        """:meth:`_optimal` by (sides of the player on roll and of the opponent, turn,
+        :func:`_state`)."""
+        self._eval_texts: dict[str, tuple[Evaluation, CubeDecision]] = {}
+        """0-ply ``eval`` figures by gnubg ID (positions no made-up turn leads to)."""
 
     # ------------------------------------------------------------------ protocol
 
@@ -218,20 +351,31 @@ class GnubgEvaluator:
         """gnubg's table in memory (Kazaross-XG2 unless changed), 25 points long."""
         return _met(gnubg_module())
 
-    def clear_cache(self) -> None:
-        """Empty gnubg's position cache (shared by every evaluator of the process).
+    def clear_cache(self, entries: int = CACHE_SIZE) -> None:
+        """Empty gnubg's position cache (shared by every evaluator of the process), with
+        room for ``entries`` positions after (gnubg's default: 2**19, about 29 MB).
 
         gnubg's cache answers for a position with whatever depth it was last searched
         at: after a 2-ply search, a 0-ply or 1-ply question about the same position may
         get the 2-ply figure. Clearing it makes what follows independent of what came
         before (an analysis clears it when it starts).
+
+        A smaller cache is faster when it still holds what is asked again (it stays in
+        the processor's caches), but a position it has let go is evaluated again, which
+        can change figures in their last bits (see :func:`_made_up_turn`).
         """
-        if gnubg_module.cache_info().currsize == 0:
+        self._optimals.clear()
+        self._eval_texts.clear()
+        if gnubg_module.cache_info().currsize == 0 and entries == CACHE_SIZE:
             return  # gnubg not started yet: nothing cached
         gnubg = gnubg_module()
         with _lock:  # (resizing to the same size keeps the entries)
-            _session().run(gnubg, "set cache 0")
-            _session().run(gnubg, f"set cache {CACHE_SIZE}")
+            session = _session()
+            with session.one_cpu():
+                session.run(gnubg, "set cache 0")
+            with session.one_cpu():
+                session.run(gnubg, f"set cache {entries}")
+            _Searched.deeper = False
 
     def evaluate(self, position: Position, plies: int = 0) -> Evaluation:
         _check(position)
@@ -244,7 +388,7 @@ class GnubgEvaluator:
                     out = gnubg.evaluate(board, _cubeinfo(gnubg, position), _evalcontext(gnubg, 0))
                 probs = (out[0], out[1], out[2], out[3], out[4])
                 return Evaluation(probs, float(out[5]), optimal, 0)
-        return _parse(self._eval_text(position, plies), plies)[0]
+        return self._eval(position, plies)[0]
 
     def cube_decision(self, position: Position, plies: int = 0) -> CubeDecision:
         _check(position)
@@ -252,7 +396,19 @@ class GnubgEvaluator:
             decision = self._settled_cube_decision(position)
             if decision is not None:
                 return decision
-        return _parse(self._eval_text(position, plies), plies)[1]
+        return self._eval(position, plies)[1]
+
+    def _eval(self, position: Position, plies: int) -> tuple[Evaluation, CubeDecision]:
+        """gnubg's ``eval`` of the position (at 0-ply asked once per position)."""
+        if plies:
+            return _parse(self._eval_text(position, plies), plies)
+        if _Searched.deeper:
+            return _parse(self._eval_text(position, 0), 0)
+        key = _eval_id(position)
+        found = self._eval_texts.get(key)
+        if found is None:
+            found = self._eval_texts[key] = _parse(self._eval_text(position, 0), 0)
+        return found
 
     # ------------------------------------------------------------------ 0-ply shortcuts
 
@@ -264,16 +420,37 @@ class GnubgEvaluator:
         opponent is given a made-up previous turn that can end in ``position`` (a
         checker put back three pips, or back on the bar), and the score of that play is
         read. ``None`` when no such turn can be made up (gnubg's ``eval`` then answers).
+        Kept: asked again (a cube decision after a dance), the figure is not searched
+        again (the made-up turn's plays are all in gnubg's cache by then).
+
+        (The scores of the plays :meth:`plays` lists are such figures too, but reading
+        them from there would skip the made-up turn's other plays, and change, in their
+        last bits, figures that meet those positions later: see :func:`_made_up_turn`.)
         """
-        made_up = _predecessor(position)
+        turn = position.turn
+        me, them = position.board[turn], position.board[1 - turn]
+        made_up = _made_up_turn(them, me)
         if made_up is None:
             return None
-        previous, dice = made_up
-        target = (position.board[position.opponent], position.board[position.turn])
-        for m in self._findbestmoves(previous, dice, 0, 0):
-            move = tuple(m["move"])
-            if len(move) % 2 == 0 and _result(*_sides(previous), _pairs(move)) == target:
-                return -float(m["score"])
+        state = _state(position)
+        key = (me, them, turn, state)
+        keep = not _Searched.deeper
+        found = self._optimals.get(key) if keep else None
+        if found is not None:
+            return found
+        before, dice = made_up
+        gnubg = gnubg_module()
+        ci = _cubeinfo_cached(gnubg, *state[:2], 1 - turn, *state[2:])
+        target = (them, me)
+        with _lock:
+            moves = gnubg.findbestmoves((me[1:], before[1:]), ci, _evalcontext(gnubg, 0), dice)
+        for m in moves:
+            move = m["move"]
+            if len(move) % 2 == 0 and _result(before, me, _pairs(move)) == target:
+                value = -float(m["score"])
+                if keep:
+                    self._optimals[key] = value
+                return value
         return None  # pragma: no cover (the made-up play is legal by construction)
 
     def _settled_cube_decision(self, position: Position) -> CubeDecision | None:
@@ -316,6 +493,7 @@ class GnubgEvaluator:
         ci = _cubeinfo(gnubg, position)
         ec = _evalcontext(gnubg, plies)
         mf = self._movefilters(plies, plies)
+        _searching(plies)
         out: dict[tuple[int, int], float | None] = {}
         with _lock:
             for roll in _ROLLS:
@@ -342,7 +520,7 @@ class GnubgEvaluator:
         if all(len(m["move"]) % 2 == 0 for m in found):
             out = []
             for m in found:
-                play, key = _play(me, opp, _pairs(m["move"]))
+                play, key = _play(me, opp, m["move"])
                 out.append(Candidate(play, key, float(m["score"]), 0))
             return out
         # gnubg's move tuples stop at the first checker borne off: score each result
@@ -408,7 +586,7 @@ class GnubgEvaluator:
             session = _session()
             session.set_plies(gnubg, plies, self._filters)
             session.run(gnubg, f"set gnubgid {rolled.gnubg_id()}:{rolled.match_id()}")
-            text = session.run(gnubg, "hint 9999")
+            text = session.search(gnubg, "hint 9999", plies)
         out = []
         for depth, move, equity in _HINT.findall(text):
             out.append((_result(me, opp, _parse_move(move)), float(equity), int(depth)))
@@ -427,6 +605,7 @@ class GnubgEvaluator:
         ci = _cubeinfo(gnubg, position)
         ec = _evalcontext(gnubg, plies)
         mf = self._movefilters(plies, row)
+        _searching(plies)
         with _lock:
             return list(gnubg.findbestmoves(board, ci, ec, tuple(dice), *mf))
 
@@ -452,13 +631,13 @@ class GnubgEvaluator:
         gid = f"{pos.gnubg_id()}:{pos.match_id()}"
         board = (pos.board[pos.opponent][1:], pos.board[pos.turn][1:])
         with _lock:
-            # with the position in gnubg's cache, the command's evaluation is done before
-            # gnubg first looks for it (else it polls again after 10 ms)
+            # the position in gnubg's cache first (as it always was: figures depend on the
+            # order gnubg's net met positions in, see _made_up_turn)
             gnubg.evaluate(board, _cubeinfo(gnubg, pos), _evalcontext(gnubg, 0))
             session = _session()
             session.set_plies(gnubg, plies, self._filters)
             session.run(gnubg, f"set gnubgid {gid}")
-            return session.run(gnubg, "eval")
+            return session.search(gnubg, "eval", plies)
 
 
 # ---------------------------------------------------------------------- helpers
@@ -515,9 +694,6 @@ def _evalcontext(gnubg: Any, plies: int) -> dict[str, Any]:
     return ec
 
 
-#: Entries of gnubg's position cache (set when it is cleared).
-CACHE_SIZE = 1 << 19
-
 _ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
 
 #: How far the optimal equity must be above doubling's for a 0-ply cube decision to be
@@ -525,24 +701,38 @@ _ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
 _SETTLED = 1e-4
 
 
-def _sides(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(mover's side, opponent's side) of the player on roll."""
-    return position.board[position.turn], position.board[position.opponent]
-
-
 def _predecessor(position: Position) -> tuple[Position, tuple[int, int]] | None:
     """A made-up turn of the opponent that ends in ``position``: (position before, dice).
+
+    See :func:`_made_up_turn`.
+    """
+    mover = position.opponent
+    made_up = _made_up_turn(position.board[mover], position.board[position.turn])
+    if made_up is None:
+        return None
+    side, dice = made_up
+    board = (side, position.board[position.turn])
+    if mover == 1:
+        board = (board[1], board[0])
+    return replace(position, board=board, turn=mover, dice=None), dice
+
+
+def _made_up_turn(mover: Side, other: Side) -> tuple[Side, tuple[int, int]] | None:
+    """A turn of ``mover`` (his side before it, and the dice) that ends with the sides
+    ``mover`` and ``other`` (``other``, on roll after it, is not moved).
 
     With no checker on the bar, one of his checkers goes back three pips (a 21 brings it
     home over an open point); from the bar, a checker on an entry point goes back to the
     bar and enters with one die while the other die's entry point is closed.
-    """
-    mover = position.opponent
-    side = list(position.board[mover])
-    them = position.board[position.turn]
 
-    def free(point: int) -> bool:  # no checker of the player on roll on the mover's point
-        return them[25 - point] == 0
+    (A turn with fewer legal plays, such as two checkers entering from the bar, would
+    cost gnubg fewer evaluations, but changes figures in their last bits: gnubg's net
+    evaluates the plays of a roll incrementally from the first, and caches the outputs.)
+    """
+    side = list(mover)
+
+    def free(point: int) -> bool:  # no checker of ``other`` on the mover's point
+        return other[25 - point] == 0
 
     if side[25] == 0:
         for p in range(1, 22):
@@ -550,29 +740,43 @@ def _predecessor(position: Position) -> tuple[Position, tuple[int, int]] | None:
             if side[p] and free(q) and (free(p + 1) or free(p + 2)):
                 side[p] -= 1
                 side[q] += 1
-                made_up = _made_up(position, mover, side)
-                return None if made_up is None else (made_up, (2, 1))
+                return tuple(side), (2, 1)
         return None
-    closed = [d for d in range(1, 7) if them[d] >= 2]  # the mover enters on point 25 - d
+    closed = [d for d in range(1, 7) if other[d] >= 2]  # the mover enters on point 25 - d
     for entry in range(19, 25):
         die = 25 - entry
-        other = next((d for d in closed if d != die), None)
-        if side[entry] and other is not None:
+        found = next((d for d in closed if d != die), None)
+        if side[entry] and found is not None:
             side[entry] -= 1
             side[25] += 1
-            made_up = _made_up(position, mover, side)
-            return None if made_up is None else (made_up, (die, other))
+            if other[25] and _closed(side) and _closed(other):  # pragma: no cover
+                return None  # (then the position itself is impossible)
+            return tuple(side), (die, found)
     return None
 
 
-def _made_up(position: Position, mover: int, side: list[int]) -> Position | None:
-    board = (tuple(side), position.board[1 - mover])
-    if mover == 1:
-        board = (board[1], board[0])
-    try:
-        return replace(position, board=board, turn=mover, dice=None)
-    except InvalidPositionError:  # both players on the bar against closed boards
-        return None
+def _closed(side: Sequence[int]) -> bool:
+    """All six home points of ``side`` made."""
+    return all(side[p] >= 2 for p in range(1, 7))
+
+
+def _state(position: Position) -> tuple[int, int, int, tuple[int, int], bool, bool]:
+    """Cube and match state, as :func:`_cubeinfo_cached` takes it (the turn aside)."""
+    owner = -1 if position.cube_owner is None else position.cube_owner
+    return (
+        position.cube,
+        owner,
+        position.match_length,
+        position.score,
+        position.crawford,
+        position.jacoby,
+    )
+
+
+def _eval_id(position: Position) -> str:
+    """What decides a 0-ply ``eval``: gnubg ID of the position before the roll."""
+    pos = replace(position, dice=None, doubled=False, resigned=0)
+    return f"{pos.gnubg_id()}:{pos.match_id()}"
 
 
 def _candidates(
@@ -609,15 +813,18 @@ def _parse_move(text: str) -> list[tuple[int, int]]:
 _POINTS = {"bar": 25, "off": 0}
 
 
-def _play(
-    me: tuple[int, ...], opp: tuple[int, ...], steps: list[tuple[int, int]]
-) -> tuple[Play, Key]:
-    """The play of gnubg's steps (a hit where a step lands on a blot) and its result."""
+def _play(me: tuple[int, ...], opp: tuple[int, ...], move: tuple[int, ...]) -> tuple[Play, Key]:
+    """The play of gnubg's move tuple (as :func:`_pairs` reads it; a hit where a step
+    lands on a blot) and its result."""
     mine, theirs = list(me), list(opp)
     out = []
-    for src, dst in steps:
-        dst = max(dst, 0)
-        hit = bool(dst) and theirs[25 - dst] == 1
+    for i in range(0, len(move) - 1, 2):
+        src, dst = move[i], move[i + 1]
+        if src <= 0:
+            continue
+        if dst < 0:
+            dst = 0
+        hit = dst > 0 and theirs[25 - dst] == 1
         if hit:
             theirs[25 - dst] = 0
             theirs[25] += 1

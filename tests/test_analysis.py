@@ -359,3 +359,37 @@ def test_hypergammon_is_refused() -> None:
     match = Match(("A", "B"), 3, (game,), tags=(("Variation", "Hypergammon"),))
     with pytest.raises(AnalysisError, match="15-checker"):
         analyze(match, jobs=1)
+
+
+# ---------------------------------------------------------------------- processes
+
+
+def test_processes_by_amount_of_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bgkit import analysis_tasks
+
+    monkeypatch.setattr(analysis_tasks, "can_fork", lambda: True)
+    assert analysis_tasks.plan_jobs(4, 60, None) == 2  # 0-ply: 24 actions per process
+    assert analysis_tasks.plan_jobs(4, 60, None, plies=2) == 4  # deeper: 4
+    assert analysis_tasks.plan_jobs(None, 10, None) == 1
+    monkeypatch.setattr(analysis_tasks, "can_fork", lambda: False)  # gnubg runs here
+    assert analysis_tasks.plan_jobs(4, 600, None) == 0
+
+
+@pytest.mark.parametrize(("n", "jobs"), [(1, 2), (19, 1), (297, 2), (1000, 8)])
+def test_chunks_cover_the_tasks_once(n: int, jobs: int) -> None:
+    from bgkit.analysis_tasks import chunks
+
+    found = chunks(n, jobs)
+    assert [i for start, stop in found for i in range(start, stop)] == list(range(n))
+    sizes = [stop - start for start, stop in found]
+    assert sizes == sorted(sizes, reverse=True)  # large first, small last
+
+
+def test_analysis_here_leaves_the_collector_on() -> None:
+    import gc
+
+    from bgkit.gnubg_evaluator import GnubgEvaluator
+
+    assert gc.isenabled()
+    analyze(read_mat(RECORDS["example_a"]), evaluator=GnubgEvaluator())
+    assert gc.isenabled()

@@ -8,6 +8,8 @@ the analysis-metrics spec.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -20,6 +22,7 @@ from bgkit.replay import replay
 
 pytest.importorskip("gnubg")
 
+import bgkit.gnubg_evaluator as gnubg_evaluator
 from bgkit.gnubg_evaluator import (
     GnubgEvaluator,
     _after,
@@ -204,3 +207,102 @@ def test_cached_evaluator_remembers(ev: GnubgEvaluator) -> None:
 
 def test_cube_decision_type() -> None:
     assert CubeDecision(0.5, 0.7).double_pass == 1.0
+
+
+# ---------------------------------------------------------------------- speed-ups
+
+
+def test_listed_plays_score_the_positions_they_lead_to(positions: list[Position]) -> None:
+    """A play's score is bit for bit minus the optimal equity a made-up turn reads for
+    the position it leads to (once gnubg's net has met that position)."""
+    ev = GnubgEvaluator()
+    ev.clear_cache()
+    checked = 0
+    for pos in positions[::9]:
+        for cand in ev.plays(pos, (6, 4))[:5]:
+            after = _after(pos, cand.key)
+            if _predecessor(after) is not None:
+                assert ev._optimal(after) == -cand.equity
+                assert ev._optimals  # kept
+                checked += 1
+    assert checked > 20
+
+
+def test_cache_of_another_size(ev: GnubgEvaluator) -> None:
+    """A worker of several analyses with a smaller gnubg cache: the same plays, the same
+    figures (here: nothing was let go)."""
+    pos = Position.initial(match_length=3)
+    before = ev.plays(pos, (3, 1))
+    try:
+        ev.clear_cache(1 << 12)
+        assert ev.plays(pos, (3, 1)) == before
+    finally:
+        ev.clear_cache()
+
+
+def _no_made_up_turn() -> Position:
+    """A position no turn of the opponent leads to (he is on the bar, nothing entered)."""
+    on_bar = [0] * 5 + [5, 0, 3, 0, 0, 0, 2, 4] + [0] * 11 + [1]
+    closed = [2] * 6 + [0, 3] + [0] * 17
+    pos = Position.from_layout(on_bar, closed, match_length=5, turn=1)
+    assert _predecessor(pos) is None
+    return pos
+
+
+def test_eval_asked_once_per_position(ev: GnubgEvaluator, monkeypatch: pytest.MonkeyPatch) -> None:
+    pos = _no_made_up_turn()
+    asked: list[str] = []
+    run = gnubg_evaluator._Capture.run
+
+    def counting(self: gnubg_evaluator._Capture, gnubg: object, command: str) -> str:
+        asked.append(command)
+        return run(self, gnubg, command)
+
+    monkeypatch.setattr(gnubg_evaluator._Capture, "run", counting)
+    first = ev.evaluate(pos)
+    assert ev.evaluate(pos) == first
+    assert ev.cube_decision(pos) == slow_evaluate(ev, pos)[1]
+    assert asked.count("eval") == 2  # once for both answers, once for slow_evaluate
+    assert first == slow_evaluate(ev, pos)[0]
+
+
+_ONE_CPU = """
+import os
+import gnubg
+from bgkit.gnubg_evaluator import GnubgEvaluator, _predecessor, _session
+from bgkit.position import Position
+on_bar = [0] * 5 + [5, 0, 3, 0, 0, 0, 2, 4] + [0] * 11 + [1]
+closed = [2] * 6 + [0, 3] + [0] * 17
+pos = Position.from_layout(on_bar, closed, match_length=5, turn=1)
+assert _predecessor(pos) is None  # gnubg's eval answers
+ev, mine = GnubgEvaluator(), os.sched_getaffinity(0)
+ev.evaluate(pos)
+session = _session()
+assert len(session.threads) == 2, session.threads
+seen = []
+command = gnubg.command
+def watching(text):
+    seen.append((text, [os.sched_getaffinity(t) for t in (0, *session.threads)]))
+    return command(text)
+gnubg.command = watching
+ev.clear_cache()
+ev.evaluate(pos)
+ev.evaluate(pos, 1)
+gnubg.command = command
+evals = [cpus for text, cpus in seen if text == "eval"]
+(cache,) = [cpus for text, cpus in seen if text == "set cache 0"]
+def pinned(cpus):
+    return len(cpus[0]) == 1 and all(c == cpus[0] for c in cpus)
+assert len(evals) == 2 and pinned(cache) and pinned(evals[0]), seen  # 0-ply
+assert all(cpus == mine for cpus in evals[1]), seen  # 1-ply: free
+assert all(os.sched_getaffinity(t) == mine for t in (0, *session.threads))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="CPU affinity: Linux")
+def test_short_commands_run_on_one_cpu() -> None:
+    """The caller and gnubg's threads are on the caller's CPU for 0-ply commands (gnubg's
+    answer is then there when it first looks), free for deeper ones; the caller's own
+    CPU set is as it was after each. (In a process of its own: other tests here change gnubg's
+    threads, and then the evaluator leaves them alone.)"""
+    subprocess.run([sys.executable, "-c", _ONE_CPU], check=True)
