@@ -573,6 +573,14 @@ def test_read_sgf_from_handles_and_charsets(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- errors
 
 
+def test_a_root_pl_does_not_override_the_set_up_pl() -> None:
+    # found by the fuzz test: the writer took the root's PL for the set-up node's
+    match = parse_sgf("(;GM[6]PL[b];PL[W]CV[2])")
+    again = parse_sgf(dumps_sgf(match))
+    assert again == match
+    assert [v for k, v in again.games[0].annotations if k == "PL"] == [("W",)]
+
+
 @pytest.mark.parametrize(
     ("text", "message", "line", "column"),
     [
@@ -604,6 +612,7 @@ def test_read_sgf_from_handles_and_charsets(tmp_path: Path) -> None:
         ("(;GM[6];B[31zq])", "a checker cannot move from off ('z')", 1, 13),
         ("(;GM[6];W[11abbcdeefgh])", "a move has at most four letter pairs", 1, 21),
         ("(;GM[6];PL[X]DI[31])", "PL is W or B, not 'X'", 1, 12),
+        ("(;GM[6]PL[0];CV[1])", "PL is W or B, not '0'", 1, 11),  # in the root too
         ("(;GM[6];DI[3])", "DI needs two dice 1-6, not '3'", 1, 12),
         ("(;GM[6];AB[a:Z])", "a point is a letter a-y (or a range 'a:y'), not 'a:Z'", 1, 12),
         ("(;GM[6];CV[3])", "a cube value is a power of 2, not 3", 1, 12),

@@ -590,6 +590,8 @@ class _Reader:
             else:
                 if ident == "CV":
                     root.cube = self.cube_value(prop)
+                if ident == "PL" and prop.text().strip().upper() not in ("W", "B"):
+                    self.fail(f"PL is W or B, not {prop.text()[:12]!r}", prop.value_pos[0])
                 root.annotations.append((ident, tuple(_unescape(v) for v in prop.values)))
         if not game_mark:
             self.fail("not a backgammon game tree: the root node has no GM[6]", node.pos)
@@ -1123,7 +1125,8 @@ class _GameWriter:
         first = game.actions[0].player if game.actions else None
         pl = None  # a position to set up with nobody to act: PL says who is on roll
         if game.setup is not None and first is None:
-            pl = next((v[0] for k, v in game.annotations if k == "PL" and v), "W")
+            # the reader adds the set-up's PL after any in the root: the last one says it
+            pl = next((v[0] for k, v in reversed(game.annotations) if k == "PL" and v), "W")
         out = [self.root(skip=("PL",) if pl is not None else ())]
         # (node text, variations after it); variations on the game follow the root part
         items: list[tuple[str, list[str]]] = []
