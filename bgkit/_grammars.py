@@ -25,7 +25,7 @@ from lark.visitors import merge_transformers
 
 from bgkit.errors import BgkitError, NotationError
 
-__all__ = ["build", "notation_error", "parse_tree", "parser"]
+__all__ = ["SourceText", "SourceTransformer", "build", "notation_error", "parse_tree", "parser"]
 
 T = TypeVar("T")
 
@@ -117,6 +117,32 @@ def parse_tree(name: str, text: str, what: str, *, source_name: str | None = Non
         return parser(name).parse(text)
     except UnexpectedInput as err:
         raise notation_error(err, text, what, source_name=source_name) from None
+
+
+class SourceText:
+    """The text a reader works on and its name, so that an error at a token points into it."""
+
+    def __init__(self, source: str, source_name: str | None) -> None:
+        self.source = source
+        self.source_name = source_name
+
+    def _fail(self, msg: str, token: Token) -> NotationError:
+        """A NotationError at ``token`` (for the caller to raise)."""
+        return NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
+
+    def _int(self, token: Token) -> int:
+        """The number ``token`` writes, refusing more than nine digits."""
+        if len(token.lstrip("-")) > 9:
+            raise self._fail(f"number too large: {str(token)[:12]!r}", token)
+        return int(token)
+
+
+class SourceTransformer(SourceText, Transformer[Token, T]):
+    """A transformer of ``source``'s parse tree, with :class:`SourceText`'s errors."""
+
+    def __init__(self, source: str, source_name: str | None) -> None:
+        SourceText.__init__(self, source, source_name)
+        Transformer.__init__(self, visit_tokens=False)
 
 
 def build(

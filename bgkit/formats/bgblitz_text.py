@@ -45,10 +45,10 @@ import os
 import re
 from typing import IO, Any
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
-from bgkit._grammars import build, parse_tree
-from bgkit.errors import InvalidPositionError, NotationError
+from bgkit._grammars import SourceTransformer, build, parse_tree
+from bgkit.errors import InvalidPositionError
 from bgkit.formats import source_text
 from bgkit.formats._diagram import (
     DiagramError,
@@ -127,16 +127,8 @@ def _bgblitz_count(text: str, marks: int) -> int | None:
 
 
 @v_args(inline=True)
-class _BgblitzBuilder(Transformer[Token, PositionExport]):
+class _BgblitzBuilder(SourceTransformer[PositionExport]):
     """Builds a PositionExport; method names are the rules of ``bgblitz_text.lark``."""
-
-    def __init__(self, source: str, source_name: str | None) -> None:
-        super().__init__(visit_tokens=False)
-        self.source = source
-        self.source_name = source_name
-
-    def _fail(self, msg: str, token: Token) -> NotationError:
-        return NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
 
     def board(self, top: Token, *rest: Token) -> dict[str, Any]:
         rows, bottom = list(rest[:11]), rest[11]

@@ -59,10 +59,10 @@ import os
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
-from bgkit._grammars import build, parse_tree
-from bgkit.errors import BgkitError, NotationError
+from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
+from bgkit.errors import BgkitError
 from bgkit.formats import source_text
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
@@ -128,20 +128,7 @@ _COLORS = {"w": 0, "b": 1, "-": None}
 
 
 @v_args(inline=True)
-class _GmdBuilder(Transformer[Token, list[_Line]]):
-    def __init__(self, source: str, source_name: str | None) -> None:
-        super().__init__(visit_tokens=False)
-        self.source = source
-        self.source_name = source_name
-
-    def _fail(self, msg: str, token: Token) -> NotationError:
-        return NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
-
-    def _int(self, token: Token) -> int:
-        if len(token.lstrip("-")) > 9:
-            raise self._fail(f"number too large: {str(token)[:12]!r}", token)
-        return int(token)
-
+class _GmdBuilder(SourceTransformer[list[_Line]]):
     def gmd(self, magic: Token, _comment: Token | None, *lines: _Line | None) -> list[_Line]:
         return [line for line in lines if line is not None]
 
@@ -241,15 +228,8 @@ class _GameState:
     line: int = 0
 
 
-class _Assembler:
+class _Assembler(SourceText):
     """Turns the lines into a Match (the module docstring says how)."""
-
-    def __init__(self, source: str, source_name: str | None) -> None:
-        self.source = source
-        self.source_name = source_name
-
-    def _fail(self, msg: str, token: Token) -> NotationError:
-        return NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
 
     def match(self, lines: list[_Line]) -> Match:
         names = ["", ""]

@@ -48,10 +48,10 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
-from bgkit._grammars import build, parse_tree
-from bgkit.errors import InvalidPositionError, NotationError
+from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
+from bgkit.errors import InvalidPositionError
 from bgkit.formats import source_text
 from bgkit.formats._diagram import (
     DiagramError,
@@ -164,16 +164,8 @@ class _Group:
 
 
 @v_args(inline=True)
-class _LineBuilder(Transformer[Token, list[Any]]):
+class _LineBuilder(SourceTransformer[list[Any]]):
     """Turns each line into a value; method names are the rules of ``gnubg_text.lark``."""
-
-    def __init__(self, source: str, source_name: str | None) -> None:
-        super().__init__(visit_tokens=False)
-        self.source = source
-        self.source_name = source_name
-
-    def _fail(self, msg: str, token: Token) -> NotationError:
-        return NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
 
     def gnubg_text(self, *items: Any) -> list[Any]:
         return [item for item in items if item is not None and not isinstance(item, Token)]
@@ -229,15 +221,8 @@ class _LineBuilder(Transformer[Token, list[Any]]):
         return ("board", (top, rest[:11], rest[11]))
 
 
-class _Grouper:
+class _Grouper(SourceText):
     """Attaches headings, plays and analyses to the boards they belong to."""
-
-    def __init__(self, source: str, source_name: str | None) -> None:
-        self.source = source
-        self.source_name = source_name
-
-    def _fail(self, msg: str, token: Token) -> NotationError:
-        return NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
 
     def run(self, items: list[Any]) -> tuple[PositionExport, ...]:
         groups: list[_Group] = []

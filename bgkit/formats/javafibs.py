@@ -52,10 +52,9 @@ import os
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
-from bgkit._grammars import build, parse_tree
-from bgkit.errors import NotationError
+from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
 from bgkit.formats import source_text
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
@@ -114,29 +113,15 @@ class _Line:
     values: tuple[Any, ...] = ()
 
 
-def _fail(source: str, source_name: str | None, msg: str, token: Token) -> NotationError:
-    return NotationError(msg, source, token.start_pos or 0, source_name=source_name)
-
-
 @v_args(inline=True)
-class _Builder(Transformer[Token, list[_Line]]):
-    def __init__(self, source: str, source_name: str | None) -> None:
-        super().__init__(visit_tokens=False)
-        self.source = source
-        self.source_name = source_name
-
-    def _int(self, token: Token) -> int:
-        if len(token) > 9:
-            raise _fail(self.source, self.source_name, f"number too large: {token[:12]!r}", token)
-        return int(token)
-
+class _Builder(SourceTransformer[list[_Line]]):
     def javafibs(self, _prolog: Token, *lines: _Line) -> list[_Line]:
         return list(lines)
 
     def _dice(self, kind: str, name: Token, d1: Token, d2: Token) -> _Line:
         dice = (self._int(d1), self._int(d2))
         if not all(1 <= d <= 6 for d in dice):
-            raise _fail(self.source, self.source_name, f"dice must be 1-6: {dice[0]} {dice[1]}", d1)
+            raise self._fail(f"dice must be 1-6: {dice[0]} {dice[1]}", d1)
         return _Line(kind, name, dice)
 
     def roll(self, name: Token, d1: Token, d2: Token) -> _Line:
@@ -148,9 +133,7 @@ class _Builder(Transformer[Token, list[_Line]]):
     def point_number(self, token: Token) -> tuple[int, Token]:
         value = self._int(token)
         if not 1 <= value <= 24:
-            raise _fail(
-                self.source, self.source_name, f"a point must be 1-24 (or bar, off): {value}", token
-            )
+            raise self._fail(f"a point must be 1-24 (or bar, off): {value}", token)
         return (value, token)
 
     def bar(self, token: Token) -> tuple[int, Token]:
@@ -164,7 +147,7 @@ class _Builder(Transformer[Token, list[_Line]]):
 
     def move(self, name: Token, *steps: tuple[int, int, Token]) -> _Line:
         if len(steps) > 4:
-            raise _fail(self.source, self.source_name, "a move has at most four steps", steps[4][2])
+            raise self._fail("a move has at most four steps", steps[4][2])
         return _Line("move", name, steps)
 
     def cannot_move(self, name: Token) -> _Line:
@@ -217,14 +200,10 @@ class _GameState:
     line: int = 0
 
 
-class _Assembler:
+class _Assembler(SourceText):
     def __init__(self, source: str, source_name: str | None) -> None:
-        self.source = source
-        self.source_name = source_name
+        super().__init__(source, source_name)
         self.opponent = ""
-
-    def fail(self, msg: str, token: Token) -> NotationError:
-        return _fail(self.source, self.source_name, msg, token)
 
     def player(self, name: Token) -> int:
         who = str(name).strip()
@@ -232,7 +211,7 @@ class _Assembler:
             return 0
         if who == self.opponent:
             return 1
-        raise self.fail(
+        raise self._fail(
             f"{who!r} is neither 'You' nor the opponent {self.opponent!r} of the '8:' line", name
         )
 
@@ -255,11 +234,11 @@ class _Assembler:
                 continue
             if kind == "game_start":
                 if self.opponent and str(line.name).strip() != self.opponent:
-                    raise self.fail(f"the game is against {self.opponent!r}", line.name)
+                    raise self._fail(f"the game is against {self.opponent!r}", line.name)
                 games.append(_GameState(line=line.name.line or 0))
                 continue
             if not games:
-                raise self.fail("an action before the first game ('13:' line)", line.name)
+                raise self._fail("an action before the first game ('13:' line)", line.name)
             self.action(games[-1], line, self.player(line.name))
         out: list[Game] = []
         score = (0, 0)
@@ -282,17 +261,17 @@ class _Assembler:
         where: dict[str, Any] = {"line": line.name.line or 0, "column": line.name.column or 0}
         if kind == "match_won":
             if game.result is None or game.result.winner != who:
-                raise self.fail("the match is won by the winner of its last game", line.name)
+                raise self._fail("the match is won by the winner of its last game", line.name)
             r = game.result
             game.result = Result(r.winner, r.points, True, line=r.line)
             return
         if game.result is not None and kind != "game_won":
-            raise self.fail("an action after the game has ended", line.name)
+            raise self._fail("an action after the game has ended", line.name)
         if kind == "roll":
             game.roll = (who, line.values)
         elif kind == "move":
             if game.roll is None or game.roll[0] != who:
-                raise self.fail("a move without a roll of the same player before it", line.name)
+                raise self._fail("a move without a roll of the same player before it", line.name)
             game.actions.append(Move(who, game.roll[1], self.play(line), **where))
             game.roll = None
         elif kind == "double":
@@ -316,15 +295,15 @@ class _Assembler:
             elif dst == OFF and src not in (BAR, OFF):
                 up = src >= 19
             else:
-                raise self.fail("not a checker step", token)
+                raise self._fail("not a checker step", token)
             if mirror is not None and up != mirror:
-                raise self.fail("the steps of one move go in both directions", token)
+                raise self._fail("the steps of one move go in both directions", token)
             mirror = up
         steps = []
         for src, dst, token in line.values:
             a = src if src in (BAR, OFF) or not mirror else 25 - src
             b = dst if dst in (BAR, OFF) or not mirror else 25 - dst
             if b >= a or (src == BAR and not 19 <= b <= 24) or (dst == OFF and a > 6):
-                raise self.fail(f"not a checker step: {src}-{dst}", token)
+                raise self._fail(f"not a checker step: {src}-{dst}", token)
             steps.append(Step(a, b))
         return Play(steps)

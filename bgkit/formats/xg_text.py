@@ -41,10 +41,10 @@ import os
 import re
 from typing import IO, Any
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
-from bgkit._grammars import build, parse_tree
-from bgkit.errors import InvalidPositionError, NotationError
+from bgkit._grammars import SourceTransformer, build, parse_tree
+from bgkit.errors import InvalidPositionError
 from bgkit.formats import source_text
 from bgkit.formats._diagram import (
     DiagramError,
@@ -126,21 +126,8 @@ def _words(token: Token | None) -> str:
 
 
 @v_args(inline=True)
-class _XgTextBuilder(Transformer[Token, PositionExport]):
+class _XgTextBuilder(SourceTransformer[PositionExport]):
     """Builds a PositionExport; method names are the rules of ``xg_text.lark``."""
-
-    def __init__(self, source: str, source_name: str | None) -> None:
-        super().__init__(visit_tokens=False)
-        self.source = source
-        self.source_name = source_name
-
-    def _fail(self, msg: str, token: Token) -> NotationError:
-        return NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
-
-    def _int(self, token: Token) -> int:
-        if len(token) > 9:
-            raise self._fail(f"number too large: {str(token)[:12]!r}", token)
-        return int(token)
 
     def players(self, token: Token) -> tuple[str, str]:
         m = _PLAYERS.match(str(token).rstrip("\r"))
