@@ -25,30 +25,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from make_selfplay import cached_selfplay  # (benchmarks/ is the script's folder)
+
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = ROOT / "benchmarks" / ".cache" / "selfplay"
-
-
-def selfplay_files(count: int) -> list[Path]:
-    """``count`` self-play ``.mat`` files, generated with gnubg when the cache has fewer."""
-    have = len(list(CACHE.glob("*.mat"))) if CACHE.exists() else 0
-    if have < count:
-        print(f"generating {count - have} self-play matches with gnubg ...", file=sys.stderr)
-        subprocess.run(
-            [
-                sys.executable,
-                str(ROOT / "benchmarks" / "make_selfplay.py"),
-                str(CACHE),
-                str(count - have),
-                "--length",
-                "3",
-                "--seed",
-                str(1000 + have),
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-    return sorted(CACHE.glob("*.mat"))[:count]
 
 
 def throughput(files: list[Path], jobs: int, repeat: int) -> float:
@@ -74,7 +53,7 @@ def measure(count: int, jobs: int) -> dict[str, float]:
     from bgkit.batch import verify_files
     from bgkit.formats import read_match
 
-    files = selfplay_files(count)
+    files = cached_selfplay(count)
     verify_files(files[:2], jobs=1, progress=False)  # imports, grammar: not per file
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if jobs == 1:
@@ -121,7 +100,7 @@ def main() -> None:
         print(json.dumps(measure(args.measure, args.jobs)))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
-    files = selfplay_files(max(args.files, *sizes))
+    files = cached_selfplay(max(args.files, *sizes))
     bench = files[: args.files]
     throughput(bench[:10], 1, 1)  # build the grammar once before timing
     one = throughput(bench, 1, args.repeat)

@@ -15,36 +15,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
+from make_selfplay import cached_selfplay  # (benchmarks/ is the script's folder)
+
 ROOT = Path(__file__).resolve().parent.parent
-CACHE = ROOT / "benchmarks" / ".cache" / "selfplay"
 
 
 def record_files(generate: int) -> list[Path]:
-    have = len(list(CACHE.glob("*.mat"))) if CACHE.exists() else 0
-    if have < generate:
-        print(f"generating {generate - have} self-play matches with gnubg ...", file=sys.stderr)
-        subprocess.run(
-            [
-                sys.executable,
-                str(ROOT / "benchmarks" / "make_selfplay.py"),
-                str(CACHE),
-                str(generate - have),
-                "--length",
-                "3",
-                "--seed",
-                str(1000 + have),
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
     files = sorted((ROOT / "data" / "real" / "mat").iterdir())
     files += sorted((ROOT / "data" / "selfplay").glob("*.mat"))
-    files += sorted(CACHE.glob("*.mat"))[:generate]
+    files += cached_selfplay(generate)
     return files
 
 
