@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -107,16 +106,6 @@ def test_game_over_shows_no_on_roll() -> None:
 
 
 # ---------------------------------------------------------------------- GNU Backgammon oracle
-
-
-@pytest.fixture(scope="module")
-def gnubg() -> Iterator[Any]:
-    """The PyPI ``gnubg`` module, set up by :mod:`gnubg_session` (skips when missing)."""
-    pytest.importorskip("gnubg")
-    import gnubg_session
-
-    yield gnubg_session.open_session()
-    gnubg_session.close()
 
 
 @given(pos=positions(resignations=True))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -479,16 +478,6 @@ def test_any_text_parses_or_raises_bgkit_errors(text: str) -> None:
 
 
 # ---------------------------------------------------------------------- GNU Backgammon oracle
-
-
-@pytest.fixture(scope="module")
-def gnubg() -> Iterator[Any]:
-    """The PyPI ``gnubg`` module, set up by :mod:`gnubg_session` (skips when missing)."""
-    pytest.importorskip("gnubg")
-    import gnubg_session
-
-    yield gnubg_session.open_session()
-    gnubg_session.close()
 
 
 def gnubg_board(pos: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -257,16 +256,6 @@ def test_errors_are_bgkit_errors() -> None:
 
 
 # ---------------------------------------------------------------------- GNU Backgammon oracle
-
-
-@pytest.fixture(scope="module")
-def gnubg() -> Iterator[Any]:
-    """The PyPI ``gnubg`` module, set up by :mod:`gnubg_session` (skips when missing)."""
-    pytest.importorskip("gnubg")
-    import gnubg_session
-
-    yield gnubg_session.open_session()
-    gnubg_session.close()
 
 
 @given(pos=positions())
