@@ -23,6 +23,7 @@ __all__ = [
     "IllegalActionError",
     "IllegalPlayError",
     "InvalidPositionError",
+    "LimitError",
     "NotationError",
     "error_line",
 ]
@@ -114,6 +115,32 @@ class NotationError(BgkitError, ValueError):
     def with_source_name(self, source_name: str | None) -> NotationError:
         """The same error attributed to ``source_name`` (the outer layer knows the file)."""
         return type(self)(self.msg, self.source, self.pos, source_name=source_name)
+
+
+class LimitError(NotationError):
+    """Input larger than one of bgkit's explicit limits (:mod:`bgkit.limits`).
+
+    ``limit`` names the limit exceeded (a field of :class:`bgkit.limits.Limits`, such as
+    ``"max_line_chars"``), so a caller can say which option raises it. Like every
+    :class:`NotationError` it knows where: ``file:line:col``.
+    """
+
+    limit: str
+
+    def __init__(
+        self,
+        msg: str,
+        source: str = "",
+        pos: int = 0,
+        *,
+        source_name: str | None = None,
+        limit: str = "",
+    ) -> None:
+        self.limit = limit
+        super().__init__(msg, source, pos, source_name=source_name)
+
+    def with_source_name(self, source_name: str | None) -> LimitError:
+        return type(self)(self.msg, self.source, self.pos, source_name=source_name, limit=self.limit)
 
 
 class InvalidPositionError(BgkitError, ValueError):
