@@ -37,12 +37,13 @@ at a time per output file.
 >>> df = verify_files(
 ...     ["data/fixtures/handwritten_3pt.mat", "data/fixtures/handwritten_3pt_illegal1.mat",
 ...      "data/fixtures/handwritten_3pt_syntax2.mat"], jobs=1, progress=False)
->>> for row in df[["kind", "message"]].itertuples(index=False):
-...     print(row.kind, "|", row.message)  # doctest: +ELLIPSIS
-<NA> | <NA>
-illegal-play | illegal play 24/18 18/12 13/7 10/4 for 66: blocked: 18/12 lands on a point ...
-unverified | 6 later action(s) of game 1 not verified
-unreadable | data/fixtures/handwritten_3pt_syntax2.mat:9:6: dice must be 1-6: '27'
+>>> for row in df[["severity", "kind", "message"]].itertuples(index=False):
+...     print(row.severity, row.kind, "|", row.message[:60].strip())
+note unfinished-match | the match stops at 1-0 of 3
+error illegal-play | illegal play 24/18 18/12 13/7 10/4 for 66: blocked: 18/12 la
+note unverified | 6 later action(s) of game 1 not verified
+note unfinished-match | the match stops at 1-0 of 3
+<NA> unreadable | data/fixtures/handwritten_3pt_syntax2.mat:9:6: dice must be
 >>> df.groupby("file", sort=False)["games"].first().tolist()
 [1, 1, <NA>]
 """
@@ -64,7 +65,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from bgkit.errors import BgkitError, error_line
+from bgkit.errors import BgkitError, NotationError, error_line
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -274,12 +275,15 @@ def verify_files(
     """Verify every record file of ``paths`` (:func:`bgkit.verify.verify`): one row per issue.
 
     Columns :data:`VERIFY_COLUMNS` between ``file, kind, message`` and ``size, mtime_ns``;
-    a clean file has one row with ``kind`` missing. The other parameters are those of
-    :func:`map_files`.
+    a file without issues has one row with ``kind`` missing. The other parameters are those
+    of :func:`map_files`.
 
     >>> df = verify_files("data/selfplay", jobs=2, progress=False)
-    >>> len(df), int(df["games"].sum()), bool(df["ok"].all()), int(df["kind"].count())
-    (60, 208, True, 0)
+    >>> files = df.drop_duplicates("file")
+    >>> len(files), int(files["games"].sum()), bool(df["ok"].all())
+    (60, 208, True)
+    >>> df["kind"].value_counts().to_dict()  # GNU Backgammon's records: notes only
+    {'resignation': 96}
     """
     return map_files(
         verify_rows,
@@ -341,16 +345,17 @@ def analyze_files(
 # ---------------------------------------------------------------------- row functions
 
 
-def verify_rows(path: Path, *, strict: bool = False) -> list[Row]:
+def verify_rows(path: Path, *, strict: bool = False, jacoby: bool = False) -> list[Row]:
     """The :data:`VERIFY_COLUMNS` rows of one file (what :func:`verify_files` runs).
 
     :param strict: stop at the first error (``bgkit verify --strict``).
+    :param jacoby: the record is scored with the Jacoby rule (``bgkit verify --jacoby``).
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
     from bgkit.formats import read_match
     from bgkit.verify import verify
 
-    report = verify(read_match(path), stop_at_first=strict)
+    report = verify(read_match(path), stop_at_first=strict, jacoby=jacoby)
     summary = {"games": report.games, "actions": report.actions_checked, "ok": report.ok}
     rows: list[Row] = []
     for issue in report.issues:
@@ -366,7 +371,7 @@ def issues_from_rows(rows: Iterable[Row]) -> list[Issue]:
     >>> rows = verify_rows(Path("data/fixtures/handwritten_3pt_illegal2.mat"))
     >>> rows = [{"file": "data/fixtures/handwritten_3pt_illegal2.mat", **r} for r in rows]
     >>> print(issues_from_rows(rows)[0])  # doctest: +ELLIPSIS
-    data/fixtures/handwritten_3pt_illegal2.mat:9:6: illegal play 24/21 for 21: blocked: ...
+    data/fixtures/handwritten_3pt_illegal2.mat:9:6: error: illegal play 24/21 for 21: blocked: ...
     """
     from bgkit.verify import Issue, IssueKind
 
@@ -596,7 +601,10 @@ def _run_one(func: RowFunction, path: str) -> list[Row]:
     try:
         rows = list(func(Path(path)))
     except (BgkitError, OSError) as err:
-        return [{"kind": UNREADABLE, "message": error_line(err, source=path)}]
+        row: Row = {"kind": UNREADABLE, "message": error_line(err, source=path)}
+        if isinstance(err, NotationError):
+            row.update(line=err.line, column=err.column)
+        return [row]
     except Exception as err:
         message = f"{path}: internal error: {type(err).__name__}: {_first_line(err)}"
         return [{"kind": INTERNAL_ERROR, "message": message}]

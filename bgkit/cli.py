@@ -97,8 +97,14 @@ def moves(notation: str, dice: str | None, as_json: bool) -> None:
 @click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object per issue (JSON Lines)."
 )
-@click.option("--strict", is_flag=True, help="Stop at the first issue.")
-@click.option("--quiet", "-q", is_flag=True, help="Print only the summary line.")
+@click.option("--strict", is_flag=True, help="Stop at the first error.")
+@click.option("--quiet", "-q", is_flag=True, help="Hide notes: print errors and the summary.")
+@click.option(
+    "--jacoby",
+    is_flag=True,
+    help="The records are scored with the Jacoby rule (a gammon with the cube in the middle"
+    " counts 1), as BackgammonGalaxy's single-game sessions are.",
+)
 @click.option(
     "--jobs",
     "-j",
@@ -124,31 +130,45 @@ def verify(
     as_json: bool,
     strict: bool,
     quiet: bool,
+    jacoby: bool,
     jobs: int | None,
     scheduler: str | None,
     output: str | None,
 ) -> None:
     """Replay every record in PATHS (files or folders) and report every rule broken.
 
-    Issues go to stderr as ``file:line:col: message`` (or to stdout as JSON Lines
-    with --json), file after file in the order given. Exit code: 0 when every record
-    is clean, 1 when issues were found, 2 when a file could not be read or parsed,
-    3 when bgkit itself failed on a file (a bug: please report it).
+    Each issue goes to stderr as 'file:line:col: error: message' (a rule broken) or
+    'file:line:col: note: message' (a fact worth knowing: a resignation, a forfeit, an
+    unfinished match, a writer's convention), file after file in the order given; with
+    --json, one JSON object per issue and per unreadable file goes to stdout, each with
+    file, line, column, game, move, player, kind, severity and message.
+
+    Exit code: 0 when no record breaks a rule (notes allowed), 1 when errors were found,
+    2 when a file could not be read or parsed, 3 when bgkit itself failed on a file
+    (a bug: please report it).
     """
     import contextlib
     import functools
 
     from bgkit import batch
+    from bgkit.verify import Severity
 
     files, skipped = find_records(paths)
     if not files:
         fail("no record files found in " + ", ".join(paths))
     if strict and output:
         fail("--strict stops at the first issue, so it cannot fill --output: use one of them")
-    errors = unreadable = crashed = clean = games = actions = 0
+    clean = with_errors = unreadable = crashed = games = actions = n_errors = n_notes = 0
     show_bar = sys.stderr.isatty() and len(files) > 1 and not as_json
     bar = tqdm(total=len(files), unit="file", disable=not show_bar, leave=False)
-    func = functools.partial(batch.verify_rows, strict=True) if strict else batch.verify_rows
+    func: Callable[[Path], list[dict[str, Any]]] = batch.verify_rows
+    if strict or jacoby:
+        func = functools.partial(batch.verify_rows, strict=strict, jacoby=jacoby)
+
+    def say(line: str) -> None:
+        bar.clear()
+        click.echo(line, err=True)
+
     try:
         results = batch.stream_files(
             func, files, jobs=jobs, client=scheduler, output=output, columns=batch.VERIFY_COLUMNS
@@ -159,13 +179,11 @@ def verify(
                 if result.kind is not None:
                     unreadable += 1
                     crashed += result.kind == batch.INTERNAL_ERROR
-                    line = result.rows[0]["message"]
+                    row = result.rows[0]
                     if as_json:
-                        out = {"file": result.file, "kind": result.kind, "message": line}
-                        click.echo(json.dumps(out))
+                        click.echo(json.dumps(_unreadable_json(result.file, row)))
                     else:
-                        bar.clear()
-                        click.echo(line, err=True)
+                        say(row["message"])
                     if strict:
                         break
                     continue
@@ -173,15 +191,19 @@ def verify(
                 games += first["games"]
                 actions += first["actions"]
                 for issue in batch.issues_from_rows(result.rows):
+                    is_note = issue.severity is Severity.NOTE
+                    n_notes += is_note
+                    n_errors += not is_note
                     if as_json:
-                        click.echo(json.dumps(issue.to_dict(), ensure_ascii=False))
-                    elif not quiet:
-                        bar.clear()
-                        click.echo(str(issue), err=True)
+                        data = issue.to_dict()
+                        del data["player_index"]
+                        click.echo(json.dumps(data, ensure_ascii=False))
+                    elif not (quiet and is_note):
+                        say(str(issue))
                 if first["ok"]:
                     clean += 1
                 else:
-                    errors += 1
+                    with_errors += 1
                     if strict:
                         break
     except (BgkitError, OSError) as err:
@@ -190,9 +212,13 @@ def verify(
     bar.close()
     n = len(files)
     summary = (
-        f"{n} file(s), {games} game(s), {actions} action(s) checked:"
-        f" {clean} clean, {errors} with issues, {unreadable} unreadable"
+        f"{n} file(s), {games} game(s), {actions} action(s) checked: {clean} clean,"
+        f" {with_errors} with errors, {unreadable} unreadable; {n_errors} error(s),"
+        f" {n_notes} note(s)"
     )
+    unchecked = n - clean - with_errors - unreadable
+    if unchecked:
+        summary += f"; {unchecked} not checked (--strict stopped at the first error)"
     if skipped:
         summary += f" ({len(skipped)} .txt file(s) that are not match records skipped)"
     if not as_json:
@@ -201,8 +227,23 @@ def verify(
         sys.exit(3)
     if unreadable:
         sys.exit(2)
-    if errors:
+    if with_errors:
         sys.exit(1)
+
+
+def _unreadable_json(file: str, row: dict[str, Any]) -> dict[str, Any]:
+    """The JSON line of a file that could not be read: the shape of an issue's."""
+    return {
+        "file": file,
+        "line": row.get("line"),
+        "column": row.get("column"),
+        "game": None,
+        "move": None,
+        "player": None,
+        "kind": row["kind"],
+        "severity": "error",
+        "message": row["message"],
+    }
 
 
 WRITERS: dict[str, tuple[str, str]] = {

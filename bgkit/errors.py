@@ -140,7 +140,9 @@ class LimitError(NotationError):
         super().__init__(msg, source, pos, source_name=source_name)
 
     def with_source_name(self, source_name: str | None) -> LimitError:
-        return type(self)(self.msg, self.source, self.pos, source_name=source_name, limit=self.limit)
+        return type(self)(
+            self.msg, self.source, self.pos, source_name=source_name, limit=self.limit
+        )
 
 
 class InvalidPositionError(BgkitError, ValueError):

@@ -204,6 +204,13 @@ class Game:
     """1-based line of the ``Game N`` line."""
     annotations: Annotations = field(default=(), compare=False, repr=False)
     """Extra data of the game's header (SGF: its root node's other properties)."""
+    column: int = field(default=0, compare=False, repr=False)
+    """1-based column of the ``Game`` word (0 when not read from a file)."""
+    score_places: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
+    """``(line, column)`` of each player's number on the score line, when read from a file."""
+    after_result: tuple[Action, ...] = field(default=(), compare=False, repr=False)
+    """Actions written after the result line: a fault the verifier reports (writers drop
+    them)."""
 
     @property
     def winner(self) -> int | None:

@@ -29,14 +29,15 @@ from dataclasses import dataclass, field, replace
 from bgkit.errors import AmbiguousPlayError, BgkitError, IllegalActionError, IllegalPlayError
 from bgkit.play import Play
 from bgkit.position import GameState, Position, ResultKind
-from bgkit.records import Action, Beaver, Double, Drop, Game, Match, Move, Raccoon, Take
+from bgkit.records import Action, Beaver, Double, Drop, Game, Match, Move, Raccoon, Result, Take
 from bgkit.replay import move_number
 
 __all__ = ["Issue", "IssueKind", "Report", "Severity", "verify"]
 
 
 class Severity(enum.Enum):
-    """``ERROR``: the record breaks a rule. ``NOTE``: something could not be checked."""
+    """``ERROR``: the record breaks a rule. ``NOTE``: a fact worth knowing (a resignation,
+    a forfeit, a writer's convention, something that could not be checked)."""
 
     ERROR = "error"
     NOTE = "note"
@@ -69,16 +70,41 @@ class IssueKind(enum.Enum):
     """A game's starting score is not the sum of the earlier results."""
     MATCH_END = "match-end"
     """A game after the match was won, or a match declared won too early."""
+    MISSING_RESULT = "missing-result"
+    """A game that stops unfinished, without a result, while another game follows."""
+    AFTER_RESULT = "after-result"
+    """A roll or cube action written after the game's result line."""
     UNVERIFIABLE = "unverifiable"
-    """A roll or play that the record does not give (``???``)."""
+    """Note: a roll or play that the record does not give (``???``)."""
     UNVERIFIED = "unverified"
-    """Actions not replayed because an earlier play of the game was illegal."""
+    """Note: actions not replayed because an earlier play of the game was illegal."""
+    RESIGNATION = "resignation"
+    """Note: a game that ends by resignation (a ``Wins`` line before the game is over)."""
+    FORFEIT = "forfeit"
+    """Note: a match forfeited (credited with the points the winner needed)."""
+    UNFINISHED_MATCH = "unfinished-match"
+    """Note: the record stops before either player reaches the match length."""
+    CONVENTION = "convention"
+    """Note: a result scored by a writer's convention rather than the match rules
+    (see :data:`CONVENTIONS`)."""
 
     @property
     def severity(self) -> Severity:
-        if self in (IssueKind.UNVERIFIABLE, IssueKind.UNVERIFIED):
+        if self in _NOTES:
             return Severity.NOTE
         return Severity.ERROR
+
+
+_NOTES = frozenset(
+    {
+        IssueKind.UNVERIFIABLE,
+        IssueKind.UNVERIFIED,
+        IssueKind.RESIGNATION,
+        IssueKind.FORFEIT,
+        IssueKind.UNFINISHED_MATCH,
+        IssueKind.CONVENTION,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,18 +135,26 @@ class Issue:
         return f"{self.source_name}:{where}" if self.source_name else where
 
     def __str__(self) -> str:
-        who = f", {self.player_name or f'player {self.player}'}" if self.player is not None else ""
-        return f"{self.location}: {self.message} (game {self.game}, move {self.move}{who})"
+        """``file:line:col: error: message (game, move, player)``, as compilers write."""
+        who = f", {self.player_name or _unnamed(self.player)}" if self.player is not None else ""
+        return (
+            f"{self.location}: {self.severity.value}: {self.message}"
+            f" (game {self.game}, move {self.move}{who})"
+        )
 
     def to_dict(self) -> dict[str, object]:
-        """A JSON-ready dict with ``file, line, column, game, move, player, kind, message``."""
+        """A JSON-ready dict: ``file, line, column, game, move, player, kind, severity,
+        message`` (the shape of every line of ``bgkit verify --json``), and
+        ``player_index`` (0 or 1, ``None`` when no player is concerned)."""
         return {
             "file": self.source_name,
             "line": self.line,
             "column": self.column,
             "game": self.game,
             "move": self.move,
-            "player": self.player_name if self.player is not None else None,
+            "player": (self.player_name or _unnamed(self.player))
+            if self.player is not None
+            else None,
             "player_index": self.player,
             "kind": self.kind.value,
             "severity": self.severity.value,
@@ -158,7 +192,13 @@ class Report:
 
     @property
     def errors(self) -> tuple[Issue, ...]:
+        """The issues that break a rule."""
         return tuple(i for i in self.issues if i.severity is Severity.ERROR)
+
+    @property
+    def notes(self) -> tuple[Issue, ...]:
+        """The issues that are facts worth knowing, not rule breaks."""
+        return tuple(i for i in self.issues if i.severity is Severity.NOTE)
 
     def __iter__(self) -> Iterator[Issue]:
         return iter(self.issues)
@@ -178,14 +218,18 @@ class Report:
             )
 
 
-def verify(match: Match, *, stop_at_first: bool = False) -> Report:
+def verify(match: Match, *, stop_at_first: bool = False, jacoby: bool = False) -> Report:
     """Replay every game of ``match`` and report every problem found.
 
     Never raises for problems in the record: they are returned in the report.
 
     :param stop_at_first: stop at the first error (``bgkit verify --strict``).
+    :param jacoby: the record is scored with the Jacoby rule (a gammon or backgammon
+        with the cube in the middle counts one point), as BackgammonGalaxy's single-game
+        sessions are; without it bgkit recognises those sessions by their pattern
+        (see :data:`CONVENTIONS`).
     """
-    checker = _MatchChecker(match, stop_at_first=stop_at_first)
+    checker = _MatchChecker(match, stop_at_first=stop_at_first, jacoby=jacoby)
     checker.run()
     return Report(
         tuple(checker.issues),
@@ -195,10 +239,41 @@ def verify(match: Match, *, stop_at_first: bool = False) -> Report:
     )
 
 
+CONVENTIONS: dict[str, str] = {
+    "capped-match-win": "In the game that wins the match, writers put the full value, the"
+    " points the winner needed, or the value capped at the match length (BackgammonGalaxy:"
+    " 'Wins 3 point and the match' for a gammon on a 2-cube at 1-2 of 3). Any value from the"
+    " points needed up to the full value is accepted.",
+    "jacoby-session": "BackgammonGalaxy's single-game sessions (a '16 point match' header and"
+    " one game) are scored as money with the Jacoby rule: a gammon with the cube in the"
+    " middle is written 'Wins 1 point'. bgkit accepts that in a one-game record whose game"
+    " cannot decide the match, with a note; --jacoby (verify(..., jacoby=True)) says so for"
+    " any record.",
+    "forfeit": "When a player leaves, BackgammonGalaxy writes 'Losses N point' and 'Wins N"
+    " point and the match' with N the points the winner needed (N may be more than three"
+    " times the cube): a match forfeit, reported as a note.",
+    "resignation": "A 'Wins' line while the game is still being played is a resignation"
+    " (1, 2 or 3 times the cube): legal, reported as a note.",
+}
+"""The writers' scoring conventions the verifier accepts, by name (documented in the README)."""
+
+
+@dataclass
+class _GameOutcome:
+    """What replaying one game established."""
+
+    result: tuple[int, int] | None
+    """(winner, points) to add to the running score: the verified result where the record's
+    is wrong, the record's where it cannot be checked; ``None`` when the game has none."""
+    unfinished: bool = False
+    """The replay reached the last action and the game is still being played, no result."""
+
+
 @dataclass
 class _MatchChecker:
     match: Match
     stop_at_first: bool = False
+    jacoby: bool = False
     issues: list[Issue] = field(default_factory=list)
     checked: int = 0
     hit_marks: bool = True
@@ -206,16 +281,34 @@ class _MatchChecker:
     """Within a cube exchange: "double", "beaver" or "raccoon" was the last word."""
     dropped: tuple[int, int] | None = None
     """(winner, points) of the game ended by a drop."""
+    ended_by: str = ""
+    """What ended the game being replayed, for messages ("Bob's drop on line 11")."""
+    cube_taken: str = ""
+    """Where the cube owner took it, for messages ("took the double on line 21")."""
 
     def run(self) -> None:
         m = self.match
         self.hit_marks = _writes_hit_marks(m)
-        expected: tuple[int, int] | None = None
+        score: tuple[int, int] | None = None  # the verified score before each game
         match_over_at: int | None = None
+        crawford_seen = False
+        open_game: Game | None = None  # the last game stopped with no result
         for index, game in enumerate(m.games):
-            if self.stop_at_first and self.issues:
+            if self.stop_at_first and self.errors():
                 return
-            if match_over_at is not None:
+            if open_game is not None:
+                self.add(
+                    IssueKind.MISSING_RESULT,
+                    f"game {open_game.number} has no result, but game {game.number} follows",
+                    game,
+                    1,
+                    None,
+                    game.line,
+                    game.column,
+                )
+            if score is None:
+                score = game.score
+            elif match_over_at is not None:
                 self.add(
                     IssueKind.MATCH_END,
                     f"game {game.number} is played after the match was won in game {match_over_at}",
@@ -223,63 +316,87 @@ class _MatchChecker:
                     1,
                     None,
                     game.line,
-                    1,
+                    game.column,
                 )
-            elif index and expected is not None and game.score != expected:
-                self.add(
-                    IssueKind.SCORE,
-                    f"the score at the start of game {game.number} should be"
-                    f" {expected[0]}-{expected[1]}, not {game.score[0]}-{game.score[1]}",
-                    game,
-                    1,
-                    None,
-                    game.line,
-                    1,
-                )
-            won = self.check_game(game, index)
-            score = game.score if expected is None or index == 0 else expected
-            if won is not None:
-                winner, points = won
-                s = list(score)
-                s[winner] += points
-                expected = (s[0], s[1])
-                if m.length and max(expected) >= m.length and match_over_at is None:
+                score = _clamp_score(game.score, m.length)
+            elif game.score != score:
+                self.score_error(game, score)
+            crawford = False
+            if m.crawford and match_over_at is None and not crawford_seen:
+                crawford = m.length - 1 in score
+                crawford_seen = crawford
+            outcome = self.check_game(game, index, score, crawford)
+            open_game = game if outcome.unfinished else None
+            if outcome.result is not None and match_over_at is None:
+                winner, points = outcome.result
+                after = list(score)
+                after[winner] += points
+                score = (after[0], after[1])
+                if m.length and max(score) >= m.length:
                     match_over_at = game.number
-            else:
-                expected = score
-            if (
-                game.result is not None
-                and game.result.match_won
-                and (m.length == 0 or expected is None or max(expected) < m.length)
-            ):
+            result = game.result
+            if result is not None and result.match_won and (m.length == 0 or max(score) < m.length):
                 self.add(
                     IssueKind.MATCH_END,
                     "the record says this game wins the match, but the score"
-                    f" {expected[0] if expected else 0}-{expected[1] if expected else 0}"
-                    f" does not reach {m.length}",
+                    f" {score[0]}-{score[1]} does not reach {m.length}",
                     game,
                     1,
-                    game.result.winner,
-                    game.result.line,
-                    game.result.column,
+                    result.winner,
+                    result.line,
+                    result.column,
                 )
+        if m.games and m.length and score is not None and match_over_at is None:
+            self.unfinished_match(m.games[-1], score, open_game is not None)
+
+    def score_error(self, game: Game, expected: tuple[int, int]) -> None:
+        """A ``Game N`` score line that does not add up: at the first wrong number."""
+        wrong = 0 if game.score[0] != expected[0] else 1
+        line, column = (
+            game.score_places[wrong] if len(game.score_places) == 2 else (game.line, game.column)
+        )
+        self.add(
+            IssueKind.SCORE,
+            f"the score at the start of game {game.number} should be"
+            f" {expected[0]}-{expected[1]}, not {game.score[0]}-{game.score[1]}",
+            game,
+            1,
+            wrong if len(game.score_places) == 2 else None,
+            line,
+            column,
+        )
+
+    def unfinished_match(self, last: Game, score: tuple[int, int], open_game: bool) -> None:
+        where: Action | Game | Result = last.result or (last.actions[-1] if last.actions else last)
+        why = f" (game {last.number} has no result)" if open_game else ""
+        self.add(
+            IssueKind.UNFINISHED_MATCH,
+            f"the match stops at {score[0]}-{score[1]} of {self.match.length}{why}",
+            last,
+            _last_move(last),
+            None,
+            where.line,
+            where.column,
+        )
 
     # ---------------------------------------------------------------- one game
 
-    def check_game(self, game: Game, index: int) -> tuple[int, int] | None:
-        """Replay one game; return ``(winner, points)`` as recorded (for the running score)."""
-        pos = self.start_position(game, index)
-        self.exchange, self.dropped = None, None
+    def check_game(
+        self, game: Game, index: int, score: tuple[int, int], crawford: bool
+    ) -> _GameOutcome:
+        """Replay one game from ``score``; what it established for the running score."""
+        pos = self.start_position(game, index, score, crawford)
+        self.exchange, self.dropped, self.ended_by, self.cube_taken = None, None, "", ""
         if pos is None:
-            return self.recorded_result(game)
+            return _GameOutcome(self.recorded_result(game))
         turn_no = 0
         started = False
         actions = game.actions
         stopped_at: int | None = None
         ended = False
         for i, action in enumerate(actions):
-            if self.stop_at_first and any(x.severity is Severity.ERROR for x in self.issues):
-                return self.recorded_result(game)
+            if self.stop_at_first and self.errors():
+                return _GameOutcome(self.recorded_result(game))
             if isinstance(action, Move):
                 turn_no += 1
             move_no = action.number or move_number(
@@ -288,7 +405,7 @@ class _MatchChecker:
             if ended:
                 self.add_at(
                     IssueKind.TURN_ORDER,
-                    f"{_describe(action)} after the game had ended",
+                    f"{_describe(action)} after the game had ended: it follows {self.ended_by}",
                     game,
                     move_no,
                     action,
@@ -311,12 +428,10 @@ class _MatchChecker:
                     if pos.turn != action.player and game.setup is None:
                         pos = replace(pos, turn=action.player)
                 self.exchange = None  # a roll closes any beaver exchange (implicit take)
-                if action.player != pos.turn:
+                if pos.doubled or action.player != pos.turn:
                     self.add_at(
                         IssueKind.TURN_ORDER,
-                        f"{self.name(action.player)} rolls out of turn:"
-                        f" {self.name(pos.turn)} was to "
-                        + ("answer the double" if pos.doubled else "roll"),
+                        self.out_of_turn(pos, action) + self.swap_hint(pos, actions, i),
                         game,
                         move_no,
                         action,
@@ -329,6 +444,8 @@ class _MatchChecker:
                     break
                 pos = new
                 ended = pos.game_state != GameState.PLAYING
+                if ended:
+                    self.ended_by = f"{self.name(action.player)}'s bear-off on line {action.line}"
             else:
                 if not started and game.setup is None:
                     self.add_at(
@@ -348,33 +465,74 @@ class _MatchChecker:
                     break
                 pos = new
                 ended = pos.game_state != GameState.PLAYING
-        if stopped_at is not None and stopped_at < len(actions):
-            rest = actions[stopped_at:]
-            first = rest[0]
-            self.add(
-                IssueKind.UNVERIFIED,
-                f"{len(rest)} later action(s) of game {game.number} not verified",
-                game,
-                first.number or move_number(turn_no + 1, actions),
-                None,
-                first.line,
-                first.column,
-            )
-            return self.recorded_result(game)
+                if ended:
+                    self.ended_by = f"{self.name(action.player)}'s drop on line {action.line}"
         if stopped_at is not None:
-            return self.recorded_result(game)
-        self.check_result(game, pos)
-        return self.recorded_result(game) or self.actual_result(pos)
+            if stopped_at < len(actions):
+                rest = actions[stopped_at:]
+                first = rest[0]
+                self.add(
+                    IssueKind.UNVERIFIED,
+                    f"{len(rest)} later action(s) of game {game.number} not verified",
+                    game,
+                    first.number or move_number(turn_no + 1, actions),
+                    None,
+                    first.line,
+                    first.column,
+                )
+            return _GameOutcome(self.recorded_result(game))
+        verified = self.check_result(game, pos, score)
+        self.check_after_result(game, turn_no)
+        unfinished = verified is None and game.result is None
+        return _GameOutcome(verified, unfinished=unfinished)
 
-    def start_position(self, game: Game, index: int) -> Position | None:
-        """The game's starting position, or ``None`` (with a note) when it cannot be set up."""
+    def out_of_turn(self, pos: Position, action: Move) -> str:
+        """Why a roll comes out of turn, in the players' names."""
+        who = self.name(action.player)
+        if pos.doubled:
+            doubler, taker = self.name(pos.turn), self.name(pos.opponent)
+            offer = f"{doubler}'s double to {pos.cube * 2}"
+            if action.player == pos.opponent:
+                return f"{who} rolls without answering {offer}"
+            return f"{who} rolls, but {taker} has not answered {offer}"
+        return f"{who} rolls out of turn: it is {self.name(pos.turn)}'s turn to roll"
+
+    def swap_hint(self, pos: Position, actions: tuple[Action, ...], i: int) -> str:
+        """A hint when the rolls on this line fit if written in the other columns."""
+        action = actions[i]
+        line = [a for a in actions[i:] if isinstance(a, Move) and a.line == action.line]
+        if not action.line or not 1 <= len(line) <= 2 or pos.doubled:
+            return ""
+        trial = pos
+        try:
+            for move in reversed(line):
+                if move.play is None:
+                    return ""
+                if move.play:
+                    trial = trial._resolve_checked(move.play, move.dice)[1]
+                else:
+                    rolled = trial.with_dice(*move.dice)
+                    if rolled.legal_results():
+                        return ""
+                    trial = rolled.apply(Play())
+        except BgkitError:
+            return ""
+        if len(line) == 2:
+            return " (the two rolls on this line fit if their columns are swapped)"
+        return f" (the roll fits {self.name(pos.turn)}'s column)"
+
+    def start_position(
+        self, game: Game, index: int, score: tuple[int, int], crawford: bool
+    ) -> Position | None:
+        """The game's starting position at the verified ``score``, or ``None`` (with a note)."""
         m = self.match
         try:
-            if m.length and max(game.score) >= m.length:
-                # a game after the match was won (reported): replay it at a legal score
-                game = replace(game, score=_clamp_score(game.score, m.length))
+            if score != game.score:
+                game = replace(game, score=score)
                 m = replace(m, games=(*m.games[:index], game, *m.games[index + 1 :]))
             pos = m.initial_position(index)
+            if pos.crawford != crawford:
+                pos = replace(pos, crawford=crawford)
         except (BgkitError, ValueError) as err:
             self.add(
                 IssueKind.UNVERIFIABLE,
@@ -383,10 +541,27 @@ class _MatchChecker:
                 1,
                 None,
                 game.line,
-                0,
+                game.column,
             )
             return None
         return pos
+
+    def check_after_result(self, game: Game, turn_no: int) -> None:
+        """One error for actions written after the result line (the rest are not replayed)."""
+        if not game.after_result:
+            return
+        first = game.after_result[0]
+        result = game.result
+        where = f" on line {result.line}" if result is not None and result.line else ""
+        more = len(game.after_result) - 1
+        self.add_at(
+            IssueKind.AFTER_RESULT,
+            f"{_describe(first)} after the game's result{where}"
+            + (f" ({more} more action(s) after it)" if more else ""),
+            game,
+            first.number or move_number(turn_no + 1, game.actions),
+            first,
+        )
 
     def check_move(
         self, game: Game, move_no: int, pos: Position, action: Move, *, last: bool
@@ -426,7 +601,8 @@ class _MatchChecker:
             written = action.play.spelled()
             self.add_at(
                 IssueKind.ILLEGAL_PLAY,
-                f"illegal play {written} for {roll}: {err.reason.removeprefix(written + ' ')}",
+                f"illegal play {written} for {roll}: {err.reason.removeprefix(written + ' ')}"
+                + self.swap_hint(pos, game.actions, game.actions.index(action)),
                 game,
                 move_no,
                 action,
@@ -475,6 +651,7 @@ class _MatchChecker:
                     new = pos.raccoon()
                     self.exchange = "raccoon"
                     self.check_value(new.cube, action, where)
+                    self.took(action, "raccooned")
                     return new
                 if pos.doubled:
                     raise IllegalActionError("cannot double: a double is already pending")
@@ -482,6 +659,10 @@ class _MatchChecker:
                     raise IllegalActionError(
                         f"cannot double: it is {self.name(pos.turn)}'s turn to roll"
                     )
+                if pos.cube_owner is not None and pos.cube_owner != who:
+                    owner = self.name(pos.cube_owner)
+                    how = f" ({self.cube_taken})" if self.cube_taken else ""
+                    raise IllegalActionError(f"cannot double: {owner} owns the cube{how}")
                 new = pos.double()
                 self.check_value(pos.cube * 2, action, where)
                 self.exchange = "double"
@@ -492,6 +673,7 @@ class _MatchChecker:
                 new = pos.raccoon()
                 self.exchange = "raccoon"
                 self.check_value(new.cube, action, where)
+                self.took(action, "raccooned")
                 return new
             if exchange in ("beaver", "raccoon"):
                 # the answer to a beaver (by the doubler) or a raccoon (by the beaverer)
@@ -510,6 +692,7 @@ class _MatchChecker:
                 raise IllegalActionError(f"{_describe(action)} by the doubler")
             self.exchange = None
             if isinstance(action, Take):
+                self.took(action, "took the double")
                 return pos.take()
             if isinstance(action, Drop):
                 self.dropped = (pos.turn, pos.cube)
@@ -517,10 +700,14 @@ class _MatchChecker:
             new = pos.beaver()
             self.exchange = "beaver"
             self.check_value(new.cube, action, where)
+            self.took(action, "beavered")
             return new
         except IllegalActionError as err:
             self.add(IssueKind.CUBE_ACTION, str(err), *where)
             return None
+
+    def took(self, action: Action, how: str) -> None:
+        self.cube_taken = f"{how} on line {action.line}" if action.line else how
 
     def check_value(
         self, value: int, action: Action, where: tuple[Game, int, int, int, int]
@@ -548,20 +735,25 @@ class _MatchChecker:
             return None
         return (game.result.winner, game.result.points)
 
-    def check_result(self, game: Game, pos: Position) -> None:
+    def check_result(
+        self, game: Game, pos: Position, score: tuple[int, int]
+    ) -> tuple[int, int] | None:
+        """Check the ``Wins`` line against the replayed game; the result to score.
+
+        That is the record's result when it is consistent with the game (writers'
+        conventions included), else the result the game really had.
+        """
         m = self.match
         result = game.result
         actual = self.actual_result(pos)
         if result is None:
-            return
+            return actual
         where_line, where_col = result.line, result.column
-        move_no = move_number(sum(isinstance(a, Move) for a in game.actions), game.actions)
-        needed = m.length - game.score[result.winner] if m.length else None
+        move_no = _last_move(game)
+        recorded = (result.winner, result.points)
+        needed = m.length - score[result.winner] if m.length else None
         if actual is not None:
             winner, points = actual
-            ok_points = {points}
-            if needed is not None:
-                ok_points.add(min(points, needed))
             if result.winner != winner:
                 self.add(
                     IssueKind.RESULT,
@@ -573,33 +765,60 @@ class _MatchChecker:
                     where_line,
                     where_col,
                 )
-            elif result.points not in ok_points:
-                how = (
-                    "the double was dropped"
-                    if pos.game_state == GameState.DROPPED
-                    else _kind_name(pos)
-                )
-                self.add(
-                    IssueKind.RESULT,
-                    f"the game is worth {points} point(s) ({how}, cube {pos.cube}),"
-                    f" not {result.points}",
-                    game,
-                    move_no,
-                    result.winner,
-                    where_line,
-                    where_col,
-                )
-            return
-        # unfinished game: the loser resigned; the value must be 1, 2 or 3 x cube
-        values = {pos.cube * k for k in (1, 2, 3)}
-        if not m.length and pos.jacoby and pos.cube_owner is None and pos.cube == 1:
-            values = {1}
-        if needed is not None:
-            values |= {min(v, needed) for v in values}
-        if result.points not in values:
+                return actual
+            if result.points == points or (
+                needed is not None and needed <= result.points <= points
+            ):
+                return recorded  # the full value, or capped in the match-winning game
+            if self.jacoby_scored(game, pos, result.points, needed):
+                return recorded
+            how = (
+                "the double was dropped" if pos.game_state == GameState.DROPPED else _kind_name(pos)
+            )
             self.add(
                 IssueKind.RESULT,
-                f"a resignation is worth 1, 2 or 3 times the cube ({pos.cube}),"
+                f"the game is worth {points} point(s) ({how}, cube {pos.cube}),"
+                f" not {result.points}",
+                game,
+                move_no,
+                result.winner,
+                where_line,
+                where_col,
+            )
+            return actual
+        # unfinished game: the loser resigned 1, 2 or 3 x cube, or forfeited the match
+        cube = pos.cube
+        values = {cube * k for k in (1, 2, 3)}
+        if ((m.length == 0 and pos.jacoby) or self.jacoby) and pos.cube_owner is None:
+            values = {cube}
+        loser = self.name(1 - result.winner)
+        if result.points in values or (needed is not None and needed <= result.points <= 3 * cube):
+            self.add(
+                IssueKind.RESIGNATION,
+                f"game {game.number} ends by resignation ({result.points} point(s)) at move"
+                f" {move_no}: {loser} resigns",
+                game,
+                move_no,
+                1 - result.winner,
+                where_line,
+                where_col,
+            )
+        elif result.points == needed:
+            self.add(
+                IssueKind.FORFEIT,
+                f"match forfeited at {score[0]}-{score[1]}: {loser} leaves in game"
+                f" {game.number}, {self.name(result.winner)} is credited the"
+                f" {needed} point(s) needed",
+                game,
+                move_no,
+                1 - result.winner,
+                where_line,
+                where_col,
+            )
+        else:
+            self.add(
+                IssueKind.RESULT,
+                f"a resignation is worth 1, 2 or 3 times the cube ({cube}),"
                 f" not {result.points} point(s)",
                 game,
                 move_no,
@@ -607,12 +826,46 @@ class _MatchChecker:
                 where_line,
                 where_col,
             )
+        return recorded
+
+    def jacoby_scored(self, game: Game, pos: Position, written: int, needed: int | None) -> bool:
+        """A gammon with a centred cube written as one point, by the Jacoby rule.
+
+        Accepted with ``jacoby=True``, or in a record of one game that this result cannot
+        decide (BackgammonGalaxy's single-game sessions), with a note.
+        """
+        res = pos.game_result()
+        if res is None or res[1] == ResultKind.SINGLE or pos.cube_owner is not None:
+            return False
+        if written != pos.cube:
+            return False
+        if self.jacoby:
+            return True
+        session = len(self.match.games) == 1 and needed is not None and res[2] < needed
+        if session:
+            result = game.result
+            assert result is not None
+            self.add(
+                IssueKind.CONVENTION,
+                f"the {_kind_name(pos)} with the cube in the middle is written as"
+                f" {written} point(s): scored with the Jacoby rule, as in BackgammonGalaxy's"
+                " single-game sessions (--jacoby says so for any record)",
+                game,
+                _last_move(game),
+                result.winner,
+                result.line,
+                result.column,
+            )
+        return session
 
     # ---------------------------------------------------------------- helpers
 
+    def errors(self) -> bool:
+        return any(x.severity is Severity.ERROR for x in self.issues)
+
     def name(self, player: int) -> str:
         name = self.match.players[player] if 0 <= player < 2 else ""
-        return name or f"player {player}"
+        return name or _unnamed(player)
 
     def add_at(self, kind: IssueKind, message: str, game: Game, move: int, action: Action) -> None:
         """:meth:`add` for an issue at ``action``: its player, line and column."""
@@ -641,6 +894,16 @@ class _MatchChecker:
                 column=column,
             )
         )
+
+
+def _last_move(game: Game) -> int:
+    """The record's number of the game's last move (1 when it has none)."""
+    return move_number(max(1, sum(isinstance(a, Move) for a in game.actions)), game.actions)
+
+
+def _unnamed(player: int | None) -> str:
+    """How messages name a player whose record gives no name."""
+    return f"player {1 if player == 0 else 2} (no name)"
 
 
 def _describe(action: Action) -> str:

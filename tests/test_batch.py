@@ -95,7 +95,8 @@ def test_processes_and_dask_give_the_rows_of_one_process(dask_client: Any) -> No
     assert serial["file"].unique().tolist() == files  # input order
     kinds = set(serial["kind"].dropna())
     assert {"unreadable", "illegal-play", "unverifiable"} <= kinds
-    assert serial["kind"].isna().sum() >= 6  # the clean files: one row each
+    ok = serial.drop_duplicates("file")["ok"]
+    assert ok.eq(True).sum() >= 6  # the clean files (notes allowed)
     pooled = batch.verify_files(files, jobs=2, progress=False)
     pd.testing.assert_frame_equal(pooled, serial)
     on_dask = batch.verify_files(files, client=dask_client, progress=False)
@@ -131,7 +132,12 @@ def test_a_broken_file_is_a_row_and_the_batch_goes_on(tmp_path: Path) -> None:
     df = batch.verify_files(files, jobs=2, progress=False)
     assert df["file"].tolist() == files
     assert df["kind"].tolist()[:3] == ["unreadable"] * 3
-    assert pd.isna(df["kind"].iloc[3])  # the good file after them is verified
+    # the good file after them is verified: clean, with its one note
+    assert (df["kind"].iloc[3], df["severity"].iloc[3], df["ok"].iloc[3]) == (
+        "unfinished-match",
+        "note",
+        True,
+    )
     assert df["games"].iloc[3] == 1
     # the one-line messages of `bgkit verify`
     assert df["message"].iloc[1] == f"{tmp_path / 'missing.mat'}: No such file or directory"
@@ -240,7 +246,7 @@ def test_a_rerun_skips_the_files_done(tmp_path: Path, suffix: str) -> None:
     third = Counting()
     df3 = again(third)
     assert sorted(third.calls) == [ILLEGAL.name, "missing.mat", "new.mat"]
-    assert df3[df3["file"] == str(edited)]["kind"].isna().all()  # now clean
+    assert df3[df3["file"] == str(edited)]["ok"].all()  # now clean
     assert df3["file"].unique().tolist() == [*sorted(map(str, folder.iterdir())), str(missing)]
     if suffix == ".parquet":
         pd.testing.assert_frame_equal(pd.read_parquet(output), df3)
@@ -367,8 +373,8 @@ def test_cli_exit_3_when_bgkit_fails_on_a_file(monkeypatch: pytest.MonkeyPatch) 
     assert result.exit_code == 3
     lines = result.stderr.splitlines()
     assert lines[0] == f"{CLEAN}: internal error: ZeroDivisionError: a bug"
-    assert lines[1].startswith(f"{ILLEGAL}:8:34: illegal play")  # the batch went on
-    assert lines[-1].endswith(": 0 clean, 1 with issues, 1 unreadable")
+    assert lines[1].startswith(f"{ILLEGAL}:8:34: error: illegal play")  # the batch went on
+    assert lines[-1].endswith(": 0 clean, 1 with errors, 1 unreadable; 1 error(s), 2 note(s)")
 
 
 # ---------------------------------------------------------------------- analysis

@@ -32,8 +32,13 @@ def test_verify_clean_record() -> None:
     assert result.exit_code == 0
     assert result.stdout == ""
     assert result.stderr == (
-        "1 file(s), 1 game(s), 14 action(s) checked: 1 clean, 0 with issues, 0 unreadable\n"
+        f"{CLEAN}:12:7: note: the match stops at 1-0 of 3 (game 1, move 6)\n"
+        "1 file(s), 1 game(s), 14 action(s) checked: 1 clean, 0 with errors, 0 unreadable;"
+        " 0 error(s), 1 note(s)\n"
     )
+    quiet = run("verify", "-q", str(CLEAN))
+    assert quiet.exit_code == 0
+    assert quiet.stderr == result.stderr.splitlines(keepends=True)[-1]  # notes hidden
 
 
 def test_verify_reports_file_line_column() -> None:
@@ -41,7 +46,7 @@ def test_verify_reports_file_line_column() -> None:
     assert result.exit_code == 1
     first = result.stderr.splitlines()[0]
     assert first == (
-        f"{ILLEGAL}:8:34: illegal play 24/18 18/12 13/7 10/4 for 66: blocked: 18/12 lands"
+        f"{ILLEGAL}:8:34: error: illegal play 24/18 18/12 13/7 10/4 for 66: blocked: 18/12 lands"
         " on a point held by 2 opposing checkers (game 1, move 4, Bob)"
     )
 
@@ -78,7 +83,9 @@ def test_verify_folder_recursively(tmp_path: Path) -> None:
     (tmp_path / "notes.pdf").write_bytes(b"%PDF")
     result = run("verify", str(tmp_path))
     assert result.exit_code == 1
-    assert result.stderr.splitlines()[-1].endswith(": 1 clean, 1 with issues, 0 unreadable")
+    assert result.stderr.splitlines()[-1].endswith(
+        ": 1 clean, 1 with errors, 0 unreadable; 1 error(s), 3 note(s)"
+    )
     assert result.stderr.splitlines()[-1].startswith("2 file(s), 2 game(s), ")
 
 

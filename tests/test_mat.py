@@ -612,7 +612,6 @@ GAME = " 3 point match\n\n Game 1\n Ann : 0                        Bo : 0\n"
         (GAME + "      Wins 1\n", 5, 13, "expected 'point' or 'points'"),
         (GAME + "  1) 31: 8/5 6/5 42: 8/4 6/4 Doubles => 2\n", 5, 30, "more than two actions"),
         (GAME + "Wins 1 point\n", 5, 1, "cannot tell who wins"),
-        (GAME + "      Wins 1 point\n  2) 31: 8/5 6/5\n", 6, 6, "goes on after its result"),
         (GAME + "      Wins 1 point\n      Wins 1 point\n", 6, 7, "a second 'Wins' line"),
         (GAME + "      Losses 1 point\n      Losses 1 point\n", 6, 7, "a second 'Losses'"),
         (GAME + "; Set Pos=abc/0\n", 5, 1, "a '; Set Pos=' line needs 26"),

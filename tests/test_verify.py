@@ -37,10 +37,17 @@ def only_error(report: Report) -> Issue:
     return errors[0]
 
 
+UNFINISHED = "the match stops at 1-0 of 3"
+"""The note on the base record: one game of a 3-point match."""
+
+
 def test_base_record_is_clean() -> None:
     report = verify(parse_mat(BASE, source_name="base.mat"))
     assert report.ok
-    assert report.issues == ()
+    assert [(i.kind, i.message) for i in report.issues] == [
+        (IssueKind.UNFINISHED_MATCH, UNFINISHED)
+    ]
+    assert (report.notes[0].line, report.notes[0].column) == (12, 7)  # the Wins line
     assert report.games == 1
     assert report.actions_checked == 14
 
@@ -59,7 +66,7 @@ def test_blocked_point() -> None:
         " 2 opposing checkers"
     )
     # the rest of the game is not replayed, and says so
-    assert report.issues[-1].kind is IssueKind.UNVERIFIED
+    assert [i.kind for i in report.notes] == [IssueKind.UNVERIFIED, IssueKind.UNFINISHED_MATCH]
 
 
 def test_must_use_both_dice() -> None:
@@ -100,7 +107,7 @@ def test_hit_mark_where_nothing_is_hit() -> None:
 
 def test_hit_marks_are_not_required_from_writers_that_never_write_them() -> None:
     report, _ = planted(7, "  3) 55: 13/8 13/8 8/3 8/3       62: 24/18 13/11")
-    assert report.issues == ()
+    assert [i.message for i in report.issues] == [UNFINISHED]
 
 
 def test_dance_recorded_while_a_play_exists() -> None:
@@ -125,7 +132,10 @@ def test_player_rolls_twice() -> None:
     issue = report.errors[0]
     assert issue.kind is IssueKind.TURN_ORDER
     assert issue.line == 6
-    assert issue.message == "Alice rolls out of turn: Bob was to roll"
+    assert issue.message == (
+        "Alice rolls out of turn: it is Bob's turn to roll"
+        " (the two rolls on this line fit if their columns are swapped)"
+    )
 
 
 def test_opening_double() -> None:
@@ -178,19 +188,21 @@ GAME2 = """
 
 def test_score_header_must_add_up() -> None:
     report, _ = planted(12, LINES[11], extra=GAME2.format(a=0, b=0))
-    issue = report.errors[0]
+    issue = only_error(report)
     assert issue.kind is IssueKind.SCORE
-    assert issue.line == 14
+    # at the wrong number of the score line, not at "Game 2"
+    assert (issue.line, issue.column) == (15, 10)
+    assert issue.player_name == "Alice"
     assert issue.message == "the score at the start of game 2 should be 1-0, not 0-0"
 
 
 def test_double_in_the_crawford_game() -> None:
-    # Alice wins 2 in game 1 (3-point match): game 2 starts 2-0, the Crawford game
-    report, _ = planted(12, "      Wins 2 points", extra=GAME2.format(a=2, b=0))
-    kinds = [i.kind for i in report.errors]
-    assert IssueKind.CUBE_ACTION in kinds
-    issue = next(i for i in report.errors if i.kind is IssueKind.CUBE_ACTION)
-    assert issue.game == 2
+    # a record that starts at 2-0 of 3: its first game is the Crawford game
+    text = " 3 point match\n" + GAME2.format(a=2, b=0)
+    report = verify(parse_mat(text, source_name="crawford.mat"))
+    issue = only_error(report)
+    assert issue.kind is IssueKind.CUBE_ACTION
+    assert (issue.game, issue.line, issue.column) == (2, 6, 7)
     assert issue.message == "cannot double: no doubling in the Crawford game"
 
 
@@ -251,7 +263,11 @@ def test_written_stop_on_a_made_point() -> None:
     )
     for fine in ("20/14 14/10", "20/10"):
         clean = verify(parse_mat(SET_POS.format(play=fine), source_name="path.mat"))
-        assert clean.issues == (), fine
+        assert clean.errors == (), fine
+        assert [i.kind for i in clean.notes] == [
+            IssueKind.RESIGNATION,
+            IssueKind.UNFINISHED_MATCH,
+        ]
 
 
 def test_cube_action_before_the_opening_roll() -> None:

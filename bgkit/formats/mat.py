@@ -213,6 +213,7 @@ class _ScoreLine:
     names: tuple[str, str]
     scores: tuple[int, int]
     right_column: int
+    places: tuple[tuple[int, int], ...]
 
 
 @dataclass(slots=True)
@@ -312,7 +313,10 @@ class _MatBuilder(Transformer[Token, Match]):
         name_token = player1[1]
         right = self._column(name_token) if name_token is not None else self._column(colon1) - 1
         right = max(_MIN_RIGHT_COLUMN, min(_MAX_RIGHT_COLUMN, right))
-        return _ScoreLine((player0[0], player1[0]), (self._int(score0), self._int(score1)), right)
+        places = tuple((t.line or 0, t.column or 0) for t in (score0, score1))
+        return _ScoreLine(
+            (player0[0], player1[0]), (self._int(score0), self._int(score1)), right, places
+        )
 
     def set_pos(self, token: Token) -> _SetPos:
         m = _SET_POS.match(str(token))
@@ -383,7 +387,7 @@ class _MatBuilder(Transformer[Token, Match]):
     def continuation(self, *cells: _Cell) -> list[_Segment]:
         return [_Segment(None, list(cells))]
 
-    def game(self, number: Token, *items: Any) -> _GameItem:
+    def game(self, word: Token, number: Token, *items: Any) -> _GameItem:
         comments: list[_Comment] = []
         score: _ScoreLine | None = None
         setup: _SetPos | None = None
@@ -404,22 +408,30 @@ class _MatBuilder(Transformer[Token, Match]):
             else:
                 segments.extend(item)
         assert score is not None  # the grammar requires the score line
-        actions, result = self._assign(segments, score.right_column)
+        actions, result, after = self._assign(segments, score.right_column)
         game = Game(
             self._int(number),
             score.scores,
             tuple(actions),
             result,
             None if setup is None else setup.value,
-            line=number.line or 0,
+            line=word.line or 0,
+            column=word.column or 0,
+            score_places=score.places,
+            after_result=tuple(after),
         )
         return _GameItem(game, comments, score.names)
 
     def _assign(
         self, segments: Sequence[_Segment], right: int
-    ) -> tuple[list[Action], Result | None]:
-        """Give each cell its player (see the module docstring) and build the actions."""
+    ) -> tuple[list[Action], Result | None, list[Action]]:
+        """Give each cell its player (see the module docstring) and build the actions.
+
+        Returns the actions before the result line, the result, and any actions written
+        after it (a fault in the record, which the verifier reports).
+        """
         actions: list[Action] = []
+        after: list[Action] = []
         results: dict[str, tuple[_Cell, int | None]] = {}  # "wins"/"losses": (cell, side)
         number = 0  # the last move number written: continuation lines keep it
         for segment in segments:
@@ -442,14 +454,12 @@ class _MatBuilder(Transformer[Token, Match]):
                         side = 0
                     results[cell.kind] = (cell, side)
                     continue
-                if results:
-                    self._fail("the game goes on after its result line", cell.token)
                 if len(plain) == 2:
                     player = 0 if cell is plain[0] else 1
                 else:
                     player = 1 if cell.column >= right else 0
-                actions.append(_action(cell, player, number))
-        return actions, self._result(actions, results)
+                (after if results else actions).append(_action(cell, player, number))
+        return actions, self._result(actions, results), after
 
     def _result(
         self, actions: Sequence[Action], results: dict[str, tuple[_Cell, int | None]]
@@ -568,7 +578,7 @@ _WORDS = {
     "POINTS": "'point'",
     "MATCH": "'match'",
     "AND_THE_MATCH": "'and the match'",
-    "_GAME": "'Game N'",
+    "GAME": "'Game N'",
     "DOUBLES": "'Doubles'",
     "TAKES": "'Takes'",
     "DROPS": "'Drops'",
@@ -605,7 +615,7 @@ def _expected(expected: set[str], before: str) -> str:
         return "a score line 'name : score   name : score'"
     if "_TO" in expected:
         return "'=> N' (the new cube value) after the cube word"
-    if expected and expected <= {"_GAME", "COMMENT", "$END"}:
+    if expected and expected <= {"GAME", "COMMENT", "$END"}:
         return "'Game N'"
     if expected == {"SLASH"}:
         return "'/' in a checker play (steps are written 13/8)"
