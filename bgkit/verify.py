@@ -285,6 +285,8 @@ class _MatchChecker:
     """What ended the game being replayed, for messages ("Bob's drop on line 11")."""
     cube_taken: str = ""
     """Where the cube owner took it, for messages ("took the double on line 21")."""
+    session: bool = False
+    """The record is a single-game session scored with the Jacoby rule (recognised)."""
 
     def run(self) -> None:
         m = self.match
@@ -306,7 +308,9 @@ class _MatchChecker:
                     game.line,
                     game.column,
                 )
-            if score is None:
+            if score is None or (open_game is not None and match_over_at is None):
+                # the first game, or one after a game without a result: its score is the
+                # record's (one missing result is one error, not a wrong score too)
                 score = game.score
             elif match_over_at is not None:
                 self.add(
@@ -346,7 +350,10 @@ class _MatchChecker:
                     result.line,
                     result.column,
                 )
-        if m.games and m.length and score is not None and match_over_at is None:
+        # a Jacoby session is no match, whatever its header says: it cannot be unfinished
+        stopped = m.length and score is not None and match_over_at is None
+        if m.games and stopped and not (self.jacoby or self.session):
+            assert score is not None
             self.unfinished_match(m.games[-1], score, open_game is not None)
 
     def score_error(self, game: Game, expected: tuple[int, int]) -> None:
@@ -795,7 +802,7 @@ class _MatchChecker:
         if result.points in values or (needed is not None and needed <= result.points <= 3 * cube):
             self.add(
                 IssueKind.RESIGNATION,
-                f"game {game.number} ends by resignation ({result.points} point(s)) at move"
+                f"game {game.number} ends by resignation ({_pts(result.points)}) at move"
                 f" {move_no}: {loser} resigns",
                 game,
                 move_no,
@@ -808,7 +815,7 @@ class _MatchChecker:
                 IssueKind.FORFEIT,
                 f"match forfeited at {score[0]}-{score[1]}: {loser} leaves in game"
                 f" {game.number}, {self.name(result.winner)} is credited the"
-                f" {needed} point(s) needed",
+                f" {_pts(needed)} needed",
                 game,
                 move_no,
                 1 - result.winner,
@@ -843,13 +850,14 @@ class _MatchChecker:
             return True
         session = len(self.match.games) == 1 and needed is not None and res[2] < needed
         if session:
+            self.session = True
             result = game.result
             assert result is not None
             self.add(
                 IssueKind.CONVENTION,
-                f"the {_kind_name(pos)} with the cube in the middle is written as"
-                f" {written} point(s): scored with the Jacoby rule, as in BackgammonGalaxy's"
-                " single-game sessions (--jacoby says so for any record)",
+                f"a single-game session scored with the Jacoby rule: the {_kind_name(pos)}"
+                f" with the cube in the middle is written as {_pts(written)}, as"
+                " BackgammonGalaxy writes its sessions (--jacoby says so for any record)",
                 game,
                 _last_move(game),
                 result.winner,
@@ -894,6 +902,10 @@ class _MatchChecker:
                 column=column,
             )
         )
+
+
+def _pts(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def _last_move(game: Game) -> int:

@@ -55,7 +55,7 @@ def test_base_record_is_clean() -> None:
 def test_blocked_point() -> None:
     text = (DATA / "fixtures" / "handwritten_3pt_illegal1.mat").read_text()
     report = verify(parse_mat(text, source_name="illegal1.mat"))
-    first = report.errors[0]
+    first = only_error(report)
     assert first.kind is IssueKind.ILLEGAL_PLAY
     line = text.splitlines()[first.line - 1]
     assert (first.line, first.column) == (8, col(line, "66:"))
@@ -71,7 +71,7 @@ def test_blocked_point() -> None:
 
 def test_must_use_both_dice() -> None:
     report, line = planted(9, "  5) 21: 24/22                     52: 11/6 6/4")
-    issue = report.errors[0]
+    issue = only_error(report)
     assert issue.kind is IssueKind.ILLEGAL_PLAY
     assert (issue.line, issue.column) == (9, col(line, "21:"))
     assert issue.message.startswith("illegal play 24/22 for 21: must use both dice: ")
@@ -81,7 +81,7 @@ def test_must_use_both_dice() -> None:
 def test_single_checker_through_a_blocked_point() -> None:
     text = (DATA / "fixtures" / "handwritten_3pt_illegal2.mat").read_text()
     report = verify(parse_mat(text, source_name="illegal2.mat"))
-    issue = report.errors[0]
+    issue = only_error(report)
     assert issue.kind is IssueKind.ILLEGAL_PLAY
     assert issue.line == 9
     assert "24/21" in issue.message
@@ -90,7 +90,7 @@ def test_single_checker_through_a_blocked_point() -> None:
 def test_more_pips_than_the_dice() -> None:
     text = (DATA / "fixtures" / "handwritten_3pt_illegal3.mat").read_text()
     report = verify(parse_mat(text, source_name="illegal3.mat"))
-    issue = report.errors[0]
+    issue = only_error(report)
     assert issue.kind is IssueKind.ILLEGAL_PLAY
     assert issue.message == "illegal play 8/4 6/5 for 31: moves 5 pips, but 31 gives only 4"
 
@@ -112,7 +112,7 @@ def test_hit_marks_are_not_required_from_writers_that_never_write_them() -> None
 
 def test_dance_recorded_while_a_play_exists() -> None:
     report, line = planted(9, "  5) 21:                          52: 11/6 6/4")
-    issue = report.errors[0]
+    issue = only_error(report)
     assert issue.kind is IssueKind.ILLEGAL_DANCE
     assert (issue.line, issue.column) == (9, col(line, "21:"))
     assert issue.message.startswith("no move recorded for 21, but ")
@@ -129,7 +129,7 @@ def test_unknown_play_is_unverifiable_not_illegal() -> None:
 
 def test_player_rolls_twice() -> None:
     report, _ = planted(5, "  1) 31: 8/5 6/5")
-    issue = report.errors[0]
+    issue = only_error(report)
     assert issue.kind is IssueKind.TURN_ORDER
     assert issue.line == 6
     assert issue.message == (
@@ -140,14 +140,14 @@ def test_player_rolls_twice() -> None:
 
 def test_opening_double() -> None:
     report, line = planted(5, "  1) 33: 8/5 8/5 6/3 6/3          42: 8/4 6/4")
-    issue = report.errors[0]
+    issue = only_error(report)
     assert issue.kind is IssueKind.OPENING_DOUBLE
     assert (issue.line, issue.column) == (5, col(line, "33:"))
 
 
 def test_take_without_double() -> None:
     report, line = planted(11, "  7)  Takes                       Drops")
-    issue = report.errors[0]
+    issue = only_error(report)
     assert issue.kind is IssueKind.CUBE_ACTION
     assert (issue.line, issue.column) == (11, col(line, "Takes"))
     assert issue.message == "a take without a double"
@@ -155,7 +155,7 @@ def test_take_without_double() -> None:
 
 def test_wrong_cube_value() -> None:
     report, line = planted(11, "  7)  Doubles => 4                Drops")
-    issue = report.errors[0]
+    issue = only_error(report)
     assert issue.kind is IssueKind.CUBE_VALUE
     assert (issue.line, issue.column) == (11, col(line, "Doubles"))
     assert issue.message == "a double should be to 2, not 4"
@@ -272,7 +272,7 @@ def test_written_stop_on_a_made_point() -> None:
 
 def test_cube_action_before_the_opening_roll() -> None:
     report, line = planted(5, "  1)  Doubles => 2                Takes")
-    issue = report.errors[0]
+    issue = only_error(report)
     assert issue.kind is IssueKind.TURN_ORDER
     assert (issue.line, issue.column) == (5, col(line, "Doubles"))
     assert issue.message.startswith("a double before the opening roll")
