@@ -75,6 +75,41 @@ def test_verify_json_lines() -> None:
     assert (rows[0]["line"], rows[0]["column"], rows[0]["player"]) == (8, 34, "Bob")
 
 
+SHAPE = ["file", "line", "column", "game", "move", "player", "kind", "severity", "message"]
+
+
+def test_verify_json_lines_have_one_shape_for_every_record() -> None:
+    result = run("verify", "--json", str(CLEAN), str(ILLEGAL), str(SYNTAX))
+    assert result.exit_code == 2
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert all(list(row) == SHAPE for row in rows)
+    severities = [(row["kind"], row["severity"]) for row in rows]
+    assert severities[0] == ("unfinished-match", "note")
+    assert ("illegal-play", "error") in severities
+    unreadable = rows[-1]
+    assert unreadable == {
+        "file": str(SYNTAX),
+        "line": 9,
+        "column": 6,
+        "game": None,
+        "move": None,
+        "player": None,
+        "kind": "unreadable",
+        "severity": "error",
+        "message": f"{SYNTAX}:9:6: dice must be 1-6: '27'",
+    }
+
+
+def test_verify_strict_summary_adds_up(tmp_path: Path) -> None:
+    for i in range(3):
+        (tmp_path / f"{i}.mat").write_bytes(ILLEGAL.read_bytes())
+    result = run("verify", "--strict", str(tmp_path))
+    assert result.stderr.splitlines()[-1] == (
+        "3 file(s), 1 game(s), 8 action(s) checked: 0 clean, 1 with errors, 0 unreadable;"
+        " 1 error(s), 2 note(s); 2 not checked (--strict stopped at the first error)"
+    )
+
+
 def test_verify_folder_recursively(tmp_path: Path) -> None:
     sub = tmp_path / "a" / "b"
     sub.mkdir(parents=True)
