@@ -123,6 +123,10 @@ class Issue:
     source_name: str | None = None
     line: int = 0
     column: int = 0
+    position: Position | None = field(default=None, compare=False, repr=False)
+    """The position where the fault happened, before the action: with the dice rolled for
+    a roll's issue, ``None`` where no single position is concerned (a score header, a
+    game that cannot be set up). A notebook draws it with ``bgkit.svg.position``."""
 
     @property
     def severity(self) -> Severity:
@@ -287,6 +291,8 @@ class _MatchChecker:
     """Where the cube owner took it, for messages ("took the double on line 21")."""
     session: bool = False
     """The record is a single-game session scored with the Jacoby rule (recognised)."""
+    here: Position | None = None
+    """The position of the action being checked (what :attr:`Issue.position` gets)."""
 
     def run(self) -> None:
         m = self.match
@@ -298,6 +304,7 @@ class _MatchChecker:
         for index, game in enumerate(m.games):
             if self.stop_at_first and self.errors():
                 return
+            self.here = None
             if open_game is not None:
                 self.add(
                     IssueKind.MISSING_RESULT,
@@ -404,8 +411,11 @@ class _MatchChecker:
         for i, action in enumerate(actions):
             if self.stop_at_first and self.errors():
                 return _GameOutcome(self.recorded_result(game))
+            self.here = pos
             if isinstance(action, Move):
                 turn_no += 1
+                if not pos.doubled and pos.game_state == GameState.PLAYING:
+                    self.here = replace(pos, turn=action.player).with_dice(*action.dice)
             move_no = action.number or move_number(
                 max(turn_no, 1) if isinstance(action, Move) else turn_no + 1, actions
             )
@@ -474,6 +484,7 @@ class _MatchChecker:
                 ended = pos.game_state != GameState.PLAYING
                 if ended:
                     self.ended_by = f"{self.name(action.player)}'s drop on line {action.line}"
+        self.here = pos
         if stopped_at is not None:
             if stopped_at < len(actions):
                 rest = actions[stopped_at:]
@@ -900,6 +911,7 @@ class _MatchChecker:
                 source_name=self.match.source_name,
                 line=line,
                 column=column,
+                position=self.here,
             )
         )
 

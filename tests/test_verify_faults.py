@@ -294,3 +294,20 @@ def test_a_resignation_worth_more_than_three_cubes_is_an_error() -> None:
     issue = one_error(verify(parse_mat(text)))
     assert issue.kind is IssueKind.RESULT
     assert issue.message == "a resignation is worth 1, 2 or 3 times the cube (1), not 4 point(s)"
+
+
+def test_an_issue_carries_its_position_with_the_dice() -> None:
+    from bgkit import svg
+
+    row = line_of("  3) 63: 25/22 13/7              41: 13/9 9/8")
+    text = edited({row: "  3) 41: 13/9 9/8                63: 25/22 13/7"})
+    issue = one_error(check(text))
+    pos = issue.position
+    assert pos is not None
+    assert (pos.turn, pos.dice) == (0, (4, 1))  # Alice to play the 41 written in her column
+    assert pos.explain("13/9 9/8") is not None  # the illegal play, judged on that position
+    assert svg.position(pos).startswith("<svg")
+    # a score header concerns no single position
+    header = line_of(" Game 3") + 1
+    wrong = edited({header: LINES[header - 1].replace("Bob : 2", "Bob : 3")})
+    assert one_error(check(wrong)).position is None
