@@ -10,28 +10,35 @@ Start here:
 * :func:`read_match` (``bgkit.formats``): read a match record (``.mat`` and its
   dialects) into a :class:`Match` of :class:`Game` s and actions (``bgkit.records``).
 * :func:`verify` (``bgkit.verify``): replay a match with the rules; a :class:`Report`
-  of :class:`Issue` s, each with file, line, column, game, move and reason.
+  of :class:`Issue` s (errors and notes), each with file, line, column, game, move,
+  reason and position.
+* :func:`replay` (``bgkit.replay``): a legal match as (position, action) steps.
 * :func:`analyze` (``bgkit.analysis``, loaded on first use): errors, luck and
   cube decisions with GNU Backgammon's evaluator, as pandas DataFrames;
   ``bgkit.reports`` turns them into figures and tables, ``bgkit.svg`` draws boards.
-* errors (``bgkit.errors``): every error is a :class:`BgkitError` and a ``ValueError``.
+* errors (``bgkit.errors``): every error is a :class:`BgkitError` and a ``ValueError``
+  (:class:`VerificationError`, raised by :meth:`Report.raise_for_issues`, groups them).
 """
 
 from __future__ import annotations
 
 from bgkit.errors import (
     AmbiguousPlayError,
+    AnalysisError,
+    BatchError,
     BgkitError,
     IllegalActionError,
     IllegalPlayError,
     InvalidPositionError,
+    LimitError,
     NotationError,
 )
 from bgkit.formats import read_match
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.position import GameState, Position, ResultKind, Status
 from bgkit.records import Beaver, Double, Drop, Game, Match, Move, Raccoon, Result, Take
-from bgkit.verify import Issue, IssueKind, Report, verify
+from bgkit.replay import ReplayStep, replay
+from bgkit.verify import Issue, IssueKind, Report, Severity, VerificationError, verify
 
 __version__ = "0.1.0"
 
@@ -49,6 +56,8 @@ __all__ = [
     "BAR",
     "OFF",
     "AmbiguousPlayError",
+    "AnalysisError",
+    "BatchError",
     "Beaver",
     "BgkitError",
     "Double",
@@ -60,20 +69,25 @@ __all__ = [
     "InvalidPositionError",
     "Issue",
     "IssueKind",
+    "LimitError",
     "Match",
     "Move",
     "NotationError",
     "Play",
     "Position",
     "Raccoon",
+    "ReplayStep",
     "Report",
     "Result",
     "ResultKind",
+    "Severity",
     "Status",
     "Step",
     "Take",
+    "VerificationError",
     "__version__",
     "analyze",
     "read_match",
+    "replay",
     "verify",
 ]

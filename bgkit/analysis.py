@@ -45,7 +45,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from bgkit.analysis_tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
-from bgkit.errors import BgkitError
+from bgkit.errors import AnalysisError, BgkitError
 from bgkit.evaluator import CubeDecision, Evaluator
 from bgkit.metrics import (
     absolute_fibs_rating,
@@ -69,23 +69,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from bgkit.met import MatchEquityTable
-    from bgkit.verify import Issue
 
 __all__ = ["Analysis", "AnalysisError", "analyze"]
 
 RatingScale = Literal["current", "legacy"]
-
-
-class AnalysisError(BgkitError, ValueError):
-    """A record that cannot be analysed (an illegal or unknown play, a broken turn order).
-
-    ``issue`` is the verifier's :class:`~bgkit.verify.Issue` when it found the problem;
-    the message starts with ``file:line:col:``.
-    """
-
-    def __init__(self, message: str, issue: Issue | None = None) -> None:
-        super().__init__(message)
-        self.issue = issue
 
 
 # ---------------------------------------------------------------------- analysis

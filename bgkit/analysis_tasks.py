@@ -103,10 +103,10 @@ def roll_values(ev: Evaluator, pos: Position) -> dict[tuple[int, int], float]:
     """
     values: dict[tuple[int, int], float] = {}
     stay: float | None = None
-    for roll, equity in ev.best_equities(pos, 0).items():
+    for roll, equity in ev.best_equities(pos, plies=0).items():
         if equity is None:
             if stay is None:
-                stay = -ev.evaluate(replace(pos, turn=pos.opponent, dice=None), 0).cubeful
+                stay = -ev.evaluate(replace(pos, turn=pos.opponent, dice=None), plies=0).cubeful
             equity = stay
         values[roll] = equity
     return values
@@ -123,10 +123,10 @@ def evaluate_task(ev: Evaluator, task: Task) -> Figures:
             luck, mean = luck_opening(mine, theirs, task.dice)
         else:
             luck, mean = luck_normal(mine, task.dice)
-    cube = ev.cube_decision(pos, task.plies) if task.cube else None
+    cube = ev.cube_decision(pos, plies=task.plies) if task.cube else None
     if task.dice is None or task.played is None:
         return Figures(cube, luck, mean)
-    plays = ev.plays(pos, task.dice, task.plies, keep=task.played)
+    plays = ev.plays(pos, task.dice, plies=task.plies, keep=task.played)
     if not plays:
         return Figures(cube, luck, mean, 0)
     at = next((i for i, c in enumerate(plays) if c.key == task.played), None)

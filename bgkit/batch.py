@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from bgkit.errors import BgkitError, NotationError, error_line
+from bgkit.errors import BatchError, BgkitError, NotationError, error_line
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -135,10 +135,6 @@ and ``size, mtime_ns``: one row per :class:`~bgkit.verify.Issue` (``kind``, ``me
 and the rest of :meth:`Issue.to_dict <bgkit.verify.Issue.to_dict>`), and one row with
 ``kind`` missing for a file without issues. ``games``, ``actions`` and ``ok`` describe
 the file and repeat on each of its rows."""
-
-
-class BatchError(BgkitError, ValueError):
-    """A batch that cannot run: an output file bgkit cannot use, a cluster out of reach."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,15 @@ catches ``ValueError`` keeps working.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for annotations only: errors.py imports nothing of bgkit at run time
+    from bgkit.verify import Issue
+
 __all__ = [
     "AmbiguousPlayError",
+    "AnalysisError",
+    "BatchError",
     "BgkitError",
     "IllegalActionError",
     "IllegalPlayError",
@@ -174,6 +181,22 @@ class AmbiguousPlayError(BgkitError, ValueError):
 
 class IllegalActionError(BgkitError, ValueError):
     """A cube action, resignation or turn that the rules forbid here."""
+
+
+class AnalysisError(BgkitError, ValueError):
+    """A record that cannot be analysed (an illegal or unknown play, a broken turn order).
+
+    ``issue`` is the verifier's :class:`~bgkit.verify.Issue` when it found the problem;
+    the message starts with ``file:line:col:``.
+    """
+
+    def __init__(self, message: str, issue: Issue | None = None) -> None:
+        super().__init__(message)
+        self.issue = issue
+
+
+class BatchError(BgkitError, ValueError):
+    """A batch that cannot run: an output file bgkit cannot use, a cluster out of reach."""
 
 
 def error_line(err: BgkitError | OSError, *, source: str | None = None) -> str:

@@ -141,7 +141,7 @@ class Evaluator(Protocol):
         """What evaluates, for reports (``"GNU Backgammon 1.1.0a16"``)."""
         ...
 
-    def evaluate(self, position: Position, plies: int = 0) -> Evaluation:
+    def evaluate(self, position: Position, *, plies: int = 0) -> Evaluation:
         """The position before the roll, for ``position.turn`` (dice are ignored)."""
         ...
 
@@ -149,8 +149,8 @@ class Evaluator(Protocol):
         self,
         position: Position,
         dice: tuple[int, int],
-        plies: int = 0,
         *,
+        plies: int = 0,
         keep: Key | None = None,
     ) -> list[Candidate]:
         """Every distinct legal play for ``dice``, best first (empty: no play possible).
@@ -162,18 +162,18 @@ class Evaluator(Protocol):
         ...
 
     def best_equity(
-        self, position: Position, dice: tuple[int, int], plies: int = 0
+        self, position: Position, dice: tuple[int, int], *, plies: int = 0
     ) -> float | None:
         """The equity of the best play for ``dice``, ``None`` when no play is possible."""
         ...
 
     def best_equities(
-        self, position: Position, plies: int = 0
+        self, position: Position, *, plies: int = 0
     ) -> dict[tuple[int, int], float | None]:
         """:meth:`best_equity` of each of the 21 rolls (keys high die first)."""
         ...
 
-    def cube_decision(self, position: Position, plies: int = 0) -> CubeDecision:
+    def cube_decision(self, position: Position, *, plies: int = 0) -> CubeDecision:
         """The cube decision of the player on roll, before the roll."""
         ...
 
@@ -239,53 +239,53 @@ class CachedEvaluator:
         else:
             self.misses += 1
 
-    def evaluate(self, position: Position, plies: int = 0) -> Evaluation:
+    def evaluate(self, position: Position, *, plies: int = 0) -> Evaluation:
         key = (position_key(position), plies)
         self._count(key in self._evaluations)
         if key not in self._evaluations:
-            self._evaluations[key] = self.inner.evaluate(position, plies)
+            self._evaluations[key] = self.inner.evaluate(position, plies=plies)
         return self._evaluations[key]
 
     def plays(
         self,
         position: Position,
         dice: tuple[int, int],
-        plies: int = 0,
         *,
+        plies: int = 0,
         keep: Key | None = None,
     ) -> list[Candidate]:
         key = (position_key(position), _roll(dice), plies, keep)
         self._count(key in self._plays)
         if key not in self._plays:
-            found = tuple(self.inner.plays(position, dice, plies, keep=keep))
+            found = tuple(self.inner.plays(position, dice, plies=plies, keep=keep))
             self._plays[key] = found
             if found:
                 self._best.setdefault(key[:3], found[0].equity)
         return list(self._plays[key])
 
     def best_equity(
-        self, position: Position, dice: tuple[int, int], plies: int = 0
+        self, position: Position, dice: tuple[int, int], *, plies: int = 0
     ) -> float | None:
         key = (position_key(position), _roll(dice), plies)
         self._count(key in self._best)
         if key not in self._best:
-            self._best[key] = self.inner.best_equity(position, dice, plies)
+            self._best[key] = self.inner.best_equity(position, dice, plies=plies)
         return self._best[key]
 
     def best_equities(
-        self, position: Position, plies: int = 0
+        self, position: Position, *, plies: int = 0
     ) -> dict[tuple[int, int], float | None]:
         key = (position_key(position), plies)
         self._count(key in self._rolls)
         if key not in self._rolls:
-            self._rolls[key] = self.inner.best_equities(position, plies)
+            self._rolls[key] = self.inner.best_equities(position, plies=plies)
         return dict(self._rolls[key])
 
-    def cube_decision(self, position: Position, plies: int = 0) -> CubeDecision:
+    def cube_decision(self, position: Position, *, plies: int = 0) -> CubeDecision:
         key = (position_key(position), plies)
         self._count(key in self._cubes)
         if key not in self._cubes:
-            self._cubes[key] = self.inner.cube_decision(position, plies)
+            self._cubes[key] = self.inner.cube_decision(position, plies=plies)
         return self._cubes[key]
 
     def match_equity_table(self) -> MatchEquityTable:

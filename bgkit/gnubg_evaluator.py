@@ -377,7 +377,7 @@ class GnubgEvaluator:
                 session.run(gnubg, f"set cache {entries}")
             _Searched.deeper = False
 
-    def evaluate(self, position: Position, plies: int = 0) -> Evaluation:
+    def evaluate(self, position: Position, *, plies: int = 0) -> Evaluation:
         _check(position)
         if plies == 0:
             optimal = self._optimal(position)
@@ -390,7 +390,7 @@ class GnubgEvaluator:
                 return Evaluation(probs, float(out[5]), optimal, 0)
         return self._eval(position, plies)[0]
 
-    def cube_decision(self, position: Position, plies: int = 0) -> CubeDecision:
+    def cube_decision(self, position: Position, *, plies: int = 0) -> CubeDecision:
         _check(position)
         if plies == 0:
             decision = self._settled_cube_decision(position)
@@ -479,13 +479,13 @@ class GnubgEvaluator:
         return None
 
     def best_equity(
-        self, position: Position, dice: tuple[int, int], plies: int = 0
+        self, position: Position, dice: tuple[int, int], *, plies: int = 0
     ) -> float | None:
         moves = self._findbestmoves(position, dice, plies, plies)
         return float(moves[0]["score"]) if moves else None
 
     def best_equities(
-        self, position: Position, plies: int = 0
+        self, position: Position, *, plies: int = 0
     ) -> dict[tuple[int, int], float | None]:
         _check(position)
         gnubg = gnubg_module()
@@ -505,8 +505,8 @@ class GnubgEvaluator:
         self,
         position: Position,
         dice: tuple[int, int],
-        plies: int = 0,
         *,
+        plies: int = 0,
         keep: Key | None = None,
     ) -> list[Candidate]:
         _check(position)
@@ -551,7 +551,7 @@ class GnubgEvaluator:
         if keep is not None and at:
             kept = replace(
                 out.pop(at),
-                equity=-self.evaluate(_after(position, keep), plies).cubeful,
+                equity=-self.evaluate(_after(position, keep), plies=plies).cubeful,
                 plies=full,
             )
             where = next(

@@ -385,6 +385,24 @@ class Match:
 
         return dumps_mat(self)
 
+    def to_sgf(self) -> str:
+        """This match as GNU Backgammon SGF text (:func:`bgkit.formats.sgf.dumps_sgf`)."""
+        from bgkit.formats.sgf import dumps_sgf
+
+        return dumps_sgf(self)
+
+    def to_json(self) -> str:
+        """This match as bgkit's lossless JSON (:func:`bgkit.formats.json_record.dumps_json`).
+
+        >>> from bgkit.formats.json_record import parse_json
+        >>> match = Match(("Ann", "Bo"), 3, ())
+        >>> parse_json(match.to_json()) == match
+        True
+        """
+        from bgkit.formats.json_record import dumps_json
+
+        return dumps_json(self)
+
     def _repr_html_(self) -> str:
         """A compact HTML summary for Jupyter (:func:`bgkit.html.match_html`)."""
         from bgkit.html import match_html

@@ -59,6 +59,21 @@ def test_is_an_evaluator(ev: GnubgEvaluator) -> None:
     assert ev.name.startswith("GNU Backgammon 1.")
 
 
+def test_plies_are_keyword_only(ev: GnubgEvaluator) -> None:
+    # ev.plays(pos, dice, 2) would read as dice and plies, or as something else: say so
+    start = Position.initial(match_length=3, turn=1)
+    for call in (
+        lambda e: e.plays(start, (3, 1), 2),
+        lambda e: e.evaluate(start, 2),
+        lambda e: e.cube_decision(start, 2),
+        lambda e: e.best_equity(start, (3, 1), 2),
+        lambda e: e.best_equities(start, 2),
+    ):
+        for evaluator in (ev, CachedEvaluator(ev)):
+            with pytest.raises(TypeError, match="positional argument"):
+                call(evaluator)
+
+
 def test_spec_opening_vectors(ev: GnubgEvaluator) -> None:
     """Spec sections 3 and 4: 3-point match, Black opens 31 (8/5 6/5), White rolls 52."""
     start = Position.initial(match_length=3, turn=1)
@@ -171,10 +186,10 @@ def test_money_jacoby_rule(ev: GnubgEvaluator) -> None:
 def test_deeper_search_keeps_the_play_made(ev: GnubgEvaluator) -> None:
     pos = Position.initial(match_length=7)
     worst = ev.plays(pos, (4, 4))[-1]
-    plays = ev.plays(pos, (4, 4), 1, keep=worst.key)
+    plays = ev.plays(pos, (4, 4), plies=1, keep=worst.key)
     kept = next(c for c in plays if c.key == worst.key)
     assert kept.plies == 1
-    assert kept.equity == pytest.approx(-ev.evaluate(_after(pos, worst.key), 1).cubeful)
+    assert kept.equity == pytest.approx(-ev.evaluate(_after(pos, worst.key), plies=1).cubeful)
     assert plays[0].plies == 1 and plays[0].equity >= kept.equity
     assert any(c.plies == 0 for c in plays)  # the filter stops weak plays at 0-ply
 
@@ -287,7 +302,7 @@ def watching(text):
 gnubg.command = watching
 ev.clear_cache()
 ev.evaluate(pos)
-ev.evaluate(pos, 1)
+ev.evaluate(pos, plies=1)
 gnubg.command = command
 evals = [cpus for text, cpus in seen if text == "eval"]
 (cache,) = [cpus for text, cpus in seen if text == "set cache 0"]
