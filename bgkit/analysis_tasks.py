@@ -229,10 +229,16 @@ class Runner:
     def __enter__(self) -> Runner:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
         if self._pool is not None:
-            # (the workers are done, or not needed: they exit without being waited for)
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            if exc_type is not None:
+                # not needed any more (an error, an interrupt): stop them now
+                for process in list(getattr(self._pool, "_processes", {}).values()):
+                    process.terminate()
+            # Waited for, always: a pool left to shut down on its own races the
+            # interpreter's exit, which then writes to its closed wake-up pipe and prints
+            # "OSError: [Errno 9] Bad file descriptor" (CPython 3.11).
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
     def submit(self, tasks: list[Task]) -> None:
         """Start evaluating ``tasks`` (in the workers: chunks handed out as they free up)."""

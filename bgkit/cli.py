@@ -324,10 +324,12 @@ def convert(source: str, target: str, from_: str | None, to: str | None, force: 
 
 
 def _register_analyze() -> None:
-    # the command object imports nothing heavy; gnubg and pandas load when it runs
+    # the command objects import nothing heavy; gnubg and pandas load when they run
     from bgkit.analysis_cli import analyze
+    from bgkit.hint_cli import hint
 
     main.add_command(analyze)
+    main.add_command(hint)
 
 
 _register_analyze()

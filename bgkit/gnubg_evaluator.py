@@ -517,14 +517,15 @@ class GnubgEvaluator:
             return []
         me = position.board[position.turn]
         opp = position.board[position.opponent]
+        # plays as the rules engine writes them, as everywhere in bgkit (bgkit moves...)
+        legal = position.legal_results(*dice)
         if all(len(m["move"]) % 2 == 0 for m in found):
             out = []
             for m in found:
-                play, key = _play(me, opp, m["move"])
-                out.append(Candidate(play, key, float(m["score"]), 0))
+                key = _play(me, opp, m["move"])[1]
+                out.append(Candidate(legal[key], key, float(m["score"]), 0))
             return out
         # gnubg's move tuples stop at the first checker borne off: score each result
-        legal = position.legal_results(*dice)
         scored = self._score_results(position, legal)
         if scored is None:
             scored = self._hint(position, dice, 0)

@@ -1,0 +1,122 @@
+"""``bgkit hint``: the ranked plays or the cube decision of positions, from GNU Backgammon.
+
+The command object :data:`hint` is registered in :mod:`bgkit.cli`. Each position is a
+notation (XGID, GNU Backgammon Position ID with an optional Match ID, FIBS ``board:``) or
+a position export file (eXtreme Gammon, BGBlitz, GNU Backgammon text). A position with
+dice (or ``--dice``) gets its plays ranked, best first; one without dice its cube
+decision. ``--json`` prints one JSON object per position (JSON Lines).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from bgkit.position import Position
+
+__all__ = ["hint"]
+
+
+@click.command("hint")
+@click.argument("positions", nargs=-1, required=True, metavar="NOTATION|FILE...")
+@click.option(
+    "--dice", "-d", metavar="DICE", help="The roll to play, e.g. 31 (default: the position's dice)."
+)
+@click.option(
+    "--plies",
+    "-p",
+    type=click.IntRange(0, 4),
+    default=0,
+    show_default=True,
+    help="Search depth (0 = GNU Backgammon's static evaluation; its default strength is 2).",
+)
+@click.option(
+    "--candidates",
+    "-n",
+    type=click.IntRange(1),
+    default=5,
+    show_default=True,
+    help="How many plays to list, best first.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per position (JSON Lines).")
+def hint(
+    positions: tuple[str, ...], dice: str | None, plies: int, candidates: int, as_json: bool
+) -> None:
+    """Rank the plays of each position with dice, or give its cube decision without.
+
+    Equities are cubeful, from the view of the player on roll (EMG; in a match, GNU
+    Backgammon's match winning chances turned into EMG). Chances are win, win gammon,
+    win backgammon, lose gammon, lose backgammon (cubeless).
+    """
+    from dataclasses import replace
+
+    from bgkit.cli import fail, parse_dice
+    from bgkit.errors import BgkitError, error_line
+    from bgkit.formats.positions import positions_from
+
+    if importlib.util.find_spec("gnubg") is None:
+        fail("`bgkit hint` needs the analysis extra: pip install 'bgkit[analysis]'")
+    from bgkit.hint import hint as ask
+
+    roll = None
+    if dice is not None:
+        try:
+            roll = parse_dice(dice)
+        except BgkitError as err:
+            fail(error_line(err, source="--dice"))
+    found: list[Position] = []
+    for argument in positions:
+        try:
+            found.extend(positions_from(argument))
+        except (BgkitError, OSError) as err:
+            fail(error_line(err, source=argument))
+    for pos in found:
+        if roll is not None:
+            pos = replace(pos, dice=roll, doubled=False)
+        try:
+            result = ask(pos, plies=plies, candidates=candidates)
+        except BgkitError as err:
+            fail(error_line(err, source=pos.xgid()))
+        if as_json:
+            click.echo(json.dumps(result.to_dict()))
+            continue
+        click.echo(_text(result))
+
+
+def _text(result: object) -> str:
+    from bgkit.hint import Hint
+
+    assert isinstance(result, Hint)
+    pos = result.position
+    lines = [pos.xgid()]
+    if pos.dice is not None:
+        d1, d2 = pos.dice
+        if not result.plays:
+            lines.append(f"  no legal play for {d1}{d2}")
+        for rank, play in enumerate(result.plays, 1):
+            diff = f" ({play.difference:+.3f})" if rank > 1 else ""
+            figures = f"{play.equity:+.3f}{diff:<10}"
+            lines.append(f"  {rank}. {play.play!s:<24} {figures} {_chances(play.probabilities)}")
+    if result.cube is not None:
+        cube = result.cube
+        lines.append(f"  chances before the roll: {_chances(cube.probabilities)}")
+        if cube.available:
+            nd = cube.no_double
+            lines.append(f"  no double     {nd:+.3f}")
+            lines.append(f"  double, take  {cube.double_take:+.3f} ({cube.double_take - nd:+.3f})")
+            lines.append(f"  double, pass  {cube.double_pass:+.3f} ({cube.double_pass - nd:+.3f})")
+        lines.append(f"  proper cube action: {cube.proper_action}")
+        if cube.take_point is not None:
+            lines.append(f"  take point (dead cube, no gammons): {cube.take_point:.1%}")
+    return "\n".join(lines)
+
+
+def _chances(p: tuple[float, float, float, float, float]) -> str:
+    return (
+        f"win {p[0]:.1%} (g {p[1]:.1%}, bg {p[2]:.1%})"
+        f"  lose {1 - p[0]:.1%} (g {p[3]:.1%}, bg {p[4]:.1%})"
+    )
