@@ -7,8 +7,9 @@ Start here:
   :meth:`Position.resolve`) and the notations (:meth:`Position.from_xgid`,
   :meth:`Position.from_gnubg_id`, :meth:`Position.from_fibs`).
 * :class:`Play` and :class:`Step` (``bgkit.play``): checker plays in standard notation.
-* :func:`read_match` (``bgkit.formats``): read a match record (``.mat`` and its
-  dialects) into a :class:`Match` of :class:`Game` s and actions (``bgkit.records``).
+* :func:`read_match` and :func:`write_match` (``bgkit.formats``): read a match record in
+  any format bgkit knows into a :class:`Match` of :class:`Game` s and actions
+  (``bgkit.records``), and write one as ``.mat``, SGF or JSON.
 * :func:`verify` (``bgkit.verify``): replay a match with the rules; a :class:`Report`
   of :class:`Issue` s (errors and notes), each with file, line, column, game, move,
   reason and position.
@@ -32,8 +33,9 @@ from bgkit.errors import (
     InvalidPositionError,
     LimitError,
     NotationError,
+    UnsupportedFormatError,
 )
-from bgkit.formats import read_match
+from bgkit.formats import read_match, write_match
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.position import GameState, Position, ResultKind, Status
 from bgkit.records import Beaver, Double, Drop, Game, Match, Move, Raccoon, Result, Take
@@ -84,10 +86,12 @@ __all__ = [
     "Status",
     "Step",
     "Take",
+    "UnsupportedFormatError",
     "VerificationError",
     "__version__",
     "analyze",
     "read_match",
     "replay",
     "verify",
+    "write_match",
 ]

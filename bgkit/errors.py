@@ -1,7 +1,7 @@
 """bgkit's exception hierarchy: every problem bgkit raises is a :class:`BgkitError`.
 
-All concrete errors are also :class:`ValueError` subclasses, so code that already
-catches ``ValueError`` keeps working.
+:class:`BgkitError` is a :class:`ValueError`, so code that already catches
+``ValueError`` keeps working.
 
 * :class:`NotationError`: text that does not parse (a record, an ID, a play).
   It knows where: ``source_name``, ``line``, ``column`` (both 1-based) and
@@ -32,12 +32,13 @@ __all__ = [
     "InvalidPositionError",
     "LimitError",
     "NotationError",
+    "UnsupportedFormatError",
     "error_line",
 ]
 
 
-class BgkitError(Exception):
-    """Base class of every error bgkit raises on purpose."""
+class BgkitError(ValueError):
+    """Base class of every error bgkit raises on purpose (a ``ValueError``: bad input)."""
 
 
 class NotationError(BgkitError, ValueError):
@@ -193,6 +194,10 @@ class AnalysisError(BgkitError, ValueError):
     def __init__(self, message: str, issue: Issue | None = None) -> None:
         super().__init__(message)
         self.issue = issue
+
+
+class UnsupportedFormatError(BgkitError, ValueError):
+    """A format bgkit cannot write (or read) here, or one it cannot tell from a name."""
 
 
 class BatchError(BgkitError, ValueError):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeAlias
 
-from bgkit.errors import NotationError
+from bgkit.errors import NotationError, UnsupportedFormatError
 
 if TYPE_CHECKING:
     from bgkit.records import Match
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS",
     "RECORD_SUFFIXES",
+    "WRITABLE",
     "Format",
     "RecordSource",
     "decode_bytes",
@@ -35,6 +36,7 @@ __all__ = [
     "read_match",
     "source_data",
     "source_text",
+    "write_match",
 ]
 
 
@@ -234,3 +236,55 @@ def _looks_like_record(path: Path) -> bool:
     except OSError:
         return True  # let the reader report it
     return any(fmt.sniff(head) for fmt in FORMATS if not fmt.binary)
+
+
+WRITABLE: dict[str, str] = {".mat": "mat", ".sgf": "sgf", ".json": "json"}
+"""The formats bgkit writes, by file extension (the others are read-only)."""
+
+
+def write_match(
+    match: Match,
+    target: str | os.PathLike[str] | IO[str],
+    format: str | None = None,
+    *,
+    force: bool = False,
+) -> None:
+    """Write ``match`` to a file path or an open text file, as ``.mat``, SGF or JSON.
+
+    A path is written atomically and never over an existing file unless ``force``
+    (:func:`bgkit.fileio.write_atomic`); an open file gets the text. The format is
+    ``format`` (``"mat"``, ``"sgf"`` or ``"json"``), else the path's extension.
+
+    >>> import io, bgkit
+    >>> out = io.StringIO()
+    >>> write_match(bgkit.read_match("data/sample.mat"), out, "json")
+    >>> out.getvalue().startswith("{")
+    True
+
+    :raises UnsupportedFormatError: for a format bgkit does not write, or a path whose
+        extension names none (``.xg`` is read-only; ``.txt`` could be anything).
+    :raises FileExistsError: when the path exists and ``force`` is false.
+    """
+    name = format
+    if name is None:
+        if not isinstance(target, (str, os.PathLike)):
+            raise UnsupportedFormatError("writing to an open file needs format= (mat, sgf, json)")
+        suffix = Path(target).suffix.lower()
+        name = WRITABLE.get(suffix)
+        if name is None:
+            raise UnsupportedFormatError(_unwritable(str(target), suffix))
+    if name not in WRITABLE.values():
+        raise UnsupportedFormatError(_unwritable(str(target), f".{name}"))
+    module = importlib.import_module(f"bgkit.formats.{'json_record' if name == 'json' else name}")
+    if isinstance(target, (str, os.PathLike)):
+        getattr(module, f"write_{name}")(match, target, force=force)
+    else:
+        target.write(getattr(module, f"dumps_{name}")(match))
+
+
+def _unwritable(target: str, suffix: str) -> str:
+    known = ", ".join(WRITABLE)
+    if any(suffix in fmt.extensions for fmt in FORMATS):
+        return f"{target}: {suffix} is read-only here; bgkit writes {known}"
+    what = suffix or "a name without an extension"
+    return f"{target}: cannot tell the format from {what}; bgkit writes {known} (give the format)"
