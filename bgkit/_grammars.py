@@ -24,6 +24,7 @@ from lark.exceptions import VisitError
 from lark.visitors import merge_transformers
 
 from bgkit.errors import BgkitError, NotationError
+from bgkit.limits import check_integer, check_text
 
 __all__ = ["SourceText", "SourceTransformer", "build", "notation_error", "parse_tree", "parser"]
 
@@ -113,6 +114,7 @@ def parse_tree(name: str, text: str, what: str, *, source_name: str | None = Non
 
     :param what: what is being parsed, for the message ("GMD record", "FIBS board").
     """
+    check_text(text, source_name)
     try:
         return parser(name).parse(text)
     except UnexpectedInput as err:
@@ -131,9 +133,8 @@ class SourceText:
         return NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
 
     def _int(self, token: Token) -> int:
-        """The number ``token`` writes, refusing more than nine digits."""
-        if len(token.lstrip("-")) > 9:
-            raise self._fail(f"number too large: {str(token)[:12]!r}", token)
+        """The number ``token`` writes, refusing more digits than ``max_integer_digits``."""
+        check_integer(str(token), self.source, token.start_pos or 0, self.source_name)
         return int(token)
 
 

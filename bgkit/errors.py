@@ -34,7 +34,25 @@ __all__ = [
     "NotationError",
     "UnsupportedFormatError",
     "error_line",
+    "excerpt",
 ]
+
+EXCERPT_CHARS = 80
+"""The most characters of offending text an error message quotes."""
+
+MESSAGE_CHARS = 300
+"""The most characters of an error's message (longer ones are cut in the middle)."""
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis, for error messages.
+
+    >>> excerpt("24/20 " * 30)
+    '24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20...'
+    >>> excerpt("Alice")
+    'Alice'
+    """
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class BgkitError(ValueError):
@@ -61,6 +79,9 @@ class NotationError(BgkitError, ValueError):
         self, msg: str, source: str = "", pos: int = 0, *, source_name: str | None = None
     ) -> None:
         pos = max(0, min(pos, len(source)))
+        if len(msg) > MESSAGE_CHARS:  # a message quoting a huge token: keep both ends
+            half = (MESSAGE_CHARS - 5) // 2
+            msg = f"{msg[:half]} ... {msg[-half:]}"
         self.msg = msg
         self.source = source
         self.pos = pos
@@ -113,7 +134,17 @@ class NotationError(BgkitError, ValueError):
         if not text.strip():
             return head
         shown = text.expandtabs(1)
-        caret = " " * (self.column - 1) + "^"
+        col = self.column - 1
+        if len(shown) > EXCERPT_CHARS:  # a window of the line around the column
+            start = max(0, min(col - EXCERPT_CHARS // 2, len(shown) - EXCERPT_CHARS))
+            end = start + EXCERPT_CHARS
+            window = shown[start:end]
+            if start:
+                window, col = "..." + window[3:], col - start
+            if end < len(shown):
+                window = window[:-3] + "..."
+            shown = window
+        caret = " " * col + "^"
         return f"{head}\n    {shown}\n    {caret}"
 
     def one_line(self) -> str:

@@ -155,9 +155,7 @@ def hint(
     return Hint(position, plies, plays=tuple(plays))
 
 
-def proper_action(
-    decision: CubeDecision, position: Position, probabilities: Probabilities
-) -> str:
+def proper_action(decision: CubeDecision, position: Position, probabilities: Probabilities) -> str:
     """The proper cube action as GNU Backgammon words it (its ``FindBestCubeDecision``).
 
     ``probabilities`` are the chances of the player on roll: "too good" needs a gammon

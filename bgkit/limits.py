@@ -11,9 +11,29 @@ with ``--max-size``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import contextlib
+import contextvars
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 
-__all__ = ["DEFAULT_LIMITS", "Limits", "excerpt"]
+from bgkit.errors import LimitError, excerpt
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "Limits",
+    "active",
+    "check_integer",
+    "check_name",
+    "check_names",
+    "check_nesting",
+    "check_notation",
+    "check_play_steps",
+    "check_text",
+    "excerpt",
+    "size_text",
+    "using",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,21 +55,236 @@ class Limits:
     """Size of the data an XG file inflates to (real matches inflate to a few MB)."""
     max_integer_digits: int = 9
     """Digits in any number a record gives (scores, lengths, cube values, counts)."""
+    max_notation_chars: int = 1_000
+    """Characters in one position notation (an XGID, a GNU ID, a FIBS board line)."""
+
+    def with_max_size(self, max_bytes: int | None) -> Limits:
+        """These limits with the file size (and the XG inflated size) raised to ``max_bytes``."""
+        if max_bytes is None:
+            return self
+        return replace(
+            self,
+            max_file_bytes=max_bytes,
+            max_inflated_bytes=max(self.max_inflated_bytes, max_bytes),
+            max_line_chars=max(self.max_line_chars, min(max_bytes, self.max_file_bytes)),
+        )
 
 
 DEFAULT_LIMITS = Limits()
 """The limits in force unless a caller passes others."""
 
-EXCERPT_CHARS = 80
-"""The most characters of offending text an error message quotes."""
+_ACTIVE: contextvars.ContextVar[Limits] = contextvars.ContextVar("bgkit_limits")
 
 
-def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """``text`` cut to ``limit`` characters with an ellipsis, for error messages.
+def active() -> Limits:
+    """The limits in force: those of the innermost :func:`using`, else :data:`DEFAULT_LIMITS`."""
+    return _ACTIVE.get(DEFAULT_LIMITS)
 
-    >>> excerpt("24/20 " * 30)
-    '24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20 24/20...'
-    >>> excerpt("Alice")
-    'Alice'
+
+@contextlib.contextmanager
+def using(limits: Limits | None) -> Iterator[Limits]:
+    """Make ``limits`` the ones every reader keeps inside the ``with`` block.
+
+    >>> with using(Limits(max_name_chars=10)):
+    ...     active().max_name_chars
+    10
+    >>> active().max_name_chars
+    200
     """
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    if limits is None:
+        yield active()
+        return
+    token = _ACTIVE.set(limits)
+    try:
+        yield limits
+    finally:
+        _ACTIVE.reset(token)
+
+
+def size_text(n: int) -> str:
+    """A size in bytes for a message: ``"64 MiB"``, ``"12 KiB"``, ``"300 bytes"``.
+
+    >>> size_text(64 * 1024 * 1024), size_text(5000), size_text(12)
+    ('64 MiB', '4.9 KiB', '12 bytes')
+    """
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            value = n / scale
+            digits = 0 if value >= 10 or value.is_integer() else 1
+            return f"{value:.{digits}f} {unit}"
+    return f"{n} bytes"
+
+
+def check_text(
+    text: str,
+    source_name: str | None = None,
+    limits: Limits | None = None,
+    *,
+    lines: bool = True,
+) -> None:
+    """Refuse a record's text that is larger than the file limit or has a line that is too long.
+
+    Cheap for real records: a text shorter than ``max_line_chars`` is not scanned.
+
+    :param lines: check the length of lines (formats whose syntax is not line by line,
+        SGF and JSON, pass false: gnubg writes a move and its analysis on one line).
+
+    >>> check_text("x" * 20, "a.mat", Limits(max_line_chars=10))
+    Traceback (most recent call last):
+    ...
+    bgkit.errors.LimitError: a.mat:1:1: line 1 has 20 characters, more than the limit of 10 ...
+
+    :raises LimitError: naming ``max_file_bytes`` or ``max_line_chars``.
+    """
+    limits = limits or active()
+    if len(text) > limits.max_file_bytes:
+        raise LimitError(
+            f"the text has {size_text(len(text))}, more than the limit of"
+            f" {size_text(limits.max_file_bytes)} (max_file_bytes; raise it with --max-size)",
+            "",
+            0,
+            source_name=source_name,
+            limit="max_file_bytes",
+        )
+    if not lines or len(text) <= limits.max_line_chars:
+        return
+    offset = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > limits.max_line_chars:
+            raise LimitError(
+                f"line {number} has {len(line)} characters, more than the limit of"
+                f" {limits.max_line_chars} (max_line_chars)",
+                text,
+                offset,
+                source_name=source_name,
+                limit="max_line_chars",
+            )
+        offset += len(line) + 1
+
+
+def check_name(
+    name: str, text: str, pos: int, source_name: str | None = None, limits: Limits | None = None
+) -> None:
+    """Refuse a player name (written at ``pos`` in ``text``) longer than ``max_name_chars``.
+
+    :raises LimitError: naming ``max_name_chars``.
+    """
+    limits = limits or active()
+    if len(name) > limits.max_name_chars:
+        raise LimitError(
+            f"a player name of {len(name)} characters, more than the limit of"
+            f" {limits.max_name_chars} (max_name_chars): {excerpt(name, 40)!r}",
+            text,
+            pos,
+            source_name=source_name,
+            limit="max_name_chars",
+        )
+
+
+def check_names(
+    names: Sequence[str], text: str, source_name: str | None = None, limits: Limits | None = None
+) -> None:
+    """:func:`check_name` for names read from ``text`` without their place: the error
+    points at the first occurrence of the name's start in ``text``.
+    """
+    for name in names:
+        if len(name) > (limits or active()).max_name_chars:
+            check_name(name, text, max(text.find(name[:40]), 0), source_name, limits)
+
+
+def check_integer(
+    digits: str, text: str, pos: int, source_name: str | None = None, limits: Limits | None = None
+) -> None:
+    """Refuse a number written with more than ``max_integer_digits`` digits.
+
+    :raises LimitError: naming ``max_integer_digits``.
+    """
+    limits = limits or active()
+    if len(digits.lstrip("-+")) > limits.max_integer_digits:
+        raise LimitError(
+            f"a number of {len(digits.lstrip('-+'))} digits, more than the limit of"
+            f" {limits.max_integer_digits} (max_integer_digits): {excerpt(digits, 20)!r}",
+            text,
+            pos,
+            source_name=source_name,
+            limit="max_integer_digits",
+        )
+
+
+def check_nesting(
+    text: str,
+    tokens: re.Pattern[str],
+    source_name: str | None = None,
+    limits: Limits | None = None,
+) -> None:
+    """Refuse text whose brackets nest deeper than ``max_nesting``, before a parser recurses.
+
+    ``tokens`` matches the opening and closing brackets and, so that brackets inside
+    them do not count, the strings or values that may hold brackets; a match whose
+    text starts with one of ``([{`` opens a level, one that is one of ``)]}`` closes
+    one, anything else is skipped.
+
+    >>> sgf = re.compile(r"\\[[^]\\\\]*+(?:\\\\.[^]\\\\]*+)*+\\]|[()]")
+    >>> check_nesting("(;B[((]" + "(" * 5, sgf, "deep.sgf", Limits(max_nesting=3))
+    Traceback (most recent call last):
+    ...
+    bgkit.errors.LimitError: deep.sgf:1:10: nested more than 3 levels deep (max_nesting)
+        (;B[((](((((
+                 ^
+
+    :raises LimitError: naming ``max_nesting``.
+    """
+    limits = limits or active()
+    if text.count("(") + text.count("[") + text.count("{") <= limits.max_nesting:
+        return
+    depth = 0
+    for token in tokens.finditer(text):
+        if token.end() - token.start() != 1:  # a string or value: its brackets do not count
+            continue
+        if token.group() in ")]}":
+            depth = max(depth - 1, 0)
+            continue
+        depth += 1
+        if depth > limits.max_nesting:
+            raise LimitError(
+                f"nested more than {limits.max_nesting} levels deep (max_nesting)",
+                text,
+                token.start(),
+                source_name=source_name,
+                limit="max_nesting",
+            )
+
+
+def check_play_steps(
+    count: int, text: str, pos: int, source_name: str | None = None, limits: Limits | None = None
+) -> None:
+    """Refuse a play written with more than ``max_play_steps`` steps, before any search.
+
+    :raises LimitError: naming ``max_play_steps``.
+    """
+    limits = limits or active()
+    if count > limits.max_play_steps:
+        raise LimitError(
+            f"a play written with {count} steps, more than the limit of"
+            f" {limits.max_play_steps} (max_play_steps; a play has at most four)",
+            text,
+            pos,
+            source_name=source_name,
+            limit="max_play_steps",
+        )
+
+
+def check_notation(text: str, what: str, limits: Limits | None = None) -> None:
+    """Refuse a one-line notation (a play, an XGID...) longer than ``max_notation_chars``.
+
+    :raises LimitError: naming ``max_notation_chars``.
+    """
+    limits = limits or active()
+    if len(text) > limits.max_notation_chars:
+        raise LimitError(
+            f"a {what} of {len(text)} characters, more than the limit of"
+            f" {limits.max_notation_chars} (max_notation_chars)",
+            text,
+            limits.max_notation_chars,
+            limit="max_notation_chars",
+        )

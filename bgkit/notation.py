@@ -22,6 +22,7 @@ from collections.abc import Callable
 from bgkit.errors import NotationError
 from bgkit.fibs import parse_fibs_board
 from bgkit.gnubgid import parse_gnubg_id
+from bgkit.limits import check_notation
 from bgkit.position import Position
 from bgkit.xgid import parse_xgid
 
@@ -68,6 +69,7 @@ def parse_position(text: str) -> Position:
     :raises NotationError: when the text is none of these, or is malformed.
     :raises InvalidPositionError: when it describes an impossible position.
     """
+    check_notation(text, "position notation")
     kind = sniff(text)
     if kind is None:
         start = len(text) - len(text.lstrip())

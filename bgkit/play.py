@@ -25,6 +25,7 @@ from typing import TypeAlias
 from lark import Token, Transformer, v_args
 
 from bgkit.errors import NotationError
+from bgkit.limits import check_notation, check_play_steps
 
 __all__ = ["BAR", "OFF", "Play", "Point", "Step", "parse_point", "point_name"]
 
@@ -112,8 +113,10 @@ class Play:
             return cls(())
         from bgkit._grammars import build, parse_tree
 
+        check_notation(text, "play")
         tree = parse_tree("play", text, "play", source_name=source_name)
         steps: list[Step] = build(_PlayBuilder(), tree, text, source_name=source_name)
+        check_play_steps(len(steps), text, 0, source_name)
         return cls(steps)
 
     def __len__(self) -> int:

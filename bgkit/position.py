@@ -27,6 +27,7 @@ from bgkit.errors import (
     IllegalActionError,
     IllegalPlayError,
     InvalidPositionError,
+    excerpt,
 )
 from bgkit.movegen import Key, Side, explain, generate, play_as_written, realize
 from bgkit.play import BAR, OFF, Play, Step, format_steps
@@ -640,6 +641,11 @@ class Position:
             raise IllegalPlayError("the game is over")
         d1, d2 = self._dice(*dice) if dice else self._dice(None, None)
         me0, opp0 = self.board[self.turn], self.board[self.opponent]
+        if len(play.steps) > 4:  # each step takes a die at least: refuse before any search
+            raise IllegalPlayError(
+                f"{excerpt(play.spelled())} has {len(play.steps)} steps, but a play has at"
+                " most four (one per die)"
+            )
         if play.steps:
             # fast paths: a play that uses every die, hop by hop legally, with one possible
             # result is legal without generating the alternatives (no die was left unused)

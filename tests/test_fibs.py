@@ -228,10 +228,14 @@ def error(text: str) -> NotationError:
 
 
 def test_error_full_rendering() -> None:
+    """The board line is longer than an excerpt: the 80 characters around the caret show."""
     text = with_item(41, "2")
+    shown = "..." + text[len(text) - 77 :]
     assert str(error(text)) == (
-        f"1:98: FIBS colour (item 41) must be -1 or 1, not 2\n    {text}\n    {' ' * 97}^"
+        f"1:98: FIBS colour (item 41) must be -1 or 1, not 2\n    {shown}\n"
+        f"    {' ' * (97 - (len(text) - 80))}^"
     )
+    assert text[97] == "2" and shown[97 - (len(text) - 80)] == "2"
 
 
 @pytest.mark.parametrize(

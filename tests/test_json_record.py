@@ -344,7 +344,7 @@ def test_json_syntax_errors_have_line_and_column() -> None:
     assert err.msg == "not JSON: Expecting property name enclosed in double quotes"
     with pytest.raises(NotationError, match="the document must be an object"):
         parse_json("[]")
-    with pytest.raises(NotationError, match=r"nested too deeply|must be an object"):
+    with pytest.raises(NotationError, match=r"nested more than 1000 levels deep \(max_nesting\)"):
         parse_json("[" * 100000 + "]" * 100000)
 
 

@@ -11,15 +11,18 @@ True
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeAlias
 
-from bgkit.errors import NotationError, UnsupportedFormatError
+from bgkit.errors import LimitError, NotationError, UnsupportedFormatError
+from bgkit.limits import Limits, active, size_text, using
 
 if TYPE_CHECKING:
     from bgkit.records import Match
@@ -32,7 +35,9 @@ __all__ = [
     "RecordSource",
     "decode_bytes",
     "detect_format",
+    "file_kind",
     "find_records",
+    "read_file",
     "read_match",
     "source_data",
     "source_text",
@@ -141,12 +146,74 @@ RecordSource: TypeAlias = "str | os.PathLike[str] | IO[str] | IO[bytes]"
 """What the ``read_<fmt>`` functions take: a file path, or a file open for reading."""
 
 
-def source_data(source: RecordSource) -> tuple[str | bytes, str | None]:
-    """The content of a path (as bytes) or of an open file, and a name for messages."""
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def file_kind(mode: int) -> str:
+    """What a file of this ``st_mode`` is, in words: ``"a FIFO"``, ``"a regular file"``..."""
+    return next((what for test, what in _FILE_KINDS if test(mode)), "a regular file")
+
+
+def read_file(path: str | os.PathLike[str], limits: Limits | None = None) -> bytes:
+    """The bytes of the record file at ``path``, refusing what no record can be.
+
+    The file is opened without blocking and must be a regular file (a FIFO, device or
+    socket would never end, or block until someone writes to it), no larger than
+    ``max_file_bytes``. A file that grows while it is read is cut off at the limit.
+
+    :raises OSError: when the file cannot be opened, or is not a regular file.
+    :raises LimitError: when it is larger than ``max_file_bytes`` (``--max-size``).
+    """
+    limits = limits or active()
+    name = os.fspath(path)
+    fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(
+                errno.EINVAL,
+                f"not a regular file ({file_kind(info.st_mode)}); bgkit reads records only"
+                " from regular files",
+                name,
+            )
+        size = info.st_size
+        data = b"" if size > limits.max_file_bytes else handle.read(limits.max_file_bytes + 1)
+    size = max(size, len(data))
+    if size > limits.max_file_bytes:
+        raise LimitError(
+            f"the file has {size_text(size)}, more than the limit of"
+            f" {size_text(limits.max_file_bytes)} (max_file_bytes; raise it with --max-size)",
+            source_name=name,
+            limit="max_file_bytes",
+        )
+    return data
+
+
+def source_data(
+    source: RecordSource, limits: Limits | None = None
+) -> tuple[str | bytes, str | None]:
+    """The content of a path (as bytes, :func:`read_file`) or of an open file, and a name
+    for messages. An open file is read up to ``max_file_bytes`` (and refused past it)."""
     if isinstance(source, (str, os.PathLike)):
-        return Path(source).read_bytes(), str(source)
+        return read_file(source, limits), str(source)
     raw_name = getattr(source, "name", None)
-    return source.read(), raw_name if isinstance(raw_name, str) else None
+    name = raw_name if isinstance(raw_name, str) else None
+    most = (limits or active()).max_file_bytes
+    data = source.read(most + 1)
+    if len(data) > most:
+        raise LimitError(
+            f"the input has more than the limit of {size_text(most)} (max_file_bytes;"
+            " raise it with --max-size)",
+            source_name=name,
+            limit="max_file_bytes",
+        )
+    return data, name
 
 
 def source_text(source: RecordSource, *, encoding: str | None = None) -> tuple[str, str | None]:
@@ -177,7 +244,9 @@ def detect_format(text: str, name: str | None = None) -> Format:
     )
 
 
-def read_match(source: str | os.PathLike[str], *, encoding: str | None = None) -> Match:
+def read_match(
+    source: str | os.PathLike[str], *, encoding: str | None = None, limits: Limits | None = None
+) -> Match:
     """Read a match record from a file path or from its text, in any format bgkit knows.
 
     A :class:`~os.PathLike`, or a ``str`` without a line break, is a path; a ``str`` with
@@ -185,20 +254,28 @@ def read_match(source: str | os.PathLike[str], *, encoding: str | None = None) -
     a known one, else from the text (``.txt`` exports are recognised by content). A binary
     format (``.xg``, or any file that starts with ``RGMH``) is given the file's bytes.
 
+    Every reader keeps ``limits`` (default: :func:`bgkit.limits.active`, normally
+    :data:`~bgkit.limits.DEFAULT_LIMITS`): input past one is refused before the work it
+    would cause.
+
     :raises FileNotFoundError: when the path does not exist.
+    :raises OSError: when the path is not a regular file (a FIFO, a device...).
+    :raises LimitError: when the input is larger than a limit (the file, a line, a name...).
     :raises NotationError: when the text is not a record of a known format, or does not
         parse as one.
     """
-    if isinstance(source, str) and "\n" in source:
-        return detect_format(source).parse(source)
-    path = Path(source)
-    data = path.read_bytes()
-    suffix = path.suffix.lower()
-    for fmt in FORMATS:
-        if fmt.binary and (suffix in fmt.extensions or fmt.sniff(data[:64].decode("latin-1"))):
-            return fmt.parse_bytes(data, source_name=str(source))
-    text = decode_bytes(data, encoding=encoding)
-    return detect_format(text, str(source)).parse(text, source_name=str(source))
+    with using(limits):
+        if isinstance(source, str) and "\n" in source:
+            return detect_format(source).parse(source)
+        path = Path(source)
+        data = read_file(path)
+        suffix = path.suffix.lower()
+        for fmt in FORMATS:
+            head = data[:64].decode("latin-1")
+            if fmt.binary and (suffix in fmt.extensions or fmt.sniff(head)):
+                return fmt.parse_bytes(data, source_name=str(source))
+        text = decode_bytes(data, encoding=encoding)
+        return detect_format(text, str(source)).parse(text, source_name=str(source))
 
 
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".json", ".xg", ".gmd", ".match")

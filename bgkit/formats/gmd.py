@@ -64,6 +64,7 @@ from lark import Token, v_args
 from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
 from bgkit.errors import BgkitError
 from bgkit.formats import source_text
+from bgkit.limits import check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
 
@@ -108,7 +109,9 @@ def parse_gmd(text: str, *, source_name: str | None = None) -> Match:
     lines: list[_Line] = build(
         _GmdBuilder(source, source_name), tree, source, source_name=source_name
     )
-    return _Assembler(source, source_name).match(lines)
+    match = _Assembler(source, source_name).match(lines)
+    check_names(match.players, source, source_name)
+    return match
 
 
 # ---------------------------------------------------------------------------- tree
@@ -424,6 +427,9 @@ class _Assembler(SourceText):
 
     def play(self, color: int, line: _Line) -> Play:
         steps = []
+        if line.values:
+            first = line.values[0][2].start_pos or 0
+            check_play_steps(len(line.values), self.source, first, self.source_name)
         for src, dst, token in line.values:
             a = BAR if src == -1 else OFF if src == -2 else src
             b = BAR if dst == -1 else OFF if dst == -2 else dst

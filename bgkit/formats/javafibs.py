@@ -56,6 +56,7 @@ from lark import Token, v_args
 
 from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
 from bgkit.formats import source_text
+from bgkit.limits import check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
 
@@ -103,7 +104,9 @@ def parse_javafibs(text: str, *, source_name: str | None = None) -> Match:
     source = text[1:] if text.startswith("\ufeff") else text
     tree = parse_tree("javafibs", source, "JavaFIBS record", source_name=source_name)
     lines: list[_Line] = build(_Builder(source, source_name), tree, source, source_name=source_name)
-    return _Assembler(source, source_name).match(lines)
+    match = _Assembler(source, source_name).match(lines)
+    check_names(match.players, source, source_name)
+    return match
 
 
 @dataclass(slots=True)
@@ -299,6 +302,9 @@ class _Assembler(SourceText):
             if mirror is not None and up != mirror:
                 raise self._fail("the steps of one move go in both directions", token)
             mirror = up
+        if line.values:
+            first = line.values[0][2].start_pos or 0
+            check_play_steps(len(line.values), self.source, first, self.source_name)
         steps = []
         for src, dst, token in line.values:
             a = src if src in (BAR, OFF) or not mirror else 25 - src

@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import IO, Any, NoReturn
@@ -77,6 +78,14 @@ from typing import IO, Any, NoReturn
 from bgkit.errors import NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
+from bgkit.limits import (
+    active,
+    check_integer,
+    check_names,
+    check_nesting,
+    check_play_steps,
+    check_text,
+)
 from bgkit.play import Play, Step
 from bgkit.records import (
     Action,
@@ -275,15 +284,46 @@ def parse_json(text: str, *, source_name: str | None = None) -> Match:
     """
     if text.startswith("\ufeff"):
         text = text[1:]
+    check_text(text, source_name, lines=False)
+    check_nesting(text, _JSON_BRACKETS, source_name)
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as err:
         raise NotationError(
             f"not JSON: {err.msg}", text, err.pos, source_name=source_name
         ) from None
-    except RecursionError:
-        raise NotationError("JSON nested too deeply", text, 0, source_name=source_name) from None
-    return _Reader(text, source_name).match(doc)
+    except _LongNumber as err:
+        check_integer(err.digits, text, _find_number(text, err.digits), source_name)
+        raise  # not reached: check_integer refuses the number
+    match = _Reader(text, source_name).match(doc)
+    check_names(match.players, text, source_name)
+    return match
+
+
+# strings (whose brackets do not count) and the brackets of arrays and objects
+_JSON_BRACKETS = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"|[][{}]')
+
+
+class _LongNumber(Exception):
+    def __init__(self, digits: str) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _parse_int(digits: str) -> int:
+    """``json.loads``'s integer hook: refuse a number too long before converting it."""
+    if len(digits.lstrip("-")) > active().max_integer_digits:
+        raise _LongNumber(digits)
+    return int(digits)
+
+
+def _find_number(text: str, digits: str) -> int:
+    """The offset of the number ``digits`` in ``text`` (outside strings, as JSON wrote it)."""
+    for m in re.finditer(re.escape(digits), text):
+        before = text[m.start() - 1] if m.start() else ""
+        if not (before.isdigit() or before == '"'):
+            return m.start()
+    return 0
 
 
 def read_json(
@@ -492,7 +532,9 @@ class _Reader:
         if value is None:
             return None
         steps = []
-        for i, step in enumerate(self.array(value, path)):
+        written = self.array(value, path)
+        check_play_steps(len(written), self.text, _locate(self.text, path), self.source_name)
+        for i, step in enumerate(written):
             at = [*path, i]
             if not isinstance(step, list) or len(step) != 3 or not isinstance(step[2], bool):
                 self.fail(at, "must be a step [from, to, hit]")

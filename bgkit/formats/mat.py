@@ -87,6 +87,7 @@ from bgkit._grammars import parser
 from bgkit.errors import NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
+from bgkit.limits import check_integer, check_name, check_play_steps, check_text
 from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.records import (
     Action,
@@ -134,6 +135,7 @@ def parse_mat(text: str, *, source_name: str | None = None) -> Match:
            ^
     """
     source = _normalise(text)
+    check_text(source, source_name)
     with _BUILDING:
         _BUILDER.start(source, source_name)
         try:
@@ -183,7 +185,6 @@ _SET_POS_VALUE = re.compile(r"(?P<board>[-A-Pa-p]{26})/(?P<cube>-?[0-9]{1,2})")
 
 
 # Longer digit runs are no numbers a record can mean (and int() refuses > 4300 digits).
-_MAX_DIGITS = 9
 
 
 @dataclass(slots=True)
@@ -271,8 +272,7 @@ class _MatBuilder(Transformer[Token, Match]):
     def _int(self, token: Token, digits: str | None = None) -> int:
         """The number ``digits`` (default: the token's text), refusing absurd lengths."""
         text = str(token) if digits is None else digits
-        if len(text) > _MAX_DIGITS:
-            self._fail(f"number too large: '{text[:12]}...'", token)
+        check_integer(text, self.source, token.start_pos or 0, self.source_name)
         return int(text)
 
     def _cell(self, kind: str, token: Token, *args: Any) -> _Cell:
@@ -299,6 +299,8 @@ class _MatBuilder(Transformer[Token, Match]):
     def player(self, name: Token | None, rating: Token | None) -> tuple[str, Token | None]:
         # as GNU Backgammon: surrounding blanks go, tabs inside become spaces
         text = "" if name is None else str(name).strip().replace("\t", " ")
+        if name is not None:
+            check_name(text, self.source, name.start_pos or 0, self.source_name)
         return (text, name)
 
     def score_line(
@@ -338,11 +340,15 @@ class _MatBuilder(Transformer[Token, Match]):
 
     def move(self, dice: Token, *parts: Token) -> _Cell:
         steps: list[Step] = []
+        if parts:  # each part is at least one step: refuse a long play before expanding it
+            check_play_steps(len(parts), self.source, parts[0].start_pos or 0, self.source_name)
         for part in parts:
             try:
                 steps += part_steps(part)
             except _StepError as err:
                 raise _StepError(err.msg, (part.start_pos or 0) + err.pos) from None
+        if len(steps) > 4:  # a repeat count can make one part several steps
+            check_play_steps(len(steps), self.source, parts[0].start_pos or 0, self.source_name)
         return self._cell("move", dice, self._dice(dice), Play(steps))
 
     def cannot_move(self, dice: Token, _words: Token) -> _Cell:
@@ -516,7 +522,9 @@ class _MatBuilder(Transformer[Token, Match]):
                     players = item.names
         if players is None:
             found = dict(tags)
-            players = (found.get("Player 1", ""), found.get("Player 2", ""))
+            # as a score line's names (see ``player``): blanks around go, tabs become spaces
+            one, two = (found.get(f"Player {n}", "").strip().replace("\t", " ") for n in (1, 2))
+            players = (one, two)
         return Match(
             players,
             length,

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from bgkit.errors import NotationError
-from bgkit.formats import decode_bytes
+from bgkit.formats import decode_bytes, read_file
 from bgkit.formats.annotations import PositionExport
 from bgkit.position import Position
 
@@ -30,7 +30,7 @@ def read_exports(path: str | os.PathLike[str]) -> tuple[PositionExport, ...]:
     from bgkit.formats.xg_text import parse_xg_text, sniff_xg_text
 
     name = str(path)
-    text = decode_bytes(Path(path).read_bytes())
+    text = decode_bytes(read_file(path))
     if sniff_gnubg_text(text):
         return parse_gnubg_text(text, source_name=name)
     if sniff_xg_text(text):

@@ -97,9 +97,11 @@ from bgkit.errors import (
     IllegalPlayError,
     InvalidPositionError,
     NotationError,
+    excerpt,
 )
 from bgkit.fileio import write_atomic
 from bgkit.formats import decode_bytes, source_data
+from bgkit.limits import check_integer, check_name, check_nesting, check_text
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.position import HYPERGAMMON_BOARD, NACKGAMMON_BOARD, STANDARD_BOARD, Position
 from bgkit.records import (
@@ -117,9 +119,6 @@ from bgkit.records import (
 )
 
 __all__ = ["dumps_sgf", "parse_sgf", "read_sgf", "write_sgf"]
-
-# Longer digit runs are no numbers a record can mean (and int() refuses > 4300 digits).
-_MAX_DIGITS = 9
 
 _NODE = "sgf:node"
 _TAKE = "sgf:take"
@@ -227,12 +226,18 @@ def parse_sgf(text: str, *, source_name: str | None = None) -> Match:
                  ^
     """
     source = _normalise(text)
+    check_text(source, source_name, lines=False)
+    check_nesting(source, _SGF_BRACKETS, source_name)
     try:
         tree = parser("sgf").parse(source)
     except UnexpectedInput as err:
         raise _syntax_error(err, source, source_name) from None
     reader = _Reader(source, source_name)
     return reader.match(reader.trees(tree))
+
+
+# property values (whose brackets do not count) and the brackets of game trees
+_SGF_BRACKETS = re.compile(r"\[[^]\\]*+(?:\\.[^]\\]*+)*+\]|[()]")
 
 
 def read_sgf(
@@ -485,9 +490,8 @@ class _Reader:
     def number(self, text: str, pos: int, what: str) -> int:
         digits = text.strip()
         if not digits.isascii() or not digits.isdigit():
-            self.fail(f"{what} must be a number, not {text!r}", pos)
-        if len(digits) > _MAX_DIGITS:
-            self.fail(f"{what} is too large: {digits[:12]!r}", pos)
+            self.fail(f"{what} must be a number, not {excerpt(text, 40)!r}", pos)
+        check_integer(digits, self.source, pos, self.source_name)
         return int(digits)
 
     # -- syntax tree
@@ -573,6 +577,7 @@ class _Reader:
             elif ident in ("PW", "PB") and (first or not header.named[ident == "PB"]):
                 names = list(header.players)
                 names[ident == "PB"] = prop.text()
+                check_name(names[ident == "PB"], self.source, prop.value_pos[0], self.source_name)
                 header.players = (names[0], names[1])
                 header.named[ident == "PB"] = True
             elif ident in ("PW", "PB"):
