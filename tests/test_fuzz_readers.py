@@ -1,0 +1,114 @@
+"""Every reader does bounded work on hostile input and fails only with a bgkit error.
+
+Hypothesis grows real records of each format in the ways an attacker would (a slice
+repeated thousands of times, brackets nested deep, one enormous token or number, the
+record cut short) and feeds them to the reader: each answer must be a match (or
+position) or a :class:`~bgkit.errors.BgkitError`, never another exception, in time
+bounded by the size of the input.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bgkit.errors import BgkitError
+from bgkit.formats.bgblitz_text import parse_bgblitz_text
+from bgkit.formats.gmd import parse_gmd
+from bgkit.formats.gnubg_text import parse_gnubg_text
+from bgkit.formats.javafibs import parse_javafibs
+from bgkit.formats.json_record import parse_json
+from bgkit.formats.mat import parse_mat
+from bgkit.formats.sgf import parse_sgf
+from bgkit.formats.xg import parse_xg
+from bgkit.formats.xg_text import parse_xg_text
+from bgkit.play import Play
+from bgkit.position import Position
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL = ROOT / "data" / "real"
+SELFPLAY = ROOT / "data" / "selfplay" / "selfplay_0002.mat"
+
+
+def _smallest(folder: str, count: int = 2) -> list[bytes]:
+    files = sorted((REAL / folder).iterdir(), key=lambda p: p.stat().st_size)
+    return [p.read_bytes() for p in files[:count]]
+
+
+def _json_seed() -> bytes:
+    from bgkit.formats import read_match
+
+    return read_match(SELFPLAY).to_json().encode("utf-8")
+
+
+POSITIONS = [
+    b"XGID=-b----E-C---eE---c-e----B-:0:0:1:42:0:0:0:0:10",
+    b"4HPwATDgc/ABMA:cAkAAAAAAAAA",
+    b"board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:"
+    b"-5:0:0:0:0:2:0:1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0",
+]
+
+
+def _text(parse: Callable[..., Any]) -> Callable[[bytes], object]:
+    return lambda data: parse(data.decode("utf-8", "replace"), source_name="fuzz")
+
+
+READERS: dict[str, tuple[Callable[[bytes], object], list[bytes]]] = {
+    "mat": (_text(parse_mat), _smallest("mat")),
+    "sgf": (_text(parse_sgf), _smallest("sgf")),
+    "json": (_text(parse_json), [_json_seed()]),
+    "xg": (lambda data: parse_xg(data, source_name="fuzz"), _smallest("xg", 1)),
+    "gmd": (_text(parse_gmd), _smallest("gmd")),
+    "javafibs": (_text(parse_javafibs), _smallest("javafibs", 1)),
+    "gnubg_text": (_text(parse_gnubg_text), _smallest("gnubg_txt", 1)),
+    "xg_text": (_text(parse_xg_text), _smallest("xg_txt", 1)),
+    "bgblitz_text": (_text(parse_bgblitz_text), _smallest("bgblitz_txt", 1)),
+    "position": (lambda data: Position.parse(data.decode("utf-8", "replace")), POSITIONS),
+    "play": (lambda data: Play.parse(data.decode("utf-8", "replace")), [b"24/20* 13/8(2) bar/22"]),
+}
+
+_NESTS = ["(", "[", "{", "(;", '{"a":[']
+_TOKENS = ["A", " ", "9", "/", "24/20 ", "\t", "\\"]
+_GROWTH = st.one_of(
+    st.tuples(st.just("repeat"), st.integers(1, 200), st.integers(2, 20_000)),
+    st.tuples(st.just("nest"), st.sampled_from(_NESTS), st.integers(1, 50_000)),
+    st.tuples(st.just("token"), st.sampled_from(_TOKENS), st.integers(1, 2_000_000)),
+    st.tuples(st.just("cut"), st.just(0), st.just(0)),
+)
+
+
+def grow(data: bytes, where: int, how: tuple[str, Any, int]) -> bytes:
+    """``data`` with one hostile change at ``where`` (a fraction of its length, in 1/1000)."""
+    at = len(data) * where // 1000
+    kind, what, times = how
+    if kind == "repeat":
+        return data[:at] + data[at : at + what] * times + data[at:]
+    if kind == "cut":
+        return data[:at]
+    return data[:at] + str(what).encode("utf-8") * times + data[at:]
+
+
+@pytest.mark.parametrize("fmt", sorted(READERS))
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(where=st.integers(0, 1000), how=_GROWTH, seed=st.integers(0, 10))
+def test_hostile_growth(fmt: str, where: int, how: tuple[str, Any, int], seed: int) -> None:
+    parse, seeds = READERS[fmt]
+    data = grow(seeds[seed % len(seeds)], where, how)
+    start = time.monotonic()
+    try:
+        parse(data)
+    except BgkitError as err:
+        assert str(err).splitlines()[0]
+        assert all(len(line) < 400 for line in str(err).splitlines())
+    seconds = time.monotonic() - start
+    assert seconds < 2 + len(data) / 2_000_000, (fmt, how, len(data), seconds)
