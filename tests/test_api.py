@@ -79,3 +79,23 @@ def test_replay_is_exported() -> None:
     steps = list(bgkit.replay(match))
     assert len(steps) == sum(len(g.actions) for g in match.games)
     assert isinstance(steps[0], bgkit.ReplayStep)
+
+
+def test_read_match_from_a_path_an_open_file_or_text(tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parent.parent / "data" / "sample.mat"
+    by_path = bgkit.read_match(sample)
+    with sample.open("rb") as binary:
+        assert bgkit.read_match(binary) == by_path
+    with sample.open(encoding="utf-8") as text_file:
+        assert bgkit.read_match(text_file) == by_path
+    text = sample.read_text("utf-8")
+    assert bgkit.read_match(text=text).games == by_path.games
+    assert bgkit.read_match(text=text.encode("utf-8")).games == by_path.games
+    sgf = by_path.to_sgf()
+    assert bgkit.read_match(text=sgf, format="sgf").games == by_path.games
+    with pytest.raises(TypeError, match=r"read_match\(text=\.\.\.\)"):
+        bgkit.read_match(text)
+    with pytest.raises(TypeError, match="not both"):
+        bgkit.read_match(sample, text=text)
+    with pytest.raises(bgkit.UnsupportedFormatError, match="unknown format 'pdf'"):
+        bgkit.read_match(text=text, format="pdf")

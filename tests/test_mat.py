@@ -535,7 +535,7 @@ def test_read_match_dispatch(tmp_path: Path) -> None:
     txt = REAL / "lassehjorthmadsen__bglab__match2900236.txt"
     assert read_match(txt) == read_mat(txt)  # a .txt is recognised by its content
     assert read_match(str(DIALECTS / "bom.mat")).players == ("Ann", "Bo")
-    assert read_match(" 2 point match\n").length == 2
+    assert read_match(text=" 2 point match\n").length == 2
     assert detect_format("x", "game.MAT").name == "mat"
     other = tmp_path / "notes.txt"
     other.write_text("shopping list\n")

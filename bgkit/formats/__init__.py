@@ -5,7 +5,7 @@ Each format module (``bgkit.formats.mat`` ...) exposes ``parse_<fmt>(text)``,
 :func:`read_match` chooses the format from the file extension or, failing that, from the
 text itself. A new format plugs in with one :class:`Format` entry in :data:`FORMATS`.
 
->>> read_match(" 0 point match\\n").is_money
+>>> read_match(text=" 0 point match\\n").is_money
 True
 """
 
@@ -245,14 +245,28 @@ def detect_format(text: str, name: str | None = None) -> Format:
 
 
 def read_match(
-    source: str | os.PathLike[str], *, encoding: str | None = None, limits: Limits | None = None
+    source: RecordSource | None = None,
+    *,
+    text: str | bytes | None = None,
+    format: str | None = None,
+    encoding: str | None = None,
+    limits: Limits | None = None,
 ) -> Match:
-    """Read a match record from a file path or from its text, in any format bgkit knows.
+    """Read a match record, in any format bgkit knows, from a path, an open file or its text.
 
-    A :class:`~os.PathLike`, or a ``str`` without a line break, is a path; a ``str`` with
-    a line break is the record itself. The format comes from the file extension when it is
-    a known one, else from the text (``.txt`` exports are recognised by content). A binary
-    format (``.xg``, or any file that starts with ``RGMH``) is given the file's bytes.
+    ``source`` is a path (``str`` or :class:`~os.PathLike`) or a file open for reading
+    (text or binary); a record already in memory is given as ``text=`` (``str``, or the
+    ``bytes`` of a file). The format is ``format`` (a name in :data:`FORMATS`: ``"mat"``,
+    ``"sgf"``, ``"json"``, ``"xg"``, ``"gmd"``, ``"javafibs"``) when given, else the file
+    extension when it is a known one, else the content (``.txt`` exports are recognised
+    by it). A binary format (``.xg``, or bytes that start with ``RGMH``) is given the bytes.
+
+    >>> read_match(text=" 0 point match\\n").is_money
+    True
+    >>> read_match(" 0 point match\\n")
+    Traceback (most recent call last):
+    ...
+    TypeError: read_match(source) takes a path or an open file; give a record's text as ...
 
     Every reader keeps ``limits`` (default: :func:`bgkit.limits.active`, normally
     :data:`~bgkit.limits.DEFAULT_LIMITS`): input past one is refused before the work it
@@ -261,21 +275,47 @@ def read_match(
     :raises FileNotFoundError: when the path does not exist.
     :raises OSError: when the path is not a regular file (a FIFO, a device...).
     :raises LimitError: when the input is larger than a limit (the file, a line, a name...).
+    :raises UnsupportedFormatError: when ``format`` names no format bgkit reads.
     :raises NotationError: when the text is not a record of a known format, or does not
         parse as one.
     """
+    if (source is None) == (text is None):
+        raise TypeError("read_match takes a source (a path or an open file) or text=, not both")
+    if isinstance(source, str) and "\n" in source:
+        raise TypeError(
+            "read_match(source) takes a path or an open file; give a record's text as"
+            " read_match(text=...)"
+        )
     with using(limits):
-        if isinstance(source, str) and "\n" in source:
-            return detect_format(source).parse(source)
-        path = Path(source)
-        data = read_file(path)
-        suffix = path.suffix.lower()
-        for fmt in FORMATS:
-            head = data[:64].decode("latin-1")
-            if fmt.binary and (suffix in fmt.extensions or fmt.sniff(head)):
-                return fmt.parse_bytes(data, source_name=str(source))
-        text = decode_bytes(data, encoding=encoding)
-        return detect_format(text, str(source)).parse(text, source_name=str(source))
+        data: str | bytes
+        if text is not None:  # each format's reader checks its size and lines
+            data, name = text, None
+        elif isinstance(source, (str, os.PathLike)):
+            data, name = read_file(source), os.fspath(source)
+        else:
+            assert source is not None
+            data, name = source_data(source)
+        return _parse(data, name, format, encoding)
+
+
+def _parse(data: str | bytes, name: str | None, format: str | None, encoding: str | None) -> Match:
+    """Pick the format (named, else by extension, else by content) and parse ``data``."""
+    suffix = Path(name).suffix.lower() if name else ""
+    if format is not None:
+        fmt = next((f for f in FORMATS if f.name == format), None)
+        if fmt is None:
+            known = ", ".join(f.name for f in FORMATS)
+            raise UnsupportedFormatError(f"unknown format {format!r} (bgkit reads {known})")
+    else:
+        head = data[:64] if isinstance(data, str) else data[:64].decode("latin-1")
+        fmt = next(
+            (f for f in FORMATS if f.binary and (suffix in f.extensions or f.sniff(head))), None
+        )
+    if fmt is not None and fmt.binary:
+        raw = data if isinstance(data, bytes) else data.encode("latin-1", "replace")
+        return fmt.parse_bytes(raw, source_name=name)
+    decoded = data if isinstance(data, str) else decode_bytes(data, encoding=encoding)
+    return (fmt or detect_format(decoded, name)).parse(decoded, source_name=name)
 
 
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".json", ".xg", ".gmd", ".match")
