@@ -21,12 +21,19 @@ from lark import (
     UnexpectedToken,
 )
 from lark.exceptions import VisitError
-from lark.visitors import merge_transformers
 
 from bgkit.errors import BgkitError, NotationError
 from bgkit.limits import check_integer, check_text
 
-__all__ = ["SourceText", "SourceTransformer", "build", "notation_error", "parse_tree", "parser"]
+__all__ = [
+    "OffsetError",
+    "SourceText",
+    "SourceTransformer",
+    "build",
+    "notation_error",
+    "parse_tree",
+    "parser",
+]
 
 T = TypeVar("T")
 
@@ -146,35 +153,35 @@ class SourceTransformer(SourceText, Transformer[Token, T]):
         Transformer.__init__(self, visit_tokens=False)
 
 
+class OffsetError(Exception):
+    """An error a transformer raises knowing only an offset into the source (``pos``);
+    :func:`build` turns it into a :class:`~bgkit.errors.NotationError` there."""
+
+    def __init__(self, msg: str, pos: int) -> None:
+        self.msg = msg
+        self.pos = pos
+        super().__init__(msg)
+
+
 def build(
     transformer: Transformer[Token, T],
     tree: Tree[Token],
     source: str,
     *,
     source_name: str | None = None,
-    with_plays: bool = False,
 ) -> T:
     """Run a bgkit transformer over a parse tree, letting bgkit's own errors through.
 
     Lark wraps an error raised inside a transformer in ``VisitError``; this unwraps
     it, so callers see the :class:`~bgkit.errors.NotationError` (or other
-    :class:`~bgkit.errors.BgkitError`) the transformer raised.
-
-    :param with_plays: the grammar imports ``play.lark``: its ``play__*`` rules are
-        built by :mod:`bgkit.play`'s builder, and its errors get ``source``'s position.
+    :class:`~bgkit.errors.BgkitError`) the transformer raised. For a grammar that
+    imports ``play.lark``, pass :func:`bgkit.play.with_plays` of the transformer.
     """
-    from bgkit.play import _PlayBuilder, _StepError
-
-    runner: Transformer[Token, Any] = (
-        merge_transformers(transformer, play=_PlayBuilder())  # type: ignore[no-untyped-call]
-        if with_plays
-        else transformer
-    )
     try:
-        result: T = runner.transform(tree)
+        result: T = transformer.transform(tree)
     except VisitError as err:
         exc = err.orig_exc
-        if isinstance(exc, _StepError):
+        if isinstance(exc, OffsetError):
             raise NotationError(exc.msg, source, exc.pos, source_name=source_name) from None
         if isinstance(exc, BgkitError):
             raise exc from None

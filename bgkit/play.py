@@ -20,14 +20,18 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 from lark import Token, Transformer, v_args
+from lark.visitors import merge_transformers
 
+from bgkit._grammars import OffsetError, build, parse_tree
 from bgkit.errors import NotationError
 from bgkit.limits import check_notation, check_play_steps
 
 __all__ = ["BAR", "OFF", "Play", "Point", "Step", "parse_point", "point_name"]
+
+T = TypeVar("T")
 
 Point: TypeAlias = int
 BAR: Point = 25
@@ -111,8 +115,6 @@ class Play:
         """
         if not text.strip():
             return cls(())
-        from bgkit._grammars import build, parse_tree
-
         check_notation(text, "play")
         tree = parse_tree("play", text, "play", source_name=source_name)
         steps: list[Step] = build(_PlayBuilder(), tree, text, source_name=source_name)
@@ -185,11 +187,8 @@ def format_steps(steps: Iterable[Step]) -> str:
     return " ".join(out)
 
 
-class _StepError(Exception):
-    def __init__(self, msg: str, pos: int) -> None:
-        self.msg = msg
-        self.pos = pos
-        super().__init__(msg)
+class _StepError(OffsetError):
+    """A written step that cannot be (a hop towards home, a point past 25), at ``pos``."""
 
 
 def _point_number(word: str, pos: int) -> Point:
@@ -262,6 +261,15 @@ def part_steps(text: str) -> tuple[Step, ...]:
                 hops.append((point, piece.start(), False))
     assert first is not None and hops  # the terminal has this shape
     return tuple(_chain(first, hops, repeat))
+
+
+def with_plays(transformer: Transformer[Token, T]) -> Transformer[Token, T]:
+    """``transformer`` with the rules of ``play.lark`` (``play__*``) built into steps, for
+    a grammar that imports it (the position exports' candidate plays)."""
+    merged: Transformer[Token, T] = merge_transformers(  # type: ignore[no-untyped-call]
+        transformer, play=_PlayBuilder()
+    )
+    return merged
 
 
 @v_args(inline=True)

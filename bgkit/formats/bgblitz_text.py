@@ -64,7 +64,7 @@ from bgkit.formats.annotations import (
     PositionExport,
     Probabilities,
 )
-from bgkit.play import Play, Step
+from bgkit.play import Play, Step, with_plays
 from bgkit.position import Position
 
 __all__ = ["Position", "parse_bgblitz_text", "read_bgblitz_text", "sniff_bgblitz_text"]
@@ -116,7 +116,7 @@ def parse_bgblitz_text(text: str, *, source_name: str | None = None) -> Position
     source = text[1:] if text.startswith("\ufeff") else text
     tree = parse_tree("bgblitz_text", source, "BGBlitz position export", source_name=source_name)
     export: PositionExport = build(
-        _BgblitzBuilder(source, source_name), tree, source, source_name=source_name, with_plays=True
+        with_plays(_BgblitzBuilder(source, source_name)), tree, source, source_name=source_name
     )
     return export
 

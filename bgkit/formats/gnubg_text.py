@@ -67,7 +67,7 @@ from bgkit.formats.annotations import (
     PositionExport,
     Probabilities,
 )
-from bgkit.play import Play, Step
+from bgkit.play import Play, Step, with_plays
 from bgkit.position import Position
 
 __all__ = ["Position", "parse_gnubg_text", "read_gnubg_text", "sniff_gnubg_text"]
@@ -117,7 +117,7 @@ def parse_gnubg_text(text: str, *, source_name: str | None = None) -> tuple[Posi
     source = text[1:] if text.startswith("\ufeff") else text
     tree = parse_tree("gnubg_text", source, "gnubg text export", source_name=source_name)
     items: list[Any] = build(
-        _LineBuilder(source, source_name), tree, source, source_name=source_name, with_plays=True
+        with_plays(_LineBuilder(source, source_name)), tree, source, source_name=source_name
     )
     return _Grouper(source, source_name).run(items)
 

@@ -60,7 +60,7 @@ from bgkit.formats.annotations import (
     PositionExport,
     Probabilities,
 )
-from bgkit.play import Play, Step
+from bgkit.play import Play, Step, with_plays
 from bgkit.position import Position
 
 __all__ = ["Position", "parse_xg_text", "read_xg_text", "sniff_xg_text"]
@@ -108,7 +108,7 @@ def parse_xg_text(text: str, *, source_name: str | None = None) -> PositionExpor
     source = text[1:] if text.startswith("\ufeff") else text
     tree = parse_tree("xg_text", source, "XG position export", source_name=source_name)
     export: PositionExport = build(
-        _XgTextBuilder(source, source_name), tree, source, source_name=source_name, with_plays=True
+        with_plays(_XgTextBuilder(source, source_name)), tree, source, source_name=source_name
     )
     return export
 
