@@ -23,6 +23,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -158,9 +159,11 @@ def _worker_start(tasks: Sequence[Task], cache: int | None) -> None:
     (``None``: gnubg's default).
 
     The process lives for one analysis and makes next to no cyclic garbage: the
-    collector is off, and what the process inherited is not scanned again.
+    collector is off, and what the process inherited is not scanned again. Ctrl-C is
+    left to the parent, which reports it once.
     """
     global _worker_evaluator, _worker_tasks
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_tasks = tasks
     gc.freeze()
     gc.disable()

@@ -55,6 +55,7 @@ import functools
 import multiprocessing
 import os
 import shutil
+import signal
 import sys
 import threading
 import time
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from distributed import Client  # type: ignore[import-not-found, unused-ignore]
 
+    from bgkit.records import Match
     from bgkit.verify import Issue
 
 __all__ = [
@@ -341,17 +343,20 @@ def analyze_files(
 # ---------------------------------------------------------------------- row functions
 
 
-def verify_rows(path: Path, *, strict: bool = False, jacoby: bool = False) -> list[Row]:
+def verify_rows(
+    path: Path, *, strict: bool = False, jacoby: bool = False, max_size: int | None = None
+) -> list[Row]:
     """The :data:`VERIFY_COLUMNS` rows of one file (what :func:`verify_files` runs).
 
+    :param path: the record; ``-`` reads it from stdin (``bgkit verify -``).
     :param strict: stop at the first error (``bgkit verify --strict``).
     :param jacoby: the record is scored with the Jacoby rule (``bgkit verify --jacoby``).
+    :param max_size: read files up to this many bytes (``--max-size``; default 64 MiB).
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
-    from bgkit.formats import read_match
     from bgkit.verify import verify
 
-    report = verify(read_match(path), stop_at_first=strict, jacoby=jacoby)
+    report = verify(_read(path, max_size), stop_at_first=strict, jacoby=jacoby)
     summary = {"games": report.games, "actions": report.actions_checked, "ok": report.ok}
     rows: list[Row] = []
     for issue in report.issues:
@@ -359,6 +364,17 @@ def verify_rows(path: Path, *, strict: bool = False, jacoby: bool = False) -> li
         del row["file"]
         rows.append({**row, **summary})
     return rows or [summary]
+
+
+def _read(path: Path, max_size: int | None) -> Match:
+    """The record at ``path`` (``-``: stdin), read with the file size raised to ``max_size``."""
+    from bgkit.formats import read_match
+    from bgkit.limits import active
+
+    limits = active().with_max_size(max_size)
+    if str(path) == "-":
+        return read_match(sys.stdin.buffer, limits=limits)
+    return read_match(path, limits=limits)
 
 
 def issues_from_rows(rows: Iterable[Row]) -> list[Issue]:
@@ -461,7 +477,7 @@ _ANALYSIS_DTYPES: dict[str, str] = {
 """The dtypes of :data:`bgkit.analysis.PLAYER_COLUMNS` (a test checks that none is missing)."""
 
 
-def analyze_rows(path: Path, *, plies: int = 0) -> list[Row]:
+def analyze_rows(path: Path, *, plies: int = 0, max_size: int | None = None) -> list[Row]:
     """The :func:`analysis_columns` rows of one file: one per player (what
     :func:`analyze_files` runs), or one row with the verifier's kind and message for
     a record that does not replay.
@@ -469,9 +485,8 @@ def analyze_rows(path: Path, *, plies: int = 0) -> list[Row]:
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
     from bgkit.analysis import AnalysisError, analyze
-    from bgkit.formats import read_match
 
-    match = read_match(path)
+    match = _read(path, max_size)
     match_row = {"length": match.length, "games": len(match.games), "plies": plies}
     try:
         result = analyze(match, plies, jobs=1)
@@ -562,9 +577,11 @@ def _ordered(
             store.finish()
         finished = True
     finally:
-        runner.close([h for _, h in pending if h is not None], cancel=not finished)
-        if store is not None and not finished:
-            store.checkpoint()  # keep what is done for the next run
+        try:
+            if store is not None and not finished:
+                store.checkpoint()  # keep what is done for the next run
+        finally:
+            runner.close([h for _, h in pending if h is not None], cancel=not finished)
 
 
 def _chunks(items: list[_Item], size: int) -> Iterator[list[_Item]]:
@@ -690,13 +707,21 @@ class _PoolRunner:
         self.func = func
         self.slots = jobs * 3
         self.chunk = _chunk_size(todo, jobs, 16)
-        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_mp_context())
+        self.pool = ProcessPoolExecutor(
+            max_workers=jobs, mp_context=_mp_context(), initializer=ignore_interrupts
+        )
 
     def submit(self, paths: list[str]) -> _Handle:
         return self.pool.submit(_run_chunk, self.func, paths)
 
     def close(self, pending: list[_Handle], *, cancel: bool) -> None:
         self.pool.shutdown(wait=True, cancel_futures=cancel)
+
+
+def ignore_interrupts() -> None:
+    """In a worker process: leave Ctrl-C (SIGINT, sent to the whole process group) to the
+    parent, which stops the run and reports it once, instead of a traceback per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _mp_context() -> Any:

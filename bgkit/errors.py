@@ -66,6 +66,8 @@ class NotationError(BgkitError, ValueError):
     :param source: the whole text that was parsed (used to show the line).
     :param pos: 0-based offset into ``source`` where the problem is.
     :param source_name: a file name or other label, or ``None``.
+    :param byte_offset: for binary input (``.xg``): the 0-based offset of the bad byte,
+        reported as line 1, column ``byte_offset + 1`` (``source`` is then empty).
     """
 
     msg: str
@@ -74,9 +76,16 @@ class NotationError(BgkitError, ValueError):
     source_name: str | None
     line: int
     column: int
+    byte_offset: int | None
 
     def __init__(
-        self, msg: str, source: str = "", pos: int = 0, *, source_name: str | None = None
+        self,
+        msg: str,
+        source: str = "",
+        pos: int = 0,
+        *,
+        source_name: str | None = None,
+        byte_offset: int | None = None,
     ) -> None:
         pos = max(0, min(pos, len(source)))
         if len(msg) > MESSAGE_CHARS:  # a message quoting a huge token: keep both ends
@@ -86,8 +95,12 @@ class NotationError(BgkitError, ValueError):
         self.source = source
         self.pos = pos
         self.source_name = source_name
-        self.line = source.count("\n", 0, pos) + 1
-        self.column = pos - (source.rfind("\n", 0, pos) + 1) + 1
+        self.byte_offset = byte_offset
+        if byte_offset is not None:  # binary data has no lines: the column is the byte
+            self.line, self.column = 1, byte_offset + 1
+        else:
+            self.line = source.count("\n", 0, pos) + 1
+            self.column = pos - (source.rfind("\n", 0, pos) + 1) + 1
         super().__init__(self._render())
 
     @classmethod
@@ -153,7 +166,9 @@ class NotationError(BgkitError, ValueError):
 
     def with_source_name(self, source_name: str | None) -> NotationError:
         """The same error attributed to ``source_name`` (the outer layer knows the file)."""
-        return type(self)(self.msg, self.source, self.pos, source_name=source_name)
+        return type(self)(
+            self.msg, self.source, self.pos, source_name=source_name, byte_offset=self.byte_offset
+        )
 
 
 class LimitError(NotationError):
@@ -173,14 +188,20 @@ class LimitError(NotationError):
         pos: int = 0,
         *,
         source_name: str | None = None,
+        byte_offset: int | None = None,
         limit: str = "",
     ) -> None:
         self.limit = limit
-        super().__init__(msg, source, pos, source_name=source_name)
+        super().__init__(msg, source, pos, source_name=source_name, byte_offset=byte_offset)
 
     def with_source_name(self, source_name: str | None) -> LimitError:
         return type(self)(
-            self.msg, self.source, self.pos, source_name=source_name, limit=self.limit
+            self.msg,
+            self.source,
+            self.pos,
+            source_name=source_name,
+            byte_offset=self.byte_offset,
+            limit=self.limit,
         )
 
 

@@ -13,26 +13,51 @@ b'two'
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import re
+import stat
 import uuid
 from pathlib import Path
 
-__all__ = ["write_atomic"]
+__all__ = ["file_kind", "write_atomic"]
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, *, force: bool = False) -> None:
     """Write ``data`` to ``path`` so that readers never see a half-written file.
 
-    The bytes go to a temporary file in the same directory, which then takes the
-    place of ``path`` in one step. A failure leaves ``path`` as it was.
+    The bytes go to a temporary file in the same folder, which then takes the place of
+    ``path`` in one step. A failure, Ctrl-C or SIGTERM (the ``bgkit`` commands turn it
+    into an exception) leaves ``path`` as it was and removes the temporary file; one left
+    by a process killed outright (``.NAME.bgkit-PID-HEX.tmp``) is removed by the next
+    write to the same path once that process is gone. A symbolic link to a regular file
+    is kept: the file it points to is replaced.
 
     :param force: replace ``path`` when it exists.
     :raises FileExistsError: when ``path`` exists and ``force`` is false.
+    :raises FileNotFoundError: when the folder of ``path`` does not exist.
+    :raises OSError: when ``path`` exists and is not a regular file (a device, a FIFO, a
+        socket, a folder): bgkit never replaces one.
     """
-    target = Path(path)
-    if not force and target.exists():
-        raise FileExistsError(_exists(target))
-    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex}.tmp")
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    if info is not None:
+        if not stat.S_ISREG(info.st_mode):
+            what = file_kind(info.st_mode)
+            raise OSError(
+                errno.EINVAL, f"not a regular file ({what}); bgkit writes only regular files", path
+            )
+        if not force:
+            raise FileExistsError(_exists(Path(path)))
+    folder = target.parent
+    if not folder.is_dir():
+        raise FileNotFoundError(errno.ENOENT, f"no such folder: {folder}", os.fspath(path))
+    _remove_stale(target)
+    tmp = target.with_name(f".{target.name}.bgkit-{os.getpid()}-{uuid.uuid4().hex[:12]}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -46,6 +71,49 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, force: bool = Fal
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+_STALE = re.compile(r"\.(?P<name>.+)\.bgkit-(?P<pid>[0-9]+)-[0-9a-f]+\.tmp")
+
+
+def _remove_stale(target: Path) -> None:
+    """Remove the temporary files of earlier writes to ``target`` whose process is gone."""
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return
+    for name in names:
+        m = _STALE.fullmatch(name)
+        if m is None or m["name"] != target.name or _alive(int(m["pid"])):
+            continue
+        with contextlib.suppress(OSError):
+            (target.parent / name).unlink()
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # someone else's process: leave its file alone
+    return True
+
+
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def file_kind(mode: int) -> str:
+    """What a file of this ``st_mode`` is, in words: ``"a FIFO"``, ``"a regular file"``..."""
+    return next((what for test, what in _FILE_KINDS if test(mode)), "a regular file")
 
 
 def _exists(target: Path) -> str:

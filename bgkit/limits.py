@@ -59,14 +59,19 @@ class Limits:
     """Characters in one position notation (an XGID, a GNU ID, a FIBS board line)."""
 
     def with_max_size(self, max_bytes: int | None) -> Limits:
-        """These limits with the file size (and the XG inflated size) raised to ``max_bytes``."""
+        """These limits with the file size set to ``max_bytes`` (``--max-size``), and the
+        XG inflated size raised to it when it is lower. Lines keep their limit: a line of
+        megabytes is never a record's.
+
+        >>> Limits().with_max_size(200 << 20).max_inflated_bytes
+        209715200
+        """
         if max_bytes is None:
             return self
         return replace(
             self,
             max_file_bytes=max_bytes,
             max_inflated_bytes=max(self.max_inflated_bytes, max_bytes),
-            max_line_chars=max(self.max_line_chars, min(max_bytes, self.max_file_bytes)),
         )
 
 

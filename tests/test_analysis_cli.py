@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgkit.analysis import MOVE_COLUMNS
-from bgkit.analysis_cli import analyze
+from bgkit.cli.analyze import analyze
 
 pytest.importorskip("gnubg")
 

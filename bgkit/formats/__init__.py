@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeAlias
 
 from bgkit.errors import LimitError, NotationError, UnsupportedFormatError
+from bgkit.fileio import file_kind
 from bgkit.limits import Limits, active, size_text, using
 
 if TYPE_CHECKING:
@@ -35,7 +36,6 @@ __all__ = [
     "RecordSource",
     "decode_bytes",
     "detect_format",
-    "file_kind",
     "find_records",
     "read_file",
     "read_match",
@@ -146,20 +146,6 @@ RecordSource: TypeAlias = "str | os.PathLike[str] | IO[str] | IO[bytes]"
 """What the ``read_<fmt>`` functions take: a file path, or a file open for reading."""
 
 
-_FILE_KINDS = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
-
-
-def file_kind(mode: int) -> str:
-    """What a file of this ``st_mode`` is, in words: ``"a FIFO"``, ``"a regular file"``..."""
-    return next((what for test, what in _FILE_KINDS if test(mode)), "a regular file")
-
-
 def read_file(path: str | os.PathLike[str], limits: Limits | None = None) -> bytes:
     """The bytes of the record file at ``path``, refusing what no record can be.
 
@@ -187,7 +173,7 @@ def read_file(path: str | os.PathLike[str], limits: Limits | None = None) -> byt
     size = max(size, len(data))
     if size > limits.max_file_bytes:
         raise LimitError(
-            f"the file has {size_text(size)}, more than the limit of"
+            f"the file has {size:,} bytes, more than the limit of"
             f" {size_text(limits.max_file_bytes)} (max_file_bytes; raise it with --max-size)",
             source_name=name,
             limit="max_file_bytes",

@@ -53,7 +53,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import IO, Any
 
-from bgkit.errors import NotationError
+from bgkit.errors import LimitError, NotationError
 from bgkit.formats import source_data
 from bgkit.formats.annotations import (
     ActionAnalysis,
@@ -62,6 +62,7 @@ from bgkit.formats.annotations import (
     CubeAnalysis,
     Probabilities,
 )
+from bgkit.limits import active, size_text
 from bgkit.play import Play, Step
 from bgkit.records import (
     Action,
@@ -214,10 +215,20 @@ class _Bytes:
 def _error(msg: str, offset: int, source_name: str | None) -> NotationError:
     """A NotationError on "line" 1 at column ``offset + 1`` (binary files have no lines).
 
-    The error's source is blank text as long as the offset, so that its line and column
-    (and :meth:`~bgkit.errors.NotationError.with_source_name`) work as for text.
+    Nothing is allocated by the size of ``offset``: a damaged file may claim any offset.
     """
-    return NotationError(msg, " " * (offset + 1), offset, source_name=source_name)
+    return NotationError(msg, source_name=source_name, byte_offset=offset)
+
+
+def _too_big(what: str, size: int, offset: int, source_name: str | None) -> LimitError:
+    limit = active().max_inflated_bytes
+    return LimitError(
+        f"{what} inflates to {size_text(size)}, more than any XG match: the limit is"
+        f" {size_text(limit)} (max_inflated_bytes; raise it with --max-size)",
+        source_name=source_name,
+        byte_offset=offset,
+        limit="max_inflated_bytes",
+    )
 
 
 def _utf16(units: Sequence[int]) -> str:
@@ -277,26 +288,44 @@ def _archive(data: bytes, source_name: str | None) -> dict[str, bytes]:
         raise _error(f"the file registry is damaged ({count} entries)", end, source_name)
     files: dict[str, bytes] = {}
     reg = _Bytes(registry, source_name, end - registry_size, "the file registry")
+    budget = active().max_inflated_bytes  # for all the files of the archive together
     for i in range(count):
         at = i * _REGISTRY_ENTRY
         name = _short_string(reg.unpack("<256B", at))
-        _osize, csize, offset, file_crc, stored, _level = reg.unpack("<iiiIBB", at + 512)
+        osize, csize, offset, file_crc, stored, _level = reg.unpack("<iiiIBB", at + 512)
         lo, hi = start + offset, start + offset + csize
         if csize < 0 or offset < 0 or hi > end - registry_size:
-            raise _error(f"the archive entry of {name!r} points outside the file", lo, source_name)
-        body = data[lo:hi] if stored else _inflate(data[lo:hi], lo, source_name, name)
+            where = min(max(lo, 0), len(data))
+            raise _error(
+                f"the archive entry of {name!r} points outside the file (offset {offset},"
+                f" {csize} bytes)",
+                where,
+                source_name,
+            )
+        if osize > budget:  # refuse what the registry declares before inflating anything
+            raise _too_big(f"the file claims {name!r}", osize, lo, source_name)
+        raw = data[lo:hi]
+        body = raw if stored else _inflate(raw, lo, source_name, repr(name), budget)
+        budget -= len(body)
         if zlib.crc32(body) != file_crc:
             raise _error(f"{name!r} fails its CRC check: the file is damaged", lo, source_name)
         files[name] = body
     return files
 
 
-def _inflate(raw: bytes, offset: int, source_name: str | None, what: str) -> bytes:
+def _inflate(
+    raw: bytes, offset: int, source_name: str | None, what: str, most: int | None = None
+) -> bytes:
+    """``raw`` decompressed, stopping as soon as it passes ``most`` bytes (default: the
+    ``max_inflated_bytes`` limit): a small file must not inflate into gigabytes."""
+    most = active().max_inflated_bytes if most is None else most
     try:
         out = zlib.decompressobj()
-        body = out.decompress(raw)
+        body = out.decompress(raw, most + 1)
     except zlib.error as err:
         raise _error(f"{what} does not decompress: {err}", offset, source_name) from None
+    if len(body) > most:
+        raise _too_big(what, len(body), offset, source_name)
     if not out.eof:
         raise _error(f"{what} is cut short", offset, source_name)
     return body

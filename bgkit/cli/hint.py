@@ -54,7 +54,7 @@ def hint(
     """
     from dataclasses import replace
 
-    from bgkit.cli import fail, parse_dice
+    from bgkit.cli._common import fail, parse_dice
     from bgkit.errors import BgkitError, error_line
     from bgkit.formats.positions import positions_from
 

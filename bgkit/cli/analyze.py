@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from bgkit.cli._common import max_size_option
+
 if TYPE_CHECKING:
     from bgkit.analysis import Analysis
 
@@ -30,7 +32,7 @@ __all__ = ["analyze"]
 
 
 @click.command("analyze")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file")
 @click.option(
     "--plies",
     "-p",
@@ -41,7 +43,7 @@ __all__ = ["analyze"]
 )
 @click.option("--json", "json_out", metavar="OUT|-", help="Write the analysis as JSON.")
 @click.option("--csv", "csv_out", metavar="OUT|-", help="Write the per-move table as CSV.")
-@click.option("--html", "html_out", metavar="OUT", help="Write a self-contained HTML report.")
+@click.option("--html", "html_out", metavar="OUT|-", help="Write a self-contained HTML report.")
 @click.option(
     "--jobs", "-j", type=click.IntRange(1), default=None, help="Processes (default: cores)."
 )
@@ -56,10 +58,11 @@ __all__ = ["analyze"]
 @click.option(
     "--progress/--no-progress",
     default=None,
-    help="Show a progress bar (default: when stderr is a terminal).",
+    help="Show a progress bar.  [default: when stderr is a terminal]",
 )
+@max_size_option
 def analyze(
-    file: Path,
+    file: str,
     plies: int,
     json_out: str | None,
     csv_out: str | None,
@@ -68,24 +71,31 @@ def analyze(
     rating_scale: str,
     force: bool,
     progress: bool | None,
+    max_size: int | None,
 ) -> None:
-    """Analyse every play, cube decision and roll of the match record FILE.
+    """Analyse every play, cube decision and roll of the match record FILE (- reads stdin).
 
     Errors, luck and ratings are GNU Backgammon's (cubeful, normalised as gnubg
     does: EMG and MWC). Without --json, --csv or --html a summary per player is
-    printed.
+    printed; OUT - writes to stdout. Exit code: 0 done, 2 bad input or a record
+    that does not replay, 130 interrupted.
     """
-    from bgkit.cli import fail
+    from bgkit.cli._common import fail, require_extra, stdin
     from bgkit.errors import BgkitError, error_line
     from bgkit.formats import read_match
+    from bgkit.limits import active
 
+    require_extra("bgkit analyze", "analysis")
+    if sum(out == "-" for out in (json_out, csv_out, html_out)) > 1:
+        fail("only one of --json, --csv and --html can write to stdout (-)")
     for out in (json_out, csv_out, html_out):
         if out and out != "-" and Path(out).exists() and not force:
             fail(f"{out} exists; use --force to overwrite it")
+    limits = active().with_max_size(max_size)
     try:
-        match = read_match(file)
+        match = read_match(stdin() if file == "-" else file, limits=limits)
     except (BgkitError, OSError) as err:
-        fail(error_line(err, source=str(file)))
+        fail(error_line(err, source=file))
     try:
         from bgkit.analysis import analyze as run_analysis
 
@@ -106,9 +116,11 @@ def analyze(
         if csv_out:
             _write(csv_out, moves_csv(result), force)
         if html_out:
-            from bgkit.html_report import write_html_report
+            from bgkit.html_report import html_report
 
-            write_html_report(match, result, html_out, force=force)
+            _write(html_out, html_report(match, result), force)
+    except BrokenPipeError:
+        raise
     except OSError as err:
         fail(error_line(err))
     except ImportError as err:

@@ -1,0 +1,80 @@
+"""The ``bgkit`` command line (also ``python -m bgkit``).
+
+Every failure the user can cause (a bad ID, a missing file, a broken record) ends with
+one line ``place: reason`` on stderr and exit code 2, never a traceback; the exit codes
+are listed in :mod:`bgkit.cli._common`. One module per command; the commands that need
+an optional extra (``analyze``, ``hint``) import it only when they run, and say which
+extra to install when it is missing.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from typing import Any
+
+import click
+
+from bgkit.cli._common import fail, parse_dice
+from bgkit.cli.analyze import analyze
+from bgkit.cli.convert import convert
+from bgkit.cli.hint import hint
+from bgkit.cli.positions import moves, show
+from bgkit.cli.verify import verify
+
+__all__ = ["fail", "main", "parse_dice"]
+
+
+class _Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that ``finally`` blocks (temporary files)
+    run as for Ctrl-C."""
+
+
+def _terminate(_signum: int, _frame: Any) -> None:
+    raise _Terminated
+
+
+class _Main(click.Group):
+    """The ``bgkit`` group: Ctrl-C, SIGTERM and a closed pipe end quietly, as Unix tools do."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        previous = signal.signal(signal.SIGTERM, _terminate)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+        except _Terminated:
+            fail("terminated", 143)
+        except BrokenPipeError:
+            _quiet_stdout()
+            sys.exit(141)  # what a shell reports for a tool killed by SIGPIPE
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the flush at exit does not fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (a test runner's stream)
+        pass
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="bgkit")
+def main() -> None:
+    """bgkit: read, verify, convert and analyse backgammon records and positions.
+
+    Exit codes: 0 done, 1 issues found (verify), 2 bad input, 3 bgkit failed on a file
+    (a bug), 4 could not finish (a lost Dask cluster), 130 interrupted.
+    """
+
+
+for _command in (show, moves, verify, convert, analyze, hint):
+    main.add_command(_command)
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

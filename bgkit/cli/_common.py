@@ -1,0 +1,107 @@
+"""What every ``bgkit`` command shares: one-line failures, ``-`` for stdin and stdout, the
+``--max-size`` option, and the check that an optional extra is installed.
+
+Exit codes of every command: 0 done, 1 issues found (``verify``: a rule broken), 2 bad
+input or usage (one line on stderr), 3 bgkit failed on a file (a bug), 4 bgkit could not
+finish (the Dask cluster was lost; what was done is kept), 130 interrupted (Ctrl-C),
+143 terminated (SIGTERM), 141 the reader of the output went away (``| head``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import re
+import sys
+from typing import IO, Any, NoReturn
+
+import click
+
+from bgkit.errors import NotationError
+
+__all__ = [
+    "EXIT_LOST",
+    "ByteSize",
+    "fail",
+    "max_size_option",
+    "parse_dice",
+    "require_extra",
+    "stdin",
+]
+
+EXIT_LOST = 4
+"""Exit code when bgkit could not finish (a lost Dask cluster): not the same as 1, the
+code for "issues found"."""
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``bgkit: message`` on stderr and exit with ``code``."""
+    click.echo(f"bgkit: {message}", err=True)
+    sys.exit(code)
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """``"31"``, ``"3-1"``, ``"3 1"`` or ``"3,1"`` -> ``(3, 1)``.
+
+    :raises NotationError: when the text is not two dice 1-6.
+    """
+    digits = [c for c in text if not c.isspace() and c not in "-,:"]
+    if len(digits) != 2 or not all(c in "123456" for c in digits):
+        raise NotationError(f"dice must be two digits 1-6: {text!r}", text, 0)
+    return (int(digits[0]), int(digits[1]))
+
+
+_EXTRAS = {
+    "analysis": ("gnubg", "pandas", "matplotlib"),
+    "reports": ("pandas", "matplotlib"),
+    "batch": ("pandas", "pyarrow", "distributed"),
+}
+
+
+def require_extra(command: str, extra: str, modules: tuple[str, ...] | None = None) -> None:
+    """Stop with one line when a module of the ``extra`` is not installed, before any work.
+
+    :param command: the command as the user typed it (``"bgkit analyze"``).
+    :param modules: the modules needed (default: every module of the extra).
+    """
+    for name in modules or _EXTRAS[extra]:
+        if importlib.util.find_spec(name) is None:
+            fail(f"`{command}` needs the {extra} extra: pip install 'bgkit[{extra}]'")
+
+
+_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(i?b?)\s*", re.IGNORECASE)
+
+
+class ByteSize(click.ParamType[int]):
+    """A size in bytes: ``500000``, ``10M``, ``1.5G``, ``64MiB`` (powers of 1024)."""
+
+    name = "size"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        m = _SIZE.fullmatch(str(value))
+        if m is None:
+            self.fail(f"{value!r} is not a size (e.g. 500000, 10M, 1G)", param, ctx)
+        scale = 1024 ** " kmgt".index(m[2].lower() or " ")
+        return int(float(m[1]) * scale)
+
+
+def max_size_option(function: Any) -> Any:
+    """The ``--max-size`` option: the largest record file (and XG match data) to read."""
+    return click.option(
+        "--max-size",
+        type=ByteSize(),
+        default=None,
+        metavar="SIZE",
+        help="Read record files up to SIZE (e.g. 200M; default 64M). Larger files are"
+        " refused, as are XG files whose match data inflates to more.",
+    )(function)
+
+
+def stdin() -> IO[bytes]:
+    """What ``-`` names as an input: stdin, as bytes (readers then keep the size limit)."""
+    buffer: IO[bytes] | None = getattr(sys.stdin, "buffer", None)
+    if buffer is not None:
+        return buffer
+    return io.BytesIO(sys.stdin.read().encode("utf-8"))  # a test runner's text stream

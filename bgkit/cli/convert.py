@@ -1,0 +1,99 @@
+"""``bgkit convert``: a match record from any format bgkit reads to .mat, SGF or JSON."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from bgkit.cli._common import fail, max_size_option, stdin
+from bgkit.errors import BgkitError, error_line
+from bgkit.formats import FORMATS, WRITABLE
+
+__all__ = ["convert"]
+
+
+@click.command()
+@click.argument("source")
+@click.argument("target")
+@click.option(
+    "--from",
+    "from_",
+    type=click.Choice([f.name for f in FORMATS]),
+    help="Format of SOURCE.  [default: from its extension, else its content]",
+)
+@click.option(
+    "--to",
+    type=click.Choice(sorted(WRITABLE.values())),
+    help="Format of TARGET.  [default: from its extension: .mat, .sgf or .json]",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Overwrite TARGET, and convert even a record that fails verification.",
+)
+@max_size_option
+def convert(
+    source: str,
+    target: str,
+    from_: str | None,
+    to: str | None,
+    force: bool,
+    max_size: int | None,
+) -> None:
+    """Convert the match record SOURCE to TARGET (.mat, .sgf or .json).
+
+    SOURCE - reads stdin; TARGET - writes to stdout (give --to). The record is verified
+    first: one that breaks the rules is converted only with --force (and a warning).
+    TARGET is never overwritten without --force, is written atomically (a failure
+    leaves no half-written file), and must be a regular file: bgkit does not write
+    onto devices, FIFOs or sockets.
+    """
+    from bgkit.formats import read_match, write_match
+    from bgkit.limits import active
+    from bgkit.verify import verify as verify_match
+
+    suffix = Path(target).suffix.lower()
+    out_format = to or WRITABLE.get(suffix)
+    if out_format is None:
+        known = ", ".join(WRITABLE)
+        if target == "-":
+            fail(f"writing to stdout needs --to ({', '.join(sorted(WRITABLE.values()))})")
+        if any(suffix in f.extensions for f in FORMATS):
+            fail(f"{target}: {suffix} is read-only here; bgkit writes {known} (or give --to)")
+        what = f"the extension {suffix}" if suffix else "a name without an extension"
+        fail(f"{target}: cannot tell the output format from {what}; bgkit writes {known} (--to)")
+    if target != "-" and Path(target).exists() and not force:
+        fail(f"{target}: exists; use --force to overwrite it")
+    limits = active().with_max_size(max_size)
+    try:
+        if source == "-":
+            match = read_match(stdin(), format=from_, limits=limits)
+        else:
+            match = read_match(source, format=from_, limits=limits)
+    except (BgkitError, OSError) as err:
+        fail(error_line(err, source=source))
+    report = verify_match(match)
+    if not report.ok:
+        first = report.errors[0]
+        count = len(report.errors)
+        if not force:
+            fail(
+                f"{first}\n{source}: {count} issue(s); not converted (use --force to convert"
+                " a record that fails verification)",
+                1,
+            )
+        click.echo(f"warning: {first}", err=True)
+        click.echo(f"warning: {source}: {count} issue(s); converting anyway (--force)", err=True)
+    try:
+        write_match(match, sys.stdout if target == "-" else target, out_format, force=force)
+    except BrokenPipeError:
+        raise
+    except (BgkitError, OSError) as err:
+        fail(error_line(err, source=target))
+    except ValueError as err:  # a name the format cannot hold (a ':' in a .mat name)
+        fail(f"{target}: {err}")
+    if target != "-":
+        games = len(match.games)
+        click.echo(f"{source} -> {target}: {games} game(s) as {out_format}", err=True)
