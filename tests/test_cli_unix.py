@@ -108,3 +108,23 @@ def test_show_reads_a_position_export() -> None:
     assert result.returncode == 0, result.stderr
     (position,) = read_positions(EXPORT)
     assert position.xgid()[5:].encode() in result.stdout  # the board shows its XGID
+
+
+def test_help_is_plain_text_with_every_default() -> None:
+    import click
+
+    from bgkit.cli import main
+
+    ctx = click.Context(main)
+    for name, command in main.commands.items():
+        text = command.get_help(click.Context(command, info_name=name, parent=ctx))
+        assert "``" not in text and ":func:" not in text and ":class:" not in text, name
+        short = command.get_short_help_str(limit=80)
+        assert not short.endswith("..."), (name, short)
+        for param in command.params:
+            if not isinstance(param, click.Option) or param.is_flag or param.name == "help":
+                continue
+            if param.default is None or type(param.default).__name__ == "Sentinel":
+                continue  # an option that does nothing unless given
+            said = param.show_default or "[default:" in (param.help or "")
+            assert said, (name, param.name)

@@ -94,8 +94,8 @@ def max_size_option(function: Any) -> Any:
         type=ByteSize(),
         default=None,
         metavar="SIZE",
-        help="Read record files up to SIZE (e.g. 200M; default 64M). Larger files are"
-        " refused, as are XG files whose match data inflates to more.",
+        help="Read record files up to SIZE (for example 200M). Larger files are refused,"
+        " as are XG files whose match data inflates to more.  [default: 64M]",
     )(function)
 
 

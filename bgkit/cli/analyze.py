@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["analyze"]
 
 
-@click.command("analyze")
+@click.command("analyze", short_help="Analyse a match with GNU Backgammon.")
 @click.argument("file")
 @click.option(
     "--plies",

@@ -14,7 +14,7 @@ from bgkit.formats import FORMATS, WRITABLE
 __all__ = ["convert"]
 
 
-@click.command()
+@click.command(short_help="Convert a match record to .mat, SGF or JSON.")
 @click.argument("source")
 @click.argument("target")
 @click.option(

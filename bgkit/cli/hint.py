@@ -21,10 +21,13 @@ if TYPE_CHECKING:
 __all__ = ["hint"]
 
 
-@click.command("hint")
+@click.command("hint", short_help="Ranked plays or the cube decision of positions.")
 @click.argument("positions", nargs=-1, required=True, metavar="NOTATION|FILE...")
 @click.option(
-    "--dice", "-d", metavar="DICE", help="The roll to play, e.g. 31 (default: the position's dice)."
+    "--dice",
+    "-d",
+    metavar="DICE",
+    help="The roll to play, for example 31.  [default: the position's dice]",
 )
 @click.option(
     "--plies",

@@ -13,7 +13,7 @@ from bgkit.position import Position
 __all__ = ["moves", "show"]
 
 
-@click.command()
+@click.command(short_help="Show positions: board, pips, every notation.")
 @click.argument("positions", nargs=-1, required=True, metavar="NOTATION|FILE...")
 def show(positions: tuple[str, ...]) -> None:
     """Show positions: the board, pip counts and every notation.
@@ -37,7 +37,7 @@ def show(positions: tuple[str, ...]) -> None:
         click.echo(f"FIBS: {pos.fibs()}")
 
 
-@click.command()
+@click.command(short_help="List every legal play for a roll.")
 @click.argument("notation")
 @click.argument("dice", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")

@@ -18,7 +18,7 @@ from bgkit.formats import find_records
 __all__ = ["verify"]
 
 
-@click.command()
+@click.command(short_help="Replay records and report every rule broken.")
 @click.argument("paths", nargs=-1, required=True)
 @click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object per issue (JSON Lines)."
@@ -35,7 +35,7 @@ __all__ = ["verify"]
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
-    help="Processes to use (default: every core when there are more than a few files).",
+    help="Processes to use.  [default: every core when there are more than a few files]",
 )
 @click.option(
     "--scheduler",
