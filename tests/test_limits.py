@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import signal
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +32,18 @@ FIRST_PLAY = "42: 24/20 20/18 "  # Bob's opening play in RECORD, on line 7 from 
 MEMORY = 1 << 30  # the address space each command may use (Python with Lark: ~150 MB)
 
 
+_CAPPED = """
+import json, os, resource, subprocess, sys
+cap, report = int(sys.argv[1]), sys.argv[2]
+def limit():
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+child = subprocess.Popen([sys.executable, "-m", "bgkit", *sys.argv[3:]], preexec_fn=limit)
+_, status, usage = os.wait4(child.pid, 0)
+with open(report, "w") as out:
+    json.dump([os.waitstatus_to_exitcode(status), usage.ru_maxrss], out)
+"""
+
+
 @dataclass
 class Run:
     code: int
@@ -44,33 +54,32 @@ class Run:
 
 
 def bgkit_run(*args: str, cwd: Path, timeout: float = 30.0) -> Run:
-    """Run ``python -m bgkit ARGS`` under a memory cap; kill it after ``timeout`` seconds."""
+    """Run ``python -m bgkit ARGS`` under a memory cap; kill it after ``timeout`` seconds.
 
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-
-    out, err = cwd / ".stdout", cwd / ".stderr"
+    A small Python starts bgkit under the cap and reports its exit code and peak memory
+    (``wait4``): measured from the test process, the copy of it that ``fork`` makes would
+    count in the peak.
+    """
+    out, err, report = cwd / ".stdout", cwd / ".stderr", cwd / ".report"
+    report.unlink(missing_ok=True)
     start = time.monotonic()
     with out.open("wb") as o, err.open("wb") as e:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "bgkit", *args], cwd=cwd, stdout=o, stderr=e, preexec_fn=cap
+            [sys.executable, "-c", _CAPPED, str(MEMORY), str(report), *args],
+            cwd=cwd,
+            stdout=o,
+            stderr=e,
+            start_new_session=True,
         )
-        timer = threading.Timer(timeout, proc.kill)
-        timer.start()
         try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            timer.cancel()
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise AssertionError(f"bgkit {' '.join(args)} ran past {timeout} s") from None
     seconds = time.monotonic() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)  # so Popen does not wait again
-    assert proc.returncode != -signal.SIGKILL, f"bgkit {' '.join(args)} ran past {timeout} s"
-    return Run(
-        proc.returncode,
-        out.read_text("utf-8"),
-        err.read_text("utf-8"),
-        seconds,
-        usage.ru_maxrss / 1024,
-    )
+    code, peak_kb = json.loads(report.read_text())
+    return Run(code, out.read_text("utf-8"), err.read_text("utf-8"), seconds, peak_kb / 1024)
 
 
 def assert_one_line(run: Run, code: int, *needles: str) -> str:

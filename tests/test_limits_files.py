@@ -62,7 +62,10 @@ def test_convert_targets_it_cannot_write(tmp_path: Path, target: str, message: s
     run = bgkit_run("convert", str(SAMPLE), target, cwd=tmp_path)
     line = assert_one_line(run, 2, message)
     assert ".tmp" not in line
-    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".std")) == []
+    assert (
+        sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith((".std", ".report")))
+        == []
+    )
 
 
 # ----------------------------------------------------------- 8: temporaries and signals
@@ -131,7 +134,7 @@ def _many_records(folder: Path, copies: int) -> None:
 
 
 def test_ctrl_c_during_a_parallel_verify_is_one_line(tmp_path: Path) -> None:
-    _many_records(tmp_path / "records", 10)
+    _many_records(tmp_path / "records", 40)
     proc = subprocess.Popen(
         [sys.executable, "-m", "bgkit", "verify", "-q", "-j", "2", "records"],
         cwd=tmp_path,
@@ -140,7 +143,7 @@ def test_ctrl_c_during_a_parallel_verify_is_one_line(tmp_path: Path) -> None:
         text=True,
         start_new_session=True,  # its own process group, which Ctrl-C signals as a whole
     )
-    time.sleep(2.5)
+    time.sleep(1.5)
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
