@@ -222,6 +222,13 @@ class Game:
         """The rolls only (no cube actions)."""
         return tuple(a for a in self.actions if isinstance(a, Move))
 
+    @property
+    def cube_turned_at_start(self) -> bool:
+        """Whether the game starts from a :attr:`setup` whose cube is already turned."""
+        if self.setup is None or "/" not in self.setup:
+            return False
+        return self.setup.rsplit("/", 1)[1].strip().lstrip("-") not in ("", "0")
+
     def _repr_html_(self) -> str:
         """A compact HTML summary for Jupyter (:func:`bgkit.html.game_html`)."""
         from bgkit.html import game_html
@@ -328,14 +335,16 @@ class Match:
         """The index in :attr:`games` of the Crawford game, or ``None``.
 
         As GNU Backgammon decides it: the first game whose starting score has exactly
-        one player at ``length - 1`` (only when :attr:`crawford` applies).
+        one player at ``length - 1`` (only when :attr:`crawford` applies). When that game
+        starts from a set-up position with the cube already turned (a record that begins
+        after the Crawford game), the Crawford game is not in the record.
         """
         if not self.crawford:
             return None
         away = self.length - 1
         for i, game in enumerate(self.games):
             if (game.score[0] == away) != (game.score[1] == away):
-                return i
+                return None if game.cube_turned_at_start else i
         return None
 
     def initial_position(self, game: Game | int) -> Position:

@@ -134,15 +134,19 @@ class Issue:
 
     @property
     def location(self) -> str:
-        """``file:line:col`` (as far as known)."""
-        where = f"{self.line}:{self.column}"
-        return f"{self.source_name}:{where}" if self.source_name else where
+        """``file:line:col`` as far as known: no line and column for a binary record (XG),
+        whose issues are placed by game and move."""
+        parts = [self.source_name] if self.source_name else []
+        if self.line:
+            parts.append(f"{self.line}:{self.column}")
+        return ":".join(parts)
 
     def __str__(self) -> str:
         """``file:line:col: error: message (game, move, player)``, as compilers write."""
         who = f", {self.player_name or _unnamed(self.player)}" if self.player is not None else ""
+        where = f"{self.location}: " if self.location else ""
         return (
-            f"{self.location}: {self.severity.value}: {self.message}"
+            f"{where}{self.severity.value}: {self.message}"
             f" (game {self.game}, move {self.move}{who})"
         )
 
@@ -258,6 +262,9 @@ CONVENTIONS: dict[str, str] = {
     " times the cube): a match forfeit, reported as a note.",
     "resignation": "A 'Wins' line while the game is still being played is a resignation"
     " (1, 2 or 3 times the cube): legal, reported as a note.",
+    "money-score-zero": "In money play (a '0 point match') some writers (BgMatchFormat_Lib)"
+    " head every game with a score of 0-0 instead of a running total. Money play has no"
+    " match score, so that is accepted as clean; any other total must add up.",
 }
 """The writers' scoring conventions the verifier accepts, by name (documented in the README)."""
 
@@ -330,12 +337,13 @@ class _MatchChecker:
                     game.column,
                 )
                 score = _clamp_score(game.score, m.length)
-            elif game.score != score:
+            elif game.score != score and not (m.length == 0 and game.score == (0, 0)):
                 self.score_error(game, score)
             crawford = False
             if m.crawford and match_over_at is None and not crawford_seen:
-                crawford = m.length - 1 in score
-                crawford_seen = crawford
+                # a game set up with the cube turned comes after the Crawford game
+                crawford_seen = m.length - 1 in score
+                crawford = crawford_seen and not game.cube_turned_at_start
             outcome = self.check_game(game, index, score, crawford)
             open_game = game if outcome.unfinished else None
             if outcome.result is not None and match_over_at is None:

@@ -55,14 +55,14 @@ def test_verify_syntax_error_is_one_line_and_exit_2() -> None:
     result = run("verify", str(SYNTAX))
     assert result.exit_code == 2
     lines = result.stderr.splitlines()
-    assert lines[0] == f"{SYNTAX}:9:6: dice must be 1-6: '27'"
+    assert lines[0] == f"{SYNTAX}:9:6: error: dice must be 1-6: '27'"
     assert "Traceback" not in result.stderr
 
 
 def test_verify_missing_file() -> None:
     result = run("verify", "no/such/file.mat")
     assert result.exit_code == 2
-    assert result.stderr.splitlines()[0] == "no/such/file.mat: No such file or directory"
+    assert result.stderr.splitlines()[0] == "no/such/file.mat: error: No such file or directory"
 
 
 def test_verify_json_lines() -> None:
@@ -96,7 +96,7 @@ def test_verify_json_lines_have_one_shape_for_every_record() -> None:
         "player": None,
         "kind": "unreadable",
         "severity": "error",
-        "message": f"{SYNTAX}:9:6: dice must be 1-6: '27'",
+        "message": "dice must be 1-6: '27'",
     }
 
 

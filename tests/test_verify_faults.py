@@ -296,6 +296,53 @@ def test_a_resignation_worth_more_than_three_cubes_is_an_error() -> None:
     assert issue.message == "a resignation is worth 1, 2 or 3 times the cube (1), not 4 point(s)"
 
 
+def test_money_games_all_headed_0_0_are_clean() -> None:
+    report = conventions("money-session-zero-scores.mat")
+    assert report.ok
+    assert {i.kind for i in report.issues} == {IssueKind.RESIGNATION}
+
+
+def test_a_wrong_running_money_score_is_an_error() -> None:
+    text = (CONVENTIONS / "money-session-zero-scores.mat").read_text()
+    lines = text.splitlines()
+    lines[10] = lines[10].replace("Bo : 0", "Bo : 1")  # game 2 headed 0-1 after Ann won 1
+    record = "\n".join(lines) + "\n"
+    issue = one_error(verify(parse_mat(record)))
+    assert issue.kind is IssueKind.SCORE
+    assert issue.message == "the score at the start of game 2 should be 1-0, not 0-1"
+    assert (issue.line, issue.column) == at(record, 11, "0")
+
+
+def test_a_gibbon_game_set_up_with_a_turned_cube_is_not_the_crawford_game() -> None:
+    # Gibbon's position at 3-6 of 7 with the cube on 2: the Crawford game was earlier
+    record = (
+        "GMD-2 # Created by Gibbon version 0.2.0\nLength: 7\nPlayer:W: Snow White\n"
+        "Player:B: Joe Black\nRule: Crawford\nGame: Scores{3 6} Points{2 0 0 0 0 0 5 0 3 0 1"
+        " 0 0 4 0 0 0 0 0 0 0 0 -1 0 0 0} Cube{2} Turn{-1} May-Double{0 1}\nDouble:B:\n"
+    )
+    match = read_match(text=record, format="gmd")
+    assert match.crawford_game() is None
+    report = verify(match)
+    assert report.ok, [str(i) for i in report.issues]
+    # the same position with the cube in the middle is the Crawford game: no double
+    centred = record.replace("Cube{2}", "Cube{1}").replace(" May-Double{0 1}", "")
+    issue = one_error(verify(read_match(text=centred, format="gmd")))
+    assert issue.message == "cannot double: no doubling in the Crawford game"
+    assert (issue.line, issue.column) == (7, 8)
+
+
+def test_results_of_gibbon_and_sgf_records_are_located() -> None:
+    # a resignation note points at the line and column of what ended the game
+    gmd = read_match(DATA / "real" / "gmd" / "gitGNU__gnu_gibbon__win-by-resignation.gmd")
+    (note,) = verify(gmd).issues
+    assert (note.line, note.column) == (8, 8)  # Accept:B: names the winner's colour
+    sgf = DATA / "real" / "sgf" / "lassehjorthmadsen__gnubg-scripts__test-match01_analyzed.sgf"
+    first = verify(read_match(sgf)).issues[0]
+    assert first.kind is IssueKind.RESIGNATION
+    line = sgf.read_text().splitlines()[first.line - 1]
+    assert line[first.column - 1 :].startswith("RE[")
+
+
 def test_an_issue_carries_its_position_with_the_dice() -> None:
     from bgkit import svg
 

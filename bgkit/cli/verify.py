@@ -132,7 +132,7 @@ def verify(
                     if as_json:
                         click.echo(json.dumps(_unreadable_json(result.file, row)))
                     else:
-                        say(row["message"])
+                        say(_labelled(result.file, row))
                     if strict:
                         break
                     continue
@@ -196,6 +196,23 @@ def verify(
         sys.exit(1)
 
 
+def _reason(file: str, row: dict[str, Any]) -> tuple[str, str]:
+    """An unreadable file's ``file:line:col`` and the reason alone, split apart."""
+    message = str(row["message"])
+    line, column = row.get("line"), row.get("column")
+    where = f"{file}:{line}:{column}" if line else file
+    if message.startswith(f"{where}: "):
+        return where, message[len(where) + 2 :]
+    return where, message
+
+
+def _labelled(file: str, row: dict[str, Any]) -> str:
+    """An unreadable file's line labelled as compilers do: ``file:line:col: error: ...``."""
+    where, reason = _reason(file, row)
+    label = "" if reason.startswith("internal error: ") else "error: "  # a bug in bgkit
+    return f"{where}: {label}{reason}"
+
+
 def _unreadable_json(file: str, row: dict[str, Any]) -> dict[str, Any]:
     """The JSON line of a file that could not be read: the shape of an issue's."""
     return {
@@ -207,5 +224,5 @@ def _unreadable_json(file: str, row: dict[str, Any]) -> dict[str, Any]:
         "player": None,
         "kind": row["kind"],
         "severity": "error",
-        "message": row["message"],
+        "message": _reason(file, row)[1],
     }

@@ -56,7 +56,7 @@ four steps.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from lark import Token, v_args
@@ -157,9 +157,8 @@ class _GmdBuilder(SourceTransformer[list[_Line]]):
     def setup(self, name: Token, *numbers: Token) -> tuple[str, Token, tuple[int, ...]]:
         return (str(name).lower(), name, tuple(self._int(n) for n in numbers))
 
-    def game(self, *setups: tuple[str, Token, tuple[int, ...]]) -> _Line:
-        token = setups[0][1] if setups else Token("GAME", "Game")
-        return _Line("game", token, values=setups)
+    def game(self, keyword: Token, *setups: tuple[str, Token, tuple[int, ...]]) -> _Line:
+        return _Line("game", keyword, values=setups)
 
     def roll(self, color: Token, _time: Token | None, d1: Token, d2: Token) -> _Line:
         dice = (self._int(d1), self._int(d2))
@@ -229,6 +228,7 @@ class _GameState:
     roll: tuple[int | None, tuple[int, int], Token] | None = None
     resign: tuple[int, int] | None = None
     line: int = 0
+    column: int = 0
 
 
 class _Assembler(SourceText):
@@ -287,9 +287,17 @@ class _Assembler(SourceText):
             result = state.result
             if result is not None and length:
                 won = score[result.winner] + result.points >= length
-                result = Result(result.winner, result.points, won, line=result.line)
+                result = replace(result, match_won=won)
             out.append(
-                Game(i + 1, score, tuple(state.actions), result, state.setup, line=state.line)
+                Game(
+                    i + 1,
+                    score,
+                    tuple(state.actions),
+                    result,
+                    state.setup,
+                    line=state.line,
+                    column=state.column,
+                )
             )
             if result is not None:
                 s = list(score)
@@ -298,7 +306,7 @@ class _Assembler(SourceText):
         return out
 
     def new_game(self, line: _Line) -> _GameState:
-        state = _GameState(line=line.token.line or 0)
+        state = _GameState(line=line.token.line or 0, column=line.token.column or 0)
         setups = {name: (token, values) for name, token, values in line.values}
         if "scores" in setups:
             token, values = setups["scores"]
@@ -405,14 +413,16 @@ class _Assembler(SourceText):
             game.actions.append(Take(color, **where))
         elif line.kind == "drop":
             game.actions.append(Drop(color, **where))
-            game.result = Result(1 - color, game.cube // 2 or 1, line=where["line"])
+            game.result = Result(
+                1 - color, game.cube // 2 or 1, line=where["line"], column=where["column"]
+            )
         elif line.kind == "resign":
             game.resign = (color, line.values[0])
         elif line.kind == "reject":
             game.resign = None
         elif line.kind == "accept" and game.resign is not None:
             loser, points = game.resign
-            game.result = Result(1 - loser, points, line=where["line"])
+            game.result = Result(1 - loser, points, line=where["line"], column=where["column"])
             game.resign = None
 
     def pending_roll(self, game: _GameState) -> None:

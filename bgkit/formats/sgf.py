@@ -624,7 +624,8 @@ class _Reader:
         if m is None:
             return False  # "?", "Void", "0": no winner; kept as an annotation
         winner = 0 if m[1].upper() == "W" else 1
-        root.result = Result(winner, int(m[2]), line=self.line_col(prop.pos)[0])
+        line, column = self.line_col(prop.pos)
+        root.result = Result(winner, int(m[2]), line=line, column=column)
         return True
 
     def rules(self, prop: _Prop, first: bool, header: _Header) -> None:
