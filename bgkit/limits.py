@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from bgkit.errors import LimitError, excerpt
@@ -261,9 +261,16 @@ def check_nesting(
 
 
 def check_play_steps(
-    count: int, text: str, pos: int, source_name: str | None = None, limits: Limits | None = None
+    count: int,
+    text: str,
+    pos: int | Callable[[], int],
+    source_name: str | None = None,
+    limits: Limits | None = None,
 ) -> None:
     """Refuse a play written with more than ``max_play_steps`` steps, before any search.
+
+    ``pos`` is the play's offset in ``text``, or a function that finds it (called only
+    when the play is refused, so that finding it costs nothing on good input).
 
     :raises LimitError: naming ``max_play_steps``.
     """
@@ -273,7 +280,7 @@ def check_play_steps(
             f"a play written with {count} steps, more than the limit of"
             f" {limits.max_play_steps} (max_play_steps; a play has at most four)",
             text,
-            pos,
+            pos if isinstance(pos, int) else pos(),
             source_name=source_name,
             limit="max_play_steps",
         )

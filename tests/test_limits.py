@@ -228,6 +228,18 @@ def test_deeply_nested_json_is_a_limit_error() -> None:
     assert (info.value.line, info.value.column) == (1, 1006)
 
 
+def test_a_long_json_record_is_read_in_linear_time() -> None:
+    """2 MB of JSON with 21,660 actions: each play was once located in the text from its
+    start (minutes); the place is now looked for only when a play is refused."""
+    doc = json.loads(bgkit.read_match(RECORD).to_json())
+    doc["games"] = doc["games"] * 60
+    text = json.dumps(doc)
+    start = time.monotonic()
+    match = parse_json(text)
+    assert time.monotonic() - start < 10
+    assert len(match.games) == 300
+
+
 def test_a_big_sgf_comment_is_read_in_bounded_memory() -> None:
     """A 40 MB comment is under every limit: it is read, in linear time and memory."""
     text = next(SGF.glob("*2308.sgf")).read_text("utf-8")

@@ -533,7 +533,9 @@ class _Reader:
             return None
         steps = []
         written = self.array(value, path)
-        check_play_steps(len(written), self.text, _locate(self.text, path), self.source_name)
+        check_play_steps(
+            len(written), self.text, lambda: _locate(self.text, path), self.source_name
+        )
         for i, step in enumerate(written):
             at = [*path, i]
             if not isinstance(step, list) or len(step) != 3 or not isinstance(step[2], bool):
