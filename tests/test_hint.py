@@ -201,3 +201,24 @@ def test_cli_bad_notation_is_one_line() -> None:
     result = run_cli("XGID=nonsense")
     assert result.returncode == 2
     assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("index", range(1, 40, 6))
+def test_hint_and_moves_print_every_play_alike(index: int) -> None:
+    """``bgkit hint`` and ``bgkit moves`` write each play the same way (issue 14): the
+    evaluator's plays go through the rules engine's written form, bear-offs included."""
+    from click.testing import CliRunner
+
+    from bgkit.cli import main
+
+    rng = random.Random(index)
+    pos = POSITIONS[index].position(turn=0)
+    dice = f"{rng.randint(1, 6)}{rng.randint(1, 6)}"
+    notation = pos.xgid()
+    runner = CliRunner()
+    moves = runner.invoke(main, ["moves", notation, dice, "--json"])
+    hinted = runner.invoke(main, ["hint", notation, "-d", dice, "-n", "200", "--json"])
+    assert moves.exit_code == 0 and hinted.exit_code == 0, (moves.output, hinted.output)
+    written = [row["play"] for row in json.loads(moves.output)["plays"]]
+    ranked = [row["play"] for row in json.loads(hinted.output)["plays"]]
+    assert sorted(ranked) == sorted(written)

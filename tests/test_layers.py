@@ -1,0 +1,105 @@
+"""The module graph reads top-down (issue 14): every module-level import of a bgkit module
+goes to a module of the same layer or a lower one, and the graph has no circle.
+
+Functions may import upward lazily (a convenience method such as ``Match.to_sgf`` or
+``Position.xgid``); what is imported when a module is loaded may not.
+"""
+
+from __future__ import annotations
+
+import ast
+from graphlib import CycleError, TopologicalSorter
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "bgkit"
+
+ANALYSIS = ("analysis", "analysis_tasks", "gnubg_evaluator", "hint", "reports", "html")
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("errors", "fileio", "met", "metrics", "evaluator"),
+    ("limits", "_grammars"),
+    ("play", "movegen", "position"),  # the engine
+    ("xgid", "gnubgid", "fibs", "notation", "ascii_board", "svg"),  # notation
+    ("records", "formats", "formats.*"),
+    ("replay", "verify"),
+    (*ANALYSIS, "html_report", "batch"),
+    ("cli", "cli.*", "", "__main__"),  # "" is the package: bgkit/__init__.py
+)
+
+
+def module_names() -> dict[str, Path]:
+    names = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        names[".".join(parts)] = path
+    return names
+
+
+def layer_of(name: str) -> int:
+    for rank, members in enumerate(LAYERS):
+        for member in members:
+            if name == member or (member.endswith(".*") and name.startswith(member[:-1])):
+                return rank
+    raise AssertionError(f"bgkit.{name} is in no layer: add it to LAYERS")
+
+
+def imports_at_load(name: str, path: Path, names: set[str]) -> set[str]:
+    """The bgkit modules ``name`` imports at module level (``if`` blocks such as
+    ``TYPE_CHECKING`` are not looked into)."""
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+
+    def short(target: str) -> str | None:
+        if target != "bgkit" and not target.startswith("bgkit."):
+            return None
+        return target.removeprefix("bgkit").removeprefix(".")
+
+    found: set[str] = set()
+    for node in ast.parse(path.read_text("utf-8")).body:
+        if isinstance(node, ast.Import):
+            found.update(s for alias in node.names if (s := short(alias.name)) is not None)
+        elif isinstance(node, ast.ImportFrom):
+            base = short(node.module or "") if not node.level else None
+            if node.level:
+                parent = package[: len(package) - node.level + 1]
+                base = ".".join([*parent, node.module] if node.module else parent)
+            if base is None:
+                continue
+            for alias in node.names:
+                module = f"{base}.{alias.name}".lstrip(".")
+                found.add(module if module in names else base)
+    return {n for n in found if n in names and n != name}
+
+
+GRAPH = {
+    name: imports_at_load(name, path, set(module_names())) for name, path in module_names().items()
+}
+
+
+def test_every_module_has_a_layer() -> None:
+    for name in GRAPH:
+        layer_of(name)
+
+
+@pytest.mark.parametrize("name", sorted(GRAPH))
+def test_imports_at_load_go_down(name: str) -> None:
+    upward = sorted(dep for dep in GRAPH[name] if layer_of(dep) > layer_of(name))
+    assert not upward, f"bgkit.{name} imports {upward} from a higher layer at load time"
+
+
+def test_no_import_circle() -> None:
+    try:
+        order = list(TopologicalSorter(GRAPH).static_order())
+    except CycleError as err:
+        pytest.fail(f"import circle: {' -> '.join(err.args[1])}")
+    assert order[0] != ""
+
+
+def test_the_checker_sees_an_upward_import(tmp_path: Path) -> None:
+    fake = tmp_path / "position.py"
+    fake.write_text("from bgkit.verify import verify\nfrom . import records\n")
+    found = imports_at_load("position", fake, set(GRAPH))
+    assert found == {"verify", "records"}
+    assert layer_of("verify") > layer_of("position")
