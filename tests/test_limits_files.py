@@ -160,7 +160,7 @@ def _free_port() -> int:
 
 def test_a_lost_dask_scheduler_exits_4_and_keeps_the_results(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    _many_records(tmp_path / "records", 20)
+    _many_records(tmp_path / "records", 80)  # 2,400 files: more than a few seconds' work
     address = f"tcp://127.0.0.1:{_free_port()}"
     bin_dir = Path(sys.executable).parent
     scheduler = subprocess.Popen(
@@ -180,13 +180,18 @@ def test_a_lost_dask_scheduler_exits_4_and_keeps_the_results(tmp_path: Path) -> 
              "-o", "out.parquet", "records"],
             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        time.sleep(6)
+        parts = tmp_path / "out.parquet.parts"
+        deadline = time.monotonic() + 60
+        while run.poll() is None and time.monotonic() < deadline:
+            if parts.is_dir() and any(parts.iterdir()):
+                break  # some results are saved: the cluster goes away mid-run
+            time.sleep(0.2)
         scheduler.kill()
         _, err = run.communicate(timeout=120)
     finally:
-        scheduler.kill()
-        worker.kill()
-        worker.wait(timeout=30)
+        for proc in (scheduler, worker):
+            proc.kill()
+            proc.wait(timeout=30)
     assert run.returncode == 4, err
     assert "Traceback" not in err, err
     (line,) = err.splitlines()
@@ -199,4 +204,4 @@ def test_a_lost_dask_scheduler_exits_4_and_keeps_the_results(tmp_path: Path) -> 
     assert rerun.code == 0, rerun.stderr
     import pandas as pd
 
-    assert pd.read_parquet(tmp_path / "out.parquet")["file"].nunique() == 20 * len(SELFPLAY)
+    assert pd.read_parquet(tmp_path / "out.parquet")["file"].nunique() == 80 * len(SELFPLAY)

@@ -24,7 +24,7 @@ __all__ = ["verify"]
     "--json", "as_json", is_flag=True, help="Print one JSON object per issue (JSON Lines)."
 )
 @click.option("--strict", is_flag=True, help="Stop at the first error.")
-@click.option("--quiet", "-q", is_flag=True, help="Hide notes: print errors and the summary.")
+@click.option("--quiet", "-q", is_flag=True, help="Hide notes (in --json too): print errors and the summary.")
 @click.option(
     "--jacoby",
     is_flag=True,
@@ -143,11 +143,13 @@ def verify(
                     is_note = issue.severity is Severity.NOTE
                     n_notes += is_note
                     n_errors += not is_note
+                    if quiet and is_note:
+                        continue
                     if as_json:
                         data = issue.to_dict()
                         del data["player_index"]
                         click.echo(json.dumps(data, ensure_ascii=False))
-                    elif not (quiet and is_note):
+                    else:
                         say(str(issue))
                 if first["ok"]:
                     clean += 1

@@ -171,6 +171,6 @@ class PositionExport:
     heading: str | None = None
     """gnubg: the ``Move number N: ...`` line above the board."""
     played: str | None = None
-    """gnubg: what was done, without the ``* `` mark (``"Llabba moves 8/4 6/4"``)."""
+    """gnubg: what was done, without the leading ``*`` mark (``"Llabba moves 8/4 6/4"``)."""
     line: int = 0
     """1-based line of the diagram's first line (or of the ID line above it)."""

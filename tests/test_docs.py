@@ -1,0 +1,74 @@
+"""The documentation site (issue 14): it builds from the sources with warnings as errors,
+and has the pages a user looks for. Its code examples are doctested by pytest itself
+(``--doctest-glob=*.md`` covers ``docs/``)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+pytest.importorskip("sphinx", reason="the docs extra is not installed")
+pytest.importorskip("gnubg", reason="the docs draw figures of an analysis")
+
+from bgkit.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("html")
+    build = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-E", "-W", "--keep-going", "-q", "-b", "html",
+         "docs", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert build.returncode == 0, build.stderr
+    assert build.stderr == "", build.stderr  # no warning at all
+    return out
+
+
+def text_of(page: Path) -> str:
+    return re.sub(r"<[^>]+>", "", page.read_text("utf-8"))
+
+
+def test_the_pages_a_user_looks_for(site: Path) -> None:
+    for page in ["index", "quickstart", "rules", "limits", "cli", "api/index"]:
+        assert (site / f"{page}.html").is_file(), page
+    for guide in ["validate", "jupyter", "convert", "batch"]:
+        assert (site / "guides" / f"{guide}.html").is_file(), guide
+    for fmt in ["mat", "sgf", "json", "xg", "gmd", "javafibs", "exports", "notation"]:
+        assert (site / "formats" / f"{fmt}.html").is_file(), fmt
+
+
+def test_the_cli_reference_has_every_command_and_option(site: Path) -> None:
+    text = text_of(site / "cli.html")
+    assert isinstance(main, click.Group)
+    for name, command in main.commands.items():
+        assert f"bgkit {name}" in text, name
+        for param in command.params:
+            if isinstance(param, click.Option):
+                assert param.opts[0] in text, (name, param.opts[0])
+
+
+def test_the_api_reference_comes_from_the_docstrings(site: Path) -> None:
+    from bgkit.verify import Issue
+
+    text = text_of(site / "api" / "verify.html")
+    assert "bgkit.verify.verify" in text
+    first_line = (Issue.__doc__ or "").splitlines()[0]
+    assert first_line in text
+    for name in ["read_match", "write_match", "verify", "replay", "analyze"]:
+        assert f"bgkit.{name}" in text_of(site / "api" / "index.html"), name
+
+
+def test_boards_and_figures_are_drawn(site: Path) -> None:
+    images = {p.name for p in (site / "_images").iterdir()}
+    assert {"opening.svg", "fault.svg", "equity.png", "luck.png"} <= images
+    svg = (site / "_images" / "opening.svg").read_text("utf-8")
+    assert svg.startswith("<svg") and svg.count("<circle") >= 30  # the 30 checkers
