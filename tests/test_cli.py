@@ -294,3 +294,12 @@ def test_convert_broken_input_leaves_no_file(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr == f"bgkit: {SYNTAX}:9:6: dice must be 1-6: '27'\n"
     assert not target.exists()
+
+
+def test_quiet_hides_notes_from_json_too() -> None:
+    loud = [json.loads(line) for line in run("verify", "--json", str(ILLEGAL)).stdout.splitlines()]
+    quiet = run("verify", "-q", "--json", str(ILLEGAL))
+    rows = [json.loads(line) for line in quiet.stdout.splitlines()]
+    assert {row["severity"] for row in loud} == {"error", "note"}
+    assert rows == [row for row in loud if row["severity"] == "error"]
+    assert quiet.exit_code == 1

@@ -260,7 +260,9 @@ def test_a_file_over_the_size_limit(tmp_path: Path) -> None:
     )
     assert run.seconds < 10 and run.peak_mb < 200, (run.seconds, run.peak_mb)
     raised = bgkit_run("verify", "--max-size", "80M", "huge.mat", cwd=tmp_path)
-    assert_one_line(raised, 2, "huge.mat:1:1: error: line 1 has 67108865 characters", "max_line_chars")
+    assert_one_line(
+        raised, 2, "huge.mat:1:1: error: line 1 has 67108865 characters", "max_line_chars"
+    )
     with using(Limits(max_file_bytes=100)), pytest.raises(LimitError) as info:
         bgkit.read_match(RECORD)
     assert info.value.limit == "max_file_bytes"

@@ -26,5 +26,5 @@ def test_ruff() -> None:
     ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
     if not Path(ruff).exists():
         pytest.skip("ruff is not installed")
-    result = _run(ruff, "check", "bgkit", "tests", "benchmarks")
+    result = _run(ruff, "check", "bgkit", "tests", "benchmarks", "docs")
     assert result.returncode == 0, result.stdout + result.stderr

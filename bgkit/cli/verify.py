@@ -24,7 +24,9 @@ __all__ = ["verify"]
     "--json", "as_json", is_flag=True, help="Print one JSON object per issue (JSON Lines)."
 )
 @click.option("--strict", is_flag=True, help="Stop at the first error.")
-@click.option("--quiet", "-q", is_flag=True, help="Hide notes (in --json too): print errors and the summary.")
+@click.option(
+    "--quiet", "-q", is_flag=True, help="Hide notes (in --json too): print errors and the summary."
+)
 @click.option(
     "--jacoby",
     is_flag=True,
