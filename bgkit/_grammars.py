@@ -3,11 +3,28 @@
 Grammars live in the top-level ``grammars/`` folder of the repository and are
 shipped inside the wheel as the package ``bgkit.grammars``. Each parser is built
 once per process, on first use (``import bgkit`` builds nothing).
+
+Building a parser means analysing its grammar (the LALR tables, and Lark's check of
+terminal collisions when ``interegular`` is installed): 200 ms for ``mat.lark``, in
+every process that reads a record. Lark keeps the result in a cache file that loads in
+about 2 ms; bgkit puts those files in a folder of the user's own
+(``$XDG_CACHE_HOME/bgkit`` or ``~/.cache/bgkit``, created private), never in the shared
+temporary folder (Lark's default, where another user could plant a pickle). The file's
+name carries a hash of every grammar file, Lark's version and Python's, so an edited
+grammar or another Lark never loads a stale parser. Set ``BGKIT_CACHE_DIR`` to use
+another folder, or to an empty string to build every parser afresh; when the folder
+cannot be made or is not private, parsers are built without a cache.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
+import stat
+import sys
+from importlib import resources
+from pathlib import Path
 from typing import Any, TypeVar
 
 from lark import (
@@ -22,7 +39,7 @@ from lark import (
 )
 from lark.exceptions import VisitError
 
-from bgkit.errors import BgkitError, NotationError
+from bgkit.errors import BgkitError, NotationError, OffsetError
 from bgkit.limits import check_integer, check_text
 
 __all__ = [
@@ -55,16 +72,59 @@ def parser(
         which is much faster); ``parse`` then returns what it builds. One parser is
         kept per transformer object, so the caller keeps the object.
     """
+    start = start or name
+    cache = False if strict else _cache_file(name, start)  # strict builds check the grammar
     return Lark.open_from_package(
         "bgkit.grammars",
         f"{name}.lark",
         ("",),
         parser="lalr",
-        start=start or name,
+        start=start,
         maybe_placeholders=True,
         strict=strict,
         transformer=transformer,
+        cache=cache,
     )
+
+
+def cache_folder() -> Path | None:
+    """The private folder of the parser cache, made if need be; ``None`` for no cache."""
+    chosen = os.environ.get("BGKIT_CACHE_DIR")
+    if chosen == "":
+        return None
+    if chosen is None:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        chosen = os.path.join(base, "bgkit")
+    folder = Path(chosen)
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+    except OSError:
+        return None
+    private = not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    owner = os.getuid() if hasattr(os, "getuid") else info.st_uid  # (no owners on Windows)
+    if not stat.S_ISDIR(info.st_mode) or not private or info.st_uid != owner:
+        return None
+    return folder
+
+
+@functools.cache
+def _grammars_hash() -> str:
+    import lark
+
+    digest = hashlib.sha256(f"{lark.__version__} {sys.version_info[:2]}".encode())
+    package = resources.files("bgkit.grammars")
+    for entry in sorted(package.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".lark"):
+            digest.update(entry.name.encode() + b"\0" + entry.read_bytes())
+    return digest.hexdigest()[:20]
+
+
+def _cache_file(name: str, start: str) -> str | bool:
+    folder = cache_folder()
+    if folder is None:
+        return False
+    return str(folder / f"{name}-{start}-{_grammars_hash()}.lark")
 
 
 def _describe_expected(expected: set[str] | frozenset[str]) -> str:
@@ -153,16 +213,6 @@ class SourceTransformer(SourceText, Transformer[Token, T]):
         Transformer.__init__(self, visit_tokens=False)
 
 
-class OffsetError(Exception):
-    """An error a transformer raises knowing only an offset into the source (``pos``);
-    :func:`build` turns it into a :class:`~bgkit.errors.NotationError` there."""
-
-    def __init__(self, msg: str, pos: int) -> None:
-        self.msg = msg
-        self.pos = pos
-        super().__init__(msg)
-
-
 def build(
     transformer: Transformer[Token, T],
     tree: Tree[Token],
@@ -175,7 +225,7 @@ def build(
     Lark wraps an error raised inside a transformer in ``VisitError``; this unwraps
     it, so callers see the :class:`~bgkit.errors.NotationError` (or other
     :class:`~bgkit.errors.BgkitError`) the transformer raised. For a grammar that
-    imports ``play.lark``, pass :func:`bgkit.play.with_plays` of the transformer.
+    imports ``play.lark``, pass :func:`bgkit._play_grammar.with_plays` of the transformer.
     """
     try:
         result: T = transformer.transform(tree)

@@ -268,3 +268,14 @@ def error_line(err: BgkitError | OSError, *, source: str | None = None) -> str:
         return f"{where}: {reason}" if where else reason
     text = str(err).splitlines()[0] if str(err) else type(err).__name__
     return f"{source}: {text}" if source else text
+
+
+class OffsetError(Exception):
+    """An error a Lark transformer raises knowing only an offset into the source (``pos``);
+    :func:`bgkit._grammars.build` turns it into a :class:`NotationError` there. Internal:
+    it never reaches a caller of bgkit."""
+
+    def __init__(self, msg: str, pos: int) -> None:
+        self.msg = msg
+        self.pos = pos
+        super().__init__(msg)

@@ -20,18 +20,13 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TypeAlias, TypeVar
+from typing import TypeAlias
 
-from lark import Token, Transformer, v_args
-from lark.visitors import merge_transformers
-
-from bgkit._grammars import OffsetError, build, parse_tree
-from bgkit.errors import NotationError
+from bgkit.errors import NotationError, OffsetError
 from bgkit.limits import check_notation, check_play_steps
 
 __all__ = ["BAR", "OFF", "Play", "Point", "Step", "parse_point", "point_name"]
 
-T = TypeVar("T")
 
 Point: TypeAlias = int
 BAR: Point = 25
@@ -116,8 +111,9 @@ class Play:
         if not text.strip():
             return cls(())
         check_notation(text, "play")
-        tree = parse_tree("play", text, "play", source_name=source_name)
-        steps: list[Step] = build(_PlayBuilder(), tree, text, source_name=source_name)
+        from bgkit._play_grammar import parse_steps  # Lark, loaded on first use
+
+        steps = parse_steps(text, source_name)
         check_play_steps(len(steps), text, 0, source_name)
         return cls(steps)
 
@@ -261,39 +257,3 @@ def part_steps(text: str) -> tuple[Step, ...]:
                 hops.append((point, piece.start(), False))
     assert first is not None and hops  # the terminal has this shape
     return tuple(_chain(first, hops, repeat))
-
-
-def with_plays(transformer: Transformer[Token, T]) -> Transformer[Token, T]:
-    """``transformer`` with the rules of ``play.lark`` (``play__*``) built into steps, for
-    a grammar that imports it (the position exports' candidate plays)."""
-    merged: Transformer[Token, T] = merge_transformers(  # type: ignore[no-untyped-call]
-        transformer, play=_PlayBuilder()
-    )
-    return merged
-
-
-@v_args(inline=True)
-class _PlayBuilder(Transformer[Token, list[Step]]):
-    """Builds the list of steps; chains are split into hops, repeats expanded."""
-
-    def point_number(self, tok: Token) -> tuple[int, int]:
-        return (_point_number(str(tok), tok.start_pos or 0), tok.start_pos or 0)
-
-    def bar(self, tok: Token) -> tuple[int, int]:
-        return (BAR, tok.start_pos or 0)
-
-    def off(self, tok: Token) -> tuple[int, int]:
-        return (OFF, tok.start_pos or 0)
-
-    def hop(self, point: tuple[int, int], hit: Token | None) -> tuple[int, int, bool]:
-        return (point[0], point[1], hit is not None)
-
-    def repeat(self, tok: Token) -> tuple[str, int]:
-        return (str(tok), tok.start_pos or 0)
-
-    def part(self, first: tuple[int, int], *rest: object) -> list[Step]:
-        *hops, repeat = rest
-        return _chain(first[0], hops, repeat)  # type: ignore[arg-type]
-
-    def play(self, *parts: list[Step]) -> list[Step]:
-        return [s for p in parts for s in p]

@@ -19,7 +19,7 @@ ANALYSIS = ("analysis", "analysis_tasks", "gnubg_evaluator", "hint", "reports", 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "fileio", "met", "metrics", "evaluator"),
     ("limits", "_grammars"),
-    ("play", "movegen", "position"),  # the engine
+    ("play", "_play_grammar", "movegen", "position"),  # the engine
     ("xgid", "gnubgid", "fibs", "notation", "ascii_board", "svg"),  # notation
     ("records", "formats", "formats.*"),
     ("replay", "verify"),
@@ -103,3 +103,29 @@ def test_the_checker_sees_an_upward_import(tmp_path: Path) -> None:
     found = imports_at_load("position", fake, set(GRAPH))
     assert found == {"verify", "records"}
     assert layer_of("verify") > layer_of("position")
+
+
+HEAVY = ("lark", "pandas", "numpy", "matplotlib", "gnubg", "distributed", "tqdm")
+LOADED = "import sys\n{code}\nprint(*(m for m in {heavy!r} if m in sys.modules), file=sys.stderr)"
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import bgkit",
+        "import bgkit; bgkit.Position.initial().with_dice(3, 1).legal_plays()",
+        "import sys; sys.argv = ['bgkit', '--help']; from bgkit.cli import main\n"
+        "try: main()\nexcept SystemExit: pass",
+    ],
+)
+def test_what_import_bgkit_and_help_load(code: str) -> None:
+    """``import bgkit`` and ``bgkit --help`` load no parser library, no pandas, no gnubg
+    (issue 15: start-up time; ``benchmarks/bench_speed.py`` measures it)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", LOADED.format(code=code, heavy=HEAVY)],
+        capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    assert run.stderr.split() == []

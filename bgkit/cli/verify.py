@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from tqdm import tqdm
 
 from bgkit.cli._common import EXIT_LOST, fail, max_size_option, require_extra
 from bgkit.errors import BgkitError, error_line
@@ -109,6 +108,8 @@ def verify(
         fail("--strict stops at the first issue, so it cannot fill --output: use one of them")
     clean = with_errors = unreadable = crashed = games = actions = n_errors = n_notes = 0
     show_bar = sys.stderr.isatty() and len(files) > 1 and not as_json
+    from tqdm import tqdm  # (not loaded for --help)
+
     bar = tqdm(total=len(files), unit="file", disable=not show_bar, leave=False)
     func: Callable[[Path], list[dict[str, Any]]] = batch.verify_rows
     if strict or jacoby or max_size is not None:

@@ -48,6 +48,7 @@ from typing import IO, Any
 from lark import Token, v_args
 
 from bgkit._grammars import SourceTransformer, build, parse_tree
+from bgkit._play_grammar import with_plays
 from bgkit.errors import InvalidPositionError
 from bgkit.formats import source_text
 from bgkit.formats._diagram import (
@@ -64,7 +65,7 @@ from bgkit.formats.annotations import (
     PositionExport,
     Probabilities,
 )
-from bgkit.play import Play, Step, with_plays
+from bgkit.play import Play, Step
 from bgkit.position import Position
 
 __all__ = ["Position", "parse_bgblitz_text", "read_bgblitz_text", "sniff_bgblitz_text"]

@@ -51,6 +51,7 @@ from typing import IO, Any
 from lark import Token, v_args
 
 from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
+from bgkit._play_grammar import with_plays
 from bgkit.errors import InvalidPositionError
 from bgkit.formats import source_text
 from bgkit.formats._diagram import (
@@ -67,7 +68,7 @@ from bgkit.formats.annotations import (
     PositionExport,
     Probabilities,
 )
-from bgkit.play import Play, Step, with_plays
+from bgkit.play import Play, Step
 from bgkit.position import Position
 
 __all__ = ["Position", "parse_gnubg_text", "read_gnubg_text", "sniff_gnubg_text"]
