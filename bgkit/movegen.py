@@ -27,6 +27,17 @@ Side: TypeAlias = tuple[int, ...]
 Key: TypeAlias = tuple[Side, Side]
 """A result of a play: (mover's side, opponent's side) afterwards."""
 
+
+def _play(steps: tuple[Step, ...]) -> Play:
+    """``Play(steps)`` for a tuple of steps, without the constructor's checks (hot path)."""
+    play = _NEW(Play)
+    _SET_STEPS(play, steps)
+    return play
+
+
+_NEW = object.__new__
+_SET_STEPS = Play.steps.__set__  # type: ignore[attr-defined,misc]  # (the slot's descriptor)
+
 # every possible step, built once: _STEPS[src][dst][hit]
 _STEPS: list[list[tuple[Step, Step]]] = [
     [(Step(src, dst, False), Step(src, dst, True)) for dst in range(26)] for src in range(26)
@@ -96,9 +107,14 @@ def generate(me_t: Side, opp_t: Side, d1: int, d2: int) -> dict[Key, Play]:
             for s2 in (BAR,) if far1 == BAR else range(far1, 0, -1):
                 if not me1[s2]:
                     continue
-                t2 = _dest(opp1, far1, s2, b)
-                if t2 < 0:
+                t2 = s2 - b  # (_dest inlined: the innermost loop of generation)
+                if t2 > 0:
+                    if opp1[25 - t2] >= 2:
+                        continue
+                elif far1 > 6 or (t2 < 0 and s2 != far1):
                     continue
+                else:
+                    t2 = 0
                 played_two = True
                 me2 = me1.copy()
                 me2[s2] -= 1
@@ -113,9 +129,9 @@ def generate(me_t: Side, opp_t: Side, d1: int, d2: int) -> dict[Key, Play]:
                     key = (tuple(me2), opp_t if opp1 is opp else tuple(opp1))
                     h2 = False
                 if key not in results:
-                    results[key] = Play((step1, _STEPS[s2][t2][h2]))
+                    results[key] = _play((step1, _STEPS[s2][t2][h2]))
             if not played_two and not results:
-                singles[a].setdefault((tuple(me1), tuple(opp1)), Play((step1,)))
+                singles[a].setdefault((tuple(me1), tuple(opp1)), _play((step1,)))
     if results:
         return results
     hi, lo = (d1, d2) if d1 > d2 else (d2, d1)
@@ -133,10 +149,10 @@ def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Pla
     best_depth = 0
     path: list[Step] = []
 
-    def walk(far_: int, top: int) -> None:
+    def walk(far_: int, top: int, depth: int) -> None:
         nonlocal best, best_depth
         moved = False
-        if len(path) < 4:
+        if depth < 4:
             home = far_ <= 6
             for s in (BAR,) if far_ == BAR else range(min(top, far_), 0, -1):
                 if not me[s]:
@@ -164,23 +180,22 @@ def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Pla
                 else:
                     path.append(_STEPS[s][t][0])
                 moved = True
-                walk(far2, s)
+                walk(far2, s, depth + 1)
                 path.pop()
                 if held == 1:
                     opp[25 - t] = 1
                     opp[BAR] -= 1
                 me[s] += 1
                 me[t] -= 1
-        if not moved and path:
-            depth = len(path)
+        if not moved and depth:
             if depth > best_depth:
                 best, best_depth = {}, depth
             if depth == best_depth:
                 key = (tuple(me), tuple(opp))
                 if key not in best:
-                    best[key] = Play(tuple(path))
+                    best[key] = _play(tuple(path))
 
-    walk(far, BAR)
+    walk(far, BAR, 0)
     return best
 
 

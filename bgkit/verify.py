@@ -423,7 +423,7 @@ class _MatchChecker:
             if isinstance(action, Move):
                 turn_no += 1
                 if not pos.doubled and pos.game_state == GameState.PLAYING:
-                    self.here = replace(pos, turn=action.player).with_dice(*action.dice)
+                    self.here = pos._derive(turn=action.player).with_dice(*action.dice)
             move_no = action.number or move_number(
                 max(turn_no, 1) if isinstance(action, Move) else turn_no + 1, actions
             )

@@ -1,0 +1,230 @@
+"""bgkit against GNU Backgammon, whole processes on the same input, in one run (issue 15).
+
+Usage: python benchmarks/bench_speed.py [--repeat 3] [--files 400] [--skip-2ply] [--only PARTS]
+
+Every figure is the wall-clock time of a whole process (interpreter start-up and imports
+included), the fastest of ``--repeat`` runs, with bgkit's and gnubg's runs alternating so
+that both see the same machine. Printed, with the ratio bgkit / gnubg of each:
+
+- ``import bgkit`` (the time of ``python -c "import bgkit"`` less that of ``python -c
+  pass``) and ``bgkit --help``;
+- ``bgkit verify -q`` over ``--files`` gnubg self-play ``.mat`` records (written by
+  :mod:`make_selfplay` into ``benchmarks/.cache`` on first use, which takes minutes)
+  against a Python process of the PyPI ``gnubg`` running ``import mat`` on each; with the
+  machine's cores and with ``-j 1``; and two floors under any pure-Python verifier:
+  bgkit's rules replay alone over the already-read matches, and Lark reading every line
+  as one token;
+- ``bgkit analyze --plies 0`` on the bundled sample and ``--plies 2`` on a 5-point self-play match,
+  against gnubg's ``import mat`` + ``analyse match`` with ``set threads N``, where N is the
+  number of processes bgkit uses (both use every core);
+- legal-play generation per (position, roll), bgkit against ``gnubg_nn.moves``
+  (functions of :mod:`bench_movegen`, in this process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from make_selfplay import cached_selfplay  # (benchmarks/ is the script's folder)
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "data" / "sample.mat"
+DEEP = ROOT / "data" / "selfplay" / "selfplay_0003.mat"  # 5 points, 150 rolls
+CORES = os.cpu_count() or 1
+PYTHON = sys.executable
+BGKIT = [PYTHON, "-m", "bgkit"]
+
+GNUBG_QUIET = (
+    "import os, sys, gnubg\n"
+    "for c in ('set display off', 'set sound enable off', 'set threads {threads}'):\n"
+    "    gnubg.command(c)\n"
+    "os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # gnubg prints on fd 1\n"
+)
+GNUBG_IMPORT = GNUBG_QUIET + (
+    "for name in sorted(os.listdir(sys.argv[1])):\n"
+    "    gnubg.command('import mat ' + os.path.join(sys.argv[1], name))\n"
+)
+GNUBG_ANALYSE = GNUBG_QUIET + (
+    "for kind in ('chequerplay', 'cubedecision'):\n"
+    "    gnubg.command('set analysis ' + kind + ' evaluation plies ' + sys.argv[2])\n"
+    "gnubg.command('import mat ' + sys.argv[1])\n"
+    "gnubg.command('analyse match')\n"
+)
+REPLAY_ONLY = (
+    "import sys, time\n"
+    "from pathlib import Path\n"
+    "from bgkit.formats.mat import read_mat\n"
+    "from bgkit.verify import verify\n"
+    "matches = [read_mat(p) for p in sorted(Path(sys.argv[1]).iterdir())]\n"
+    "start = time.perf_counter()\n"
+    "actions = sum(verify(m).actions_checked for m in matches)\n"
+    "print(time.perf_counter() - start, actions)\n"
+)
+
+
+def run(command: Sequence[str]) -> float:
+    """Seconds for ``command`` as a whole process (its output discarded; it must succeed)."""
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def fastest(commands: dict[str, Sequence[str]], repeat: int) -> dict[str, float]:
+    """The fastest of ``repeat`` runs of each command, the commands taking turns."""
+    best = {label: float("inf") for label in commands}
+    for _ in range(repeat):
+        for label, command in commands.items():
+            best[label] = min(best[label], run(command))
+    return best
+
+
+def line(label: str, ours: float, theirs: float, unit: str = "s", goal: str = "") -> None:
+    scale = {"ms": 1e3, "us": 1e6}.get(unit, 1)
+    print(
+        f"  {label:<44} bgkit {ours * scale:8.2f} {unit:<2}  gnubg {theirs * scale:8.2f} {unit:<2}"
+        f"  ratio {ours / theirs:5.2f}{'  (goal ' + goal + ')' if goal else ''}"
+    )
+
+
+def bench_import(repeat: int) -> None:
+    times = fastest(
+        {
+            "pass": [PYTHON, "-c", "pass"],
+            "import": [PYTHON, "-c", "import bgkit"],
+            "help": [*BGKIT, "--help"],
+            "gnubg": [PYTHON, "-c", "import gnubg"],
+        },
+        max(repeat, 5),
+    )
+    base = times["pass"]
+    print(f"start-up (whole processes; the interpreter alone takes {base * 1000:.0f} ms)")
+    print(f"  import bgkit{'':<33}{(times['import'] - base) * 1000:8.1f} ms  (goal < 50 ms)")
+    print(f"  bgkit --help{'':<33}{times['help'] * 1000:8.1f} ms")
+    print(f"  import gnubg (for scale){'':<21}{(times['gnubg'] - base) * 1000:8.1f} ms")
+
+
+def bench_verify(count: int, repeat: int) -> None:
+    records = [p for p in cached_selfplay(count) if p.suffix == ".mat"][:count]
+    with tempfile.TemporaryDirectory() as folder:
+        for path in records:
+            shutil.copyfile(path, Path(folder) / path.name)
+        actions = subprocess.run(
+            [PYTHON, "-c", REPLAY_ONLY, folder], check=True, capture_output=True, text=True
+        ).stdout.split()
+        times = fastest(
+            {
+                "bgkit": [*BGKIT, "verify", "-q", folder],
+                "bgkit1": [*BGKIT, "verify", "-q", "-j", "1", folder],
+                "gnubg": [PYTHON, "-c", GNUBG_IMPORT.format(threads=1), folder],
+            },
+            repeat,
+        )
+        replay = min(
+            float(
+                subprocess.run(
+                    [PYTHON, "-c", REPLAY_ONLY, folder], check=True, capture_output=True, text=True
+                ).stdout.split()[0]
+            )
+            for _ in range(repeat)
+        )
+        floor = lark_floor(Path(folder))
+    g = times["gnubg"]
+    n = int(actions[1])
+    print(f"verify: {len(records)} gnubg .mat records, {n} actions (gnubg: import mat, 1 thread)")
+    line(f"bgkit verify -q ({CORES} processes)", times["bgkit"], g, goal="<= 5")
+    line("bgkit verify -q -j 1", times["bgkit1"], g)
+    print(
+        f"  floors: the rules replay alone over the read matches {replay:.2f} s on one core"
+        f" ({replay / n * 1e6:.1f} us/action), {replay / CORES / g:.1f}x gnubg's whole process"
+        f" if split over {CORES} cores;\n"
+        f"          Lark reading each line as one token {floor:.2f} s ({floor / CORES / g:.1f}x"
+        f" over {CORES} cores)"
+    )
+
+
+def lark_floor(folder: Path) -> float:
+    """Seconds for Lark to read every line of the files as one token, and nothing else."""
+    from lark import Lark
+
+    lines = Lark("start: LINE*\nLINE: /[^\\n]*\\n/\n", parser="lalr")
+    texts = [p.read_text(encoding="utf-8", errors="replace") + "\n" for p in folder.iterdir()]
+    start = time.perf_counter()
+    for text in texts:
+        lines.parse(text)
+    return time.perf_counter() - start
+
+
+def bench_analyze(path: Path, plies: int, repeat: int) -> None:
+    times = fastest(
+        {
+            "bgkit": [*BGKIT, "analyze", str(path), "--plies", str(plies), "--json", "-"],
+            "gnubg": [
+                PYTHON,
+                "-c",
+                GNUBG_ANALYSE.format(threads=CORES),
+                str(path),
+                str(plies),
+            ],
+        },
+        repeat,
+    )
+    line(
+        f"analyze {path.name} at {plies}-ply ({CORES} procs/threads)",
+        times["bgkit"],
+        times["gnubg"],
+        goal="<= 0.8",
+    )
+
+
+def bench_movegen(repeat: int, positions: int = 1000) -> None:
+    import bench_movegen as mg
+
+    sample = mg.random_positions(positions, 1)
+    ours = mg.best_time(mg.bgkit_job([gp.position() for gp in sample], mg.ROLLS), repeat)
+    boards = [[list(gp.board[0]), list(gp.board[1])] for gp in sample]
+    theirs = mg.best_time(mg.gnubg_job(boards, mg.ROLLS), repeat)
+    calls = len(sample) * len(mg.ROLLS)
+    print(f"move generation: {len(sample)} positions from random games x 21 rolls, per call")
+    line("legal plays per (position, roll)", ours / calls, theirs / calls, "us", goal="<= 50 us")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per side; the fastest counts")
+    parser.add_argument("--files", type=int, default=400, help="records for verify")
+    parser.add_argument("--skip-2ply", action="store_true", help="no 2-ply analysis (slow)")
+    parser.add_argument(
+        "--only", default="import,verify,analyze,movegen", help="comma-separated parts to run"
+    )
+    args = parser.parse_args(argv)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"{platform.processor() or platform.machine()}, {CORES} cores, Python"
+        f" {platform.python_version()}, load average {load} at the start"
+    )
+    parts = args.only.split(",")
+    if "import" in parts:
+        bench_import(args.repeat)
+    if "verify" in parts:
+        bench_verify(args.files, args.repeat)
+    if "analyze" in parts:
+        print("analysis (gnubg: import mat + analyse match)")
+        bench_analyze(SAMPLE, 0, args.repeat)
+        if not args.skip_2ply:
+            bench_analyze(DEEP, 2, max(1, args.repeat - 1))
+    if "movegen" in parts:
+        bench_movegen(args.repeat)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
