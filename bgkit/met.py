@@ -40,6 +40,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -247,6 +248,19 @@ def gnubg_met_dir() -> Path | None:
         if folder.is_dir():
             return folder
     return None
+
+
+@cache
+def shipped_met() -> MatchEquityTable:
+    """GNU Backgammon's default table (Kazaross-XG2) from the copy bgkit ships (the file's
+    notice permits copying), for what must not depend on gnubg being installed: the
+    match winning chances the SGF analysis properties hold (:mod:`bgkit.formats.sgf_analysis`).
+
+    >>> round(shipped_met().mwc(1, 2), 4)  # Crawford game, 1-away against 2-away
+    0.6774
+    """
+    with resources.as_file(resources.files("bgkit.met_tables") / "Kazaross-XG2.xml") as path:
+        return MatchEquityTable.from_xml(path)
 
 
 @cache

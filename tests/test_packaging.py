@@ -24,6 +24,7 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
         assert f"bgkit/grammars/{grammar.name}" in names
     assert "bgkit/py.typed" in names
     assert "bgkit/schemas/match.schema.json" in names
+    assert "bgkit/met_tables/Kazaross-XG2.xml" in names  # (the SGF analysis of .xg files)
     unpacked = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(unpacked)
     sample = (ROOT / "data" / "fixtures" / "handwritten_3pt.mat").read_text()

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from bgkit.errors import NotationError
 from bgkit.formats import read_match
+from bgkit.formats.sgf_analysis import analysis_of
 from bgkit.formats.xg import _RECORD_SIZE, _Reader, parse_xg, read_xg, read_xg_record, sniff_xg
 from bgkit.play import Play
 from bgkit.records import Double, Drop, Move, Take
@@ -122,11 +123,14 @@ def test_comments_become_text_and_annotations() -> None:
         "coup assez difficile",
         "les double 66 sont toujpurs difficiles à trouver",
     )
-    commented = [a for g in record.match.games for a in g.actions if a.annotations]
-    assert [a.annotations for a in commented] == [
-        (("C", ("coup assez difficile",)),),
-        (("C", ("les double 66 sont toujpurs difficiles à trouver",)),),
+    commented = [
+        a for g in record.match.games for a in g.actions if any(k == "C" for k, _ in a.annotations)
     ]
+    assert [a.annotations[0] for a in commented] == [
+        ("C", ("coup assez difficile",)),
+        ("C", ("les double 66 sont toujpurs difficiles à trouver",)),
+    ]
+    assert [analysis_of(a).comment for a in commented] == list(record.comments)  # type: ignore[union-attr]
     assert isinstance(commented[1], Move) and commented[1].dice == (6, 6)
 
 

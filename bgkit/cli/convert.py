@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from bgkit.cli._common import fail, max_size_option, stdin
 from bgkit.errors import BgkitError, error_line
 from bgkit.formats import FORMATS, WRITABLE
+
+if TYPE_CHECKING:
+    from bgkit.records import Match
 
 __all__ = ["convert"]
 
@@ -97,3 +101,23 @@ def convert(
     if target != "-":
         games = len(match.games)
         click.echo(f"{source} -> {target}: {games} game(s) as {out_format}", err=True)
+    if out_format == "mat":
+        dropped = _analysed_actions(match)
+        if dropped:
+            click.echo(
+                f"note: {target}: the analysis of {dropped} action(s) is not written (.mat has"
+                " no place for it; .sgf and .json keep it)",
+                err=True,
+            )
+
+
+def _analysed_actions(match: Match) -> int:
+    """How many actions carry a program's analysis (candidate plays or a cube decision)."""
+    from bgkit.formats.sgf_analysis import analysis_of
+
+    count = 0
+    for game in match.games:
+        for action in game.actions:
+            note = analysis_of(action) if action.annotations else None
+            count += note is not None and (note.checker is not None or note.cube is not None)
+    return count

@@ -62,6 +62,7 @@ from bgkit.formats.annotations import (
     CubeAnalysis,
     Probabilities,
 )
+from bgkit.formats.sgf_analysis import annotate_match
 from bgkit.limits import active, size_text
 from bgkit.play import Play, Step
 from bgkit.records import (
@@ -440,6 +441,7 @@ class _Reader:
             raise _error("the archive holds no 'temp.xg' (the match)", 0, name)
         self.comments = _comments(files.get("temp.xgc", b""))
         match, analysis, version = self.match(game)
+        match = annotate_match(match, analysis)  # (XG's analysis travels with the actions)
         return XgRecord(match, analysis, title, self.comments, version)
 
     def comment(self, index: int) -> str | None:
@@ -671,15 +673,8 @@ class _Reader:
                     CandidatePlay(play, probs[6], _probabilities(probs), _level_name(level))
                 )
         played_flag, err_move, err_luck = rec.unpack("<?xxxdd", _MOVE_PLAYED)
-        made_steps = sorted((s.src, s.dst) for s in made.steps)
-        played = next(
-            (
-                i
-                for i, c in enumerate(candidates)
-                if sorted((s.src, s.dst) for s in c.play.steps) == made_steps
-            ),
-            None,
-        )
+        made_result = _result(made)
+        played = next((i for i, c in enumerate(candidates) if _result(c.play) == made_result), None)
         return CheckerAnalysis(
             tuple(candidates),
             played=played,
@@ -702,6 +697,18 @@ class _Reader:
         game.actions.append(action)
         empty = note is None or (note.cube is None and note.checker is None and not note.comment)
         game.analysis.append(None if empty else note)
+
+
+def _result(play: Play) -> tuple[frozenset[tuple[int, int]], frozenset[int]]:
+    """What a play does, whatever its intermediate points: the net change of the mover's
+    checkers per point, and the points where it hits (``7/3 3/2`` and ``7/5 5/2`` are
+    one play)."""
+    net: dict[int, int] = {}
+    for step in play.steps:
+        net[step.src] = net.get(step.src, 0) - 1
+        net[step.dst] = net.get(step.dst, 0) + 1
+    hits = frozenset(step.dst for step in play.steps if step.hit)
+    return frozenset((point, n) for point, n in net.items() if n), hits
 
 
 def _probabilities(values: Sequence[float]) -> Probabilities | None:

@@ -1,0 +1,377 @@
+"""A program's analysis of a match as SGF properties on its actions, and back.
+
+One model for analysis from any source: XG's, read from an ``.xg`` file, and GNU
+Backgammon's, read from its SGF, both become :class:`~bgkit.formats.annotations.ActionAnalysis`
+through :func:`analysis_of`, and both travel in the actions'
+:attr:`~bgkit.records.Move.annotations`, so every conversion that keeps annotations (SGF,
+JSON) keeps the analysis.
+
+:func:`annotate` writes an analysis into an action's annotations twice:
+
+- as **GNU Backgammon's properties** (``specs/sgf-backgammon.md`` section 7), so that gnubg
+  shows it when it loads the SGF: ``A`` (the candidate plays with their chances and
+  equities, and which was played), ``DA`` (the cube decision: "no double" and "double,
+  take", with the cubeful values as match winning chances in match play, as gnubg writes
+  them), ``LU`` (the luck of the roll); numbers with gnubg's six decimals;
+- as **bgkit's own property** :data:`PROPERTY` (``BK``), one JSON value with every figure
+  exactly as the source wrote it and what gnubg's properties have no room for (the
+  evaluation level by name, such as ``"XG Roller++"``; the program's own errors of the
+  play and the cube actions; "double, pass"). GNU Backgammon ignores properties it does
+  not know, but reads property names of two letters at most (a longer one ending in
+  ``A`` would overwrite its ``A``): hence the short name.
+
+:func:`analysis_of` reads ``BK`` when it is there, else gnubg's ``A``, ``DA`` and ``LU``
+(the cube values in match play then stay as gnubg wrote them: match winning chances).
+
+>>> from bgkit.formats.annotations import CandidatePlay, CheckerAnalysis, Probabilities
+>>> from bgkit.play import Play
+>>> from bgkit.records import Move
+>>> best = CandidatePlay(Play("8/5 6/5"), 0.2504, Probabilities(0.55, 0.17, 0.01, 0.12, 0.005),
+...                      level="3-ply")
+>>> note = ActionAnalysis(checker=CheckerAnalysis((best,), played=0, luck=0.25))
+>>> move = annotate(Move(0, (3, 1), Play("8/5 6/5")), note)
+>>> [key for key, _ in move.annotations]
+['A', 'LU', 'BK']
+>>> move.annotations[0][1][1]
+'hefe E ver 3 0.550000 0.170000 0.010000 0.120000 0.005000 0.250400 2C 0 1 0.000000 1'
+>>> analysis_of(move) == note
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from contextlib import suppress
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from bgkit.formats.annotations import (
+    ActionAnalysis,
+    CandidatePlay,
+    CheckerAnalysis,
+    CubeAnalysis,
+    Probabilities,
+)
+from bgkit.met import shipped_met
+from bgkit.play import BAR, OFF, Play, Step
+from bgkit.records import Action, Beaver, Double, Match, Move, Raccoon, Take
+
+__all__ = ["PROPERTY", "CubeContext", "analysis_of", "annotate", "annotate_match"]
+
+PROPERTY = "BK"
+"""bgkit's SGF property for an analysis, exactly as read (one JSON value)."""
+
+GNUBG_PROPERTIES = ("A", "DA", "LU")
+"""GNU Backgammon's analysis properties that :func:`annotate` writes."""
+
+A = TypeVar("A", bound=Action)
+
+
+class CubeContext:
+    """What turns an equity into gnubg's match winning chance for ``DA``: the match
+    length, the score, the cube, the player on roll and the Crawford flag.
+
+    ``to_mwc`` is the identity in money play (gnubg writes equities there).
+    """
+
+    def __init__(
+        self,
+        length: int,
+        score: tuple[int, int],
+        cube: int,
+        player: int,
+        crawford: bool,
+    ) -> None:
+        self.length, self.score, self.cube = length, score, cube
+        self.player, self.crawford = player, crawford
+
+    def to_mwc(self, equity: float) -> float:
+        if not self.length:
+            return equity
+        met = shipped_met()
+        win, lose = (
+            met.get_me(
+                self.score,
+                self.length,
+                player=self.player,
+                points=self.cube,
+                winner=winner,
+                crawford=self.crawford,
+            )
+            for winner in (self.player, 1 - self.player)
+        )
+        return 0.5 * ((win - lose) * equity + (win + lose))
+
+
+def annotate(action: A, note: ActionAnalysis, context: CubeContext | None = None) -> A:
+    """``action`` with ``note`` added to its annotations (see the module docstring).
+
+    gnubg's ``A`` and ``LU`` go on moves; ``DA`` on moves (the decision before the roll)
+    and doubles, and only with a ``context`` (the score and cube that turn equities into
+    gnubg's figures). ``note.comment`` is not written here: the
+    readers keep comments as ``C``.
+    """
+    props: list[tuple[str, tuple[str, ...]]] = []
+    cube = note.cube
+    if cube is not None and isinstance(action, (Move, Double)):
+        da = _da(cube, context)
+        if da is not None:
+            props.append(("DA", (da,)))
+    checker = note.checker
+    if checker is not None and isinstance(action, Move) and checker.candidates:
+        props.append(("A", _a(checker, action.player)))
+        if checker.luck is not None:
+            props.append(("LU", (f"{checker.luck:.5f}",)))
+    data = _to_json(replace(note, comment=None))
+    if data:
+        props.append((PROPERTY, (json.dumps(data, separators=(",", ":")),)))
+    if not props:
+        return action
+    return replace(action, annotations=(*action.annotations, *props))
+
+
+def annotate_match(match: Match, analysis: Sequence[Sequence[ActionAnalysis | None]]) -> Match:
+    """``match`` with ``analysis[g][a]`` in the annotations of ``games[g].actions[a]``
+    (:func:`annotate`, with the score and cube of each action as its context)."""
+    crawford = match.crawford_game()
+    games = []
+    for index, (game, notes) in enumerate(zip(match.games, analysis, strict=True)):
+        cube = 1
+        if game.setup is not None:
+            with suppress(ValueError):  # (the verifier says what is wrong with the setup)
+                cube = match.initial_position(index).cube
+        actions = []
+        for action, note in zip(game.actions, notes, strict=True):
+            if note is not None:
+                context = CubeContext(
+                    match.length, game.score, cube, action.player, crawford == index
+                )
+                action = annotate(action, note, context)
+            actions.append(action)
+            if isinstance(action, (Take, Beaver, Raccoon)):
+                cube = max(
+                    (a.value for a in actions if isinstance(a, (Double, Beaver, Raccoon))),
+                    default=cube,
+                )
+        games.append(replace(game, actions=tuple(actions)))
+    return replace(match, games=tuple(games))
+
+
+def analysis_of(action: Action) -> ActionAnalysis | None:
+    """The analysis kept in ``action``'s annotations (bgkit's, else gnubg's), or ``None``.
+
+    The comment (``C``) comes with it.
+    """
+    props: dict[str, tuple[str, ...]] = {}
+    for key, values in action.annotations:
+        props.setdefault(key, values)
+    comment = props["C"][0] if props.get("C") else None
+    if PROPERTY in props:
+        return _from_json(json.loads(props[PROPERTY][0]), comment)
+    cube = _from_da(props["DA"][0]) if props.get("DA") else None
+    checker = None
+    if props.get("A") and isinstance(action, Move):
+        checker = _from_a(props["A"], action.player, props.get("LU"))
+    if cube is None and checker is None and comment is None:
+        return None
+    return ActionAnalysis(cube=cube, checker=checker, comment=comment)
+
+
+# ---------------------------------------------------------------------- gnubg's properties
+
+
+def _plies(level: str | None) -> int:
+    """gnubg's depth for a level name: XG's "N-ply" is gnubg's N-1; rollers count as 3."""
+    if level and level.endswith("-ply") and level[:-4].isdigit():
+        return max(int(level[:-4]) - 1, 0)
+    if level and level.startswith("Cubeful ") and level[8:-4].isdigit():
+        return int(level[8:-4])
+    return 3 if level else 0
+
+
+def _letter(point: int, player: int) -> str:
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return chr(ord("a") + point - 1) if player == 0 else chr(ord("x") - point + 1)
+
+
+def _point(letter: str, player: int) -> int:
+    if letter == "y":
+        return BAR
+    if not "a" <= letter <= "x":
+        return OFF
+    return ord(letter) - ord("a") + 1 if player == 0 else ord("x") - ord(letter) + 1
+
+
+def _chances(p: Probabilities | None) -> str:
+    values = (0.0,) * 5 if p is None else _probability_values(p)
+    return " ".join(f"{x:.6f}" for x in values)
+
+
+def _probability_values(p: Probabilities) -> tuple[float, ...]:
+    return (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon)
+
+
+def _a(checker: CheckerAnalysis, player: int) -> tuple[str, ...]:
+    """``A[i][<move> <eval>]...``: gnubg needs the index of the play made; when the play
+    made is not among the candidates, the first is named (bgkit's property says none)."""
+    values = [str(checker.played if checker.played is not None else 0)]
+    for c in checker.candidates:
+        letters = "".join(_letter(s.src, player) + _letter(s.dst, player) for s in c.play.steps)
+        values.append(
+            f"{letters} E ver 3 {_chances(c.probabilities)} {c.equity:.6f}"
+            f" {_plies(c.level)}C 0 1 0.000000 1"
+        )
+    return tuple(values)
+
+
+def _da(cube: CubeAnalysis, context: CubeContext | None) -> str | None:
+    nd, dt = cube.no_double, cube.double_take
+    if nd is None or dt is None or context is None:
+        return None
+    to_mwc = context.to_mwc
+    head = f"{_chances(cube.probabilities)} {cube.cubeless_equity or 0.0:.6f}"
+    return (
+        f"E ver 3 {_plies(cube.level)}C 1 0.000000 1"
+        f" {head} {to_mwc(nd):.6f} {head} {to_mwc(dt):.6f}"
+    )
+
+
+def _from_a(
+    values: tuple[str, ...], player: int, luck: tuple[str, ...] | None
+) -> CheckerAnalysis | None:
+    candidates = []
+    try:
+        played = int(values[0])
+        for text in values[1:]:
+            words = text.split()
+            if len(words) < 11 or words[1:4] != ["E", "ver", "3"]:
+                return None  # (a rollout, "X ver 3 ...", is not read here)
+            letters = words[0]
+            steps = tuple(
+                Step(_point(letters[i], player), _point(letters[i + 1], player))
+                for i in range(0, len(letters) - 1, 2)
+            )
+            numbers = [float(w) for w in words[4:10]]
+            depth = words[10].rstrip("C")
+            level = f"{'Cubeful ' if words[10].endswith('C') else ''}{depth}-ply"
+            candidates.append(
+                CandidatePlay(Play(steps), numbers[5], Probabilities(*numbers[:5]), level=level)
+            )
+        luck_value = float(luck[0]) if luck else None
+    except (ValueError, IndexError):
+        return None
+    if not 0 <= played < len(candidates):
+        return None
+    return CheckerAnalysis(tuple(candidates), played=played, luck=luck_value)
+
+
+def _from_da(text: str) -> CubeAnalysis | None:
+    words = text.split()
+    if len(words) < 21 or words[:3] != ["E", "ver", "3"]:
+        return None
+    try:
+        out = [float(w) for w in words[7:21]]
+    except ValueError:
+        return None
+    return CubeAnalysis(
+        no_double=out[6],
+        double_take=out[13],
+        probabilities=Probabilities(*out[:5]),
+        cubeless_equity=out[5],
+        level=f"{'Cubeful ' if words[3].endswith('C') else ''}{words[3].rstrip('C')}-ply",
+    )
+
+
+# ---------------------------------------------------------------------- bgkit's property
+
+
+def _to_json(note: ActionAnalysis) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if note.cube is not None:
+        c = note.cube
+        out["cube"] = _drop_none(
+            {
+                "no_double": c.no_double,
+                "double_take": c.double_take,
+                "double_pass": c.double_pass,
+                "probabilities": _probability_list(c.probabilities),
+                "cubeless_equity": c.cubeless_equity,
+                "level": c.level,
+                "verdict": c.verdict,
+                "error_double": c.error_double,
+                "error_take": c.error_take,
+            }
+        )
+    if note.checker is not None:
+        k = note.checker
+        out["checker"] = _drop_none(
+            {
+                "candidates": [
+                    _drop_none(
+                        {
+                            "steps": [[s.src, s.dst, int(s.hit)] for s in c.play.steps],
+                            "equity": c.equity,
+                            "probabilities": _probability_list(c.probabilities),
+                            "level": c.level,
+                            "match_winning_chance": c.match_winning_chance,
+                        }
+                    )
+                    for c in k.candidates
+                ],
+                "played": k.played,
+                "error": k.error,
+                "luck": k.luck,
+            }
+        )
+    return out
+
+
+def _from_json(data: dict[str, Any], comment: str | None) -> ActionAnalysis:
+    cube = checker = None
+    if "cube" in data:
+        c = data["cube"]
+        cube = CubeAnalysis(
+            no_double=c.get("no_double"),
+            double_take=c.get("double_take"),
+            double_pass=c.get("double_pass"),
+            probabilities=_probabilities(c.get("probabilities")),
+            cubeless_equity=c.get("cubeless_equity"),
+            level=c.get("level"),
+            verdict=c.get("verdict"),
+            error_double=c.get("error_double"),
+            error_take=c.get("error_take"),
+        )
+    if "checker" in data:
+        k = data["checker"]
+        checker = CheckerAnalysis(
+            tuple(
+                CandidatePlay(
+                    Play(tuple(Step(s, d, bool(h)) for s, d, h in c["steps"])),
+                    c["equity"],
+                    _probabilities(c.get("probabilities")),
+                    level=c.get("level"),
+                    match_winning_chance=c.get("match_winning_chance"),
+                )
+                for c in k["candidates"]
+            ),
+            played=k.get("played"),
+            error=k.get("error"),
+            luck=k.get("luck"),
+        )
+    return ActionAnalysis(cube=cube, checker=checker, comment=comment)
+
+
+def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if v is not None}
+
+
+def _probability_list(p: Probabilities | None) -> list[float] | None:
+    return None if p is None else list(_probability_values(p))
+
+
+def _probabilities(values: list[float] | None) -> Probabilities | None:
+    return None if values is None else Probabilities(*values)
