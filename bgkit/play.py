@@ -56,7 +56,7 @@ def parse_point(text: str) -> Point:
         return BAR
     if word == "off":
         return OFF
-    if word.isdigit() and 0 <= int(word) <= 25:
+    if word.isascii() and word.isdigit() and 0 <= int(word) <= 25:
         return int(word)
     raise NotationError(f"not a point: {text!r} (use 1-24, bar/25 or off/0)", text, 0)
 

@@ -329,7 +329,7 @@ class Match:
     def cube_limit(self) -> int:
         """The ``CubeLimit`` tag (1 means no cube), 1024 when absent or unreadable."""
         value = (self.tag("CubeLimit") or "").strip()
-        return int(value) if value.isdigit() and int(value) > 0 else 1024
+        return int(value) if value.isascii() and value.isdigit() and int(value) > 0 else 1024
 
     def crawford_game(self) -> int | None:
         """The index in :attr:`games` of the Crawford game, or ``None``.

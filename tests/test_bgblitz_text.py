@@ -6,7 +6,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bgkit._grammars import parser
@@ -97,6 +97,7 @@ def test_sniff() -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2000), st.text(max_size=8))
+@example(365, "\u00b9")  # a superscript one where BGBlitz writes a checker count (isdigit)
 def test_fuzz_damaged_exports(at: int, junk: str) -> None:
     text = (BGBLITZ / "kevung__bgfparser__03_DT_FR.txt").read_text(encoding="utf-8")
     at %= len(text)

@@ -124,7 +124,7 @@ def parse_bgblitz_text(text: str, *, source_name: str | None = None) -> Position
 
 def _bgblitz_count(text: str, marks: int) -> int | None:
     """BGBlitz writes the checkers beyond the marks below (``2`` over four marks: six)."""
-    return marks + int(text) if text.isdigit() else None
+    return marks + int(text) if text.isascii() and text.isdigit() else None
 
 
 @v_args(inline=True)

@@ -277,7 +277,7 @@ def _words_of(token: Token | None) -> str:
 
 def _xg_count(text: str, _marks: int) -> int | None:
     """XG writes the point's total in the fifth row (``6`` for six checkers)."""
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def _chances(me: tuple[float, float, float], them: tuple[float, float, float]) -> Probabilities:

@@ -1,0 +1,247 @@
+"""Ask about one position: the ranked plays of a roll, or the cube decision before it.
+
+:func:`hint` is what a player asks GNU Backgammon's ``hint`` for: with dice, every legal
+play ranked by equity (the best first), each with its difference to the best and its
+winning chances; without dice, the cube decision (no double, double/take, double/pass,
+the proper action in gnubg's words) and, in a match, the taker's take point.
+
+>>> from bgkit import Position
+>>> pos = Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10")
+>>> h = hint(pos, plies=0)                                     # doctest: +SKIP
+>>> h.plays[0].play, round(h.plays[0].equity, 3)               # doctest: +SKIP
+(Play('13/11 13/8'), -0.009)
+
+``bgkit.hint`` is this function (the module is ``bgkit.hints``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from bgkit.evaluator import CubeDecision, Evaluator
+
+if TYPE_CHECKING:
+    from bgkit.play import Play
+    from bgkit.position import Position
+
+__all__ = ["CubeHint", "Hint", "PlayHint", "hint", "proper_action"]
+
+Probabilities = tuple[float, float, float, float, float]
+"""Win, win gammon, win backgammon, lose gammon, lose backgammon (cubeless, the gammon
+figures include backgammons), for the player on roll."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayHint:
+    """One legal play with its figures, from the view of the player who plays it."""
+
+    play: Play
+    """The play, as the rules engine writes it."""
+    equity: float
+    """Cubeful equity after the play (EMG; in a match gnubg's MWC turned into EMG)."""
+    difference: float
+    """``equity`` minus the best play's (0 for the best, negative for the others)."""
+    probabilities: Probabilities
+    """Winning chances after the play: win, win gammon, win backgammon, lose gammon,
+    lose backgammon (cubeless)."""
+    plies: int
+    """The depth the play was searched to."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "play": str(self.play),
+            "equity": self.equity,
+            "difference": self.difference,
+            "probabilities": list(self.probabilities),
+            "plies": self.plies,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CubeHint:
+    """The cube decision of the player on roll, before the roll (EMG, current cube)."""
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    proper_action: str
+    """As GNU Backgammon words it: "No double, take", "Double, pass", "Too good to
+    redouble, take", "Double, beaver"... ("Cube not available" when it is not)."""
+    available: bool
+    """The player on roll may double."""
+    probabilities: Probabilities
+    """The player on roll's chances before the roll (cubeless)."""
+    take_point: float | None = None
+    """In a match: the taker's take point, the least share of games the taker must win
+    for a take to be right with a dead cube and no gammons (from the match equity table);
+    ``None`` in money play (25%) or when no double is possible."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "no_double": self.no_double,
+            "double_take": self.double_take,
+            "double_pass": self.double_pass,
+            "proper_action": self.proper_action,
+            "available": self.available,
+            "probabilities": list(self.probabilities),
+            "take_point": self.take_point,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What :func:`hint` found for one position."""
+
+    position: Position
+    plies: int
+    plays: tuple[PlayHint, ...] = ()
+    """With dice: the legal plays, best first (at most ``candidates`` of them)."""
+    cube: CubeHint | None = None
+    """Without dice: the cube decision."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object ``bgkit hint --json`` prints for the position."""
+        out: dict[str, Any] = {
+            "position": self.position.xgid(),
+            "gnubg_id": f"{self.position.gnubg_id()}:{self.position.match_id()}",
+            "plies": self.plies,
+        }
+        if self.position.dice is not None:
+            out["dice"] = list(self.position.dice)
+            out["plays"] = [p.to_dict() for p in self.plays]
+        if self.cube is not None:
+            out["cube"] = self.cube.to_dict()
+        return out
+
+
+def hint(
+    position: Position,
+    *,
+    plies: int = 0,
+    candidates: int | None = 5,
+    evaluator: Evaluator | None = None,
+) -> Hint:
+    """The ranked plays (position with dice) or the cube decision (without dice).
+
+    :param plies: search depth, as GNU Backgammon counts (0 = its static evaluation;
+        2 is its default strength).
+    :param candidates: how many plays to keep, best first (``None``: all).
+    :param evaluator: the evaluator to ask (default: GNU Backgammon, which needs the
+        ``analysis`` extra).
+    """
+    if evaluator is None:
+        from bgkit.gnubg_evaluator import GnubgEvaluator
+
+        evaluator = GnubgEvaluator()
+    if position.dice is None:
+        return Hint(position, plies, cube=_cube_hint(evaluator, position, plies))
+    before = replace(position, dice=None)
+    found = evaluator.plays(before, position.dice, plies=plies)
+    if candidates is not None:
+        found = found[:candidates]
+    best = found[0].equity if found else 0.0
+    plays = []
+    for candidate in found:
+        after = position.apply(candidate.play)
+        theirs = evaluator.evaluate(after, plies=plies).probabilities
+        plays.append(
+            PlayHint(
+                candidate.play,
+                candidate.equity,
+                candidate.equity - best,
+                _mirror(theirs),
+                candidate.plies,
+            )
+        )
+    return Hint(position, plies, plays=tuple(plays))
+
+
+def proper_action(decision: CubeDecision, position: Position, probabilities: Probabilities) -> str:
+    """The proper cube action as GNU Backgammon words it (its ``FindBestCubeDecision``).
+
+    ``probabilities`` are the chances of the player on roll: "too good" needs a gammon
+    to play for, and one who cannot win at all does not double.
+    """
+    owned = position.cube_owner is not None  # the owner redoubles
+    double = "redouble" if owned else "double"
+    if not decision.available:
+        if position.may_double() is not None:  # Crawford, the opponent's cube...
+            return "Cube not available"
+        return f"Never {double}, take (dead cube)"  # legal, but it cannot gain
+    nd, dt, dp = decision.no_double, decision.double_take, decision.double_pass
+    gammons = probabilities[1] > 0.0
+    beaver = not position.is_match and position.beavers and -2.0 <= dt <= 0.0
+    word = double.capitalize()
+    if dt >= nd and dp >= nd:
+        if dp > dt:
+            optional = "Optional " if _close(dt, nd) else ""
+            if beaver:  # (gnubg words these as for a centred cube)
+                if 2.0 * dt < nd:
+                    return "No double, beaver"
+                return f"{optional}{'double' if optional else 'Double'}, beaver"
+            if probabilities[0] <= 0.0:
+                return f"No {double}, take"
+            return f"{optional}{word if not optional else double}, take"
+        if _close(nd, dp) and gammons and (position.is_match or owned or not position.jacoby):
+            return f"Optional {double}, pass"
+        return f"{word}, pass"
+    if nd > dt:
+        if dt > dp:
+            return f"Too good to {double}, pass" if gammons else f"{word}, pass"
+        if nd > dp:
+            return f"Too good to {double}, take" if gammons else f"No {double}, take"
+        return f"No {double}, beaver" if beaver else f"No {double}, take"
+    return f"Too good to {double}, pass" if gammons else f"{word}, pass"
+
+
+def _close(a: float, b: float) -> bool:
+    """gnubg's "optional" test: two equities within 1e-5."""
+    return abs(a - b) <= 1e-5
+
+
+def _cube_hint(evaluator: Evaluator, position: Position, plies: int) -> CubeHint:
+    decision = evaluator.cube_decision(position, plies=plies)
+    evaluation = evaluator.evaluate(position, plies=plies)
+    take_point = None
+    if position.is_match and decision.available:
+        take_point = _take_point(evaluator, position)
+    return CubeHint(
+        decision.no_double,
+        decision.double_take,
+        decision.double_pass,
+        proper_action(decision, position, evaluation.probabilities),
+        decision.available,
+        evaluation.probabilities,
+        take_point,
+    )
+
+
+def _take_point(evaluator: Evaluator, position: Position) -> float:
+    """The taker's dead-cube, gammonless take point from the match equity table."""
+    met = evaluator.match_equity_table()
+    length, cube = position.match_length, position.cube
+    taker = position.opponent
+    score = list(position.score)
+
+    def mwc(points_to_taker: int, points_to_doubler: int) -> float:
+        s = list(score)
+        s[taker] += points_to_taker
+        s[1 - taker] += points_to_doubler
+        if s[taker] >= length:
+            return 1.0
+        if s[1 - taker] >= length:
+            return 0.0
+        away, opp_away = length - s[taker], length - s[1 - taker]
+        post = (away == 1 or opp_away == 1) and not position.crawford
+        return met.mwc(away, opp_away, post_crawford=post)
+
+    passed = mwc(0, cube)
+    win, lose = mwc(2 * cube, 0), mwc(0, 2 * cube)
+    return (passed - lose) / (win - lose) if win > lose else 0.0
+
+
+def _mirror(theirs: Probabilities) -> Probabilities:
+    """The opponent's chances seen from the other side of the board."""
+    win, win_g, win_bg, lose_g, lose_bg = theirs
+    return (1.0 - win, lose_g, lose_bg, win_g, win_bg)
