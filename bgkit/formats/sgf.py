@@ -1294,8 +1294,12 @@ class _GameWriter:
             if not (0 <= s.dst < s.src <= 25):
                 self.fail(f"SGF cannot hold the step {s} in {move!r}")
         per_die = _per_die(steps, move.dice)
-        if per_die and board.can_play(move.player, steps):
-            return steps
+        if per_die:
+            # the record's own steps, in the first order a checker can follow them
+            # (12/10 13/12 is written 13/12 12/10, not re-split as 13/11 11/10)
+            for order in itertools.permutations(steps):
+                if board.can_play(move.player, order):
+                    return list(order)
         resolved = self.resolve(board, move)
         if resolved is not None:
             return resolved
