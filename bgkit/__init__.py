@@ -15,7 +15,9 @@ Start here:
   reason and position.
 * :func:`replay` (``bgkit.replay``): a legal match as (position, action) steps.
 * :func:`analyze` (``bgkit.analysis``, loaded on first use): errors, luck and
-  cube decisions with GNU Backgammon's evaluator, as pandas DataFrames;
+  cube decisions with GNU Backgammon's evaluator, as pandas DataFrames, with the
+  candidate plays of every roll; :func:`hint` (``bgkit.hints``) the ranked plays or the
+  cube decision of one position;
   ``bgkit.reports`` turns them into figures and tables, ``bgkit.svg`` draws boards.
 * errors (``bgkit.errors``): every error is a :class:`BgkitError` and a ``ValueError``
   (:class:`VerificationError`, raised by :meth:`Report.raise_for_issues`, groups them).
@@ -51,6 +53,10 @@ def __getattr__(name: str) -> object:
         from bgkit.analysis import analyze
 
         return analyze
+    if name == "hint":
+        from bgkit.hints import hint
+
+        return hint
     raise AttributeError(f"module 'bgkit' has no attribute {name!r}")
 
 
@@ -90,6 +96,7 @@ __all__ = [
     "VerificationError",
     "__version__",
     "analyze",
+    "hint",
     "read_match",
     "replay",
     "verify",

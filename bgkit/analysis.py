@@ -38,6 +38,7 @@ Name: 3, dtype: object
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -47,6 +48,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from bgkit.analysis_tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
 from bgkit.errors import AnalysisError, BgkitError
 from bgkit.evaluator import CubeDecision, Evaluator
+from bgkit.formats.annotations import (
+    ActionAnalysis,
+    CheckerAnalysis,
+    CubeAnalysis,
+    Probabilities,
+)
+from bgkit.hints import proper_action
 from bgkit.metrics import (
     absolute_fibs_rating,
     cube_available,
@@ -70,7 +78,7 @@ if TYPE_CHECKING:
 
     from bgkit.met import MatchEquityTable
 
-__all__ = ["Analysis", "AnalysisError", "analyze"]
+__all__ = ["Analysis", "AnalysisError", "analysis_from_file", "analyze"]
 
 RatingScale = Literal["current", "legacy"]
 
@@ -97,6 +105,71 @@ class Analysis:
     """How long :func:`analyze` took."""
     jobs: int = 1
     """Processes that evaluated."""
+    notes: list[ActionAnalysis | None] = field(default_factory=list)
+    """Per row: the candidate plays (the best ones with their chances, and the play
+    made) and the cube decision, in the model every source of analysis shares
+    (:mod:`bgkit.formats.annotations`); ``None`` for a row nothing was asked about."""
+    where: list[tuple[int, int]] = field(default_factory=list, repr=False)
+    """Per row: the indices of its game in ``match.games`` and of its action in the game."""
+
+    def candidates(self, row: int) -> pd.DataFrame:
+        """The candidate plays of row ``row`` (of :attr:`moves`), best first: ``rank``,
+        ``play``, ``equity``, ``difference`` (to the best), the five chances, ``level``
+        and ``played``. Empty for a row without a checker play analysed.
+
+        >>> from bgkit.formats.mat import read_mat
+        >>> result = analyze(read_mat("data/fixtures/handwritten_3pt.mat"), jobs=1)
+        >>> result.candidates(3)[["rank", "play", "equity", "difference", "win", "played"]].round(3)
+           rank        play  equity  difference    win  played
+        0     1  24/21 13/8  -0.264       0.000  0.437   False
+        1     2     8/3 6/3  -0.309      -0.046  0.423   False
+        2     3  13/10 13/8  -0.346      -0.082  0.415    True
+        3     4  24/21 6/1*  -0.364      -0.101  0.417   False
+        4     5       24/16  -0.380      -0.117  0.419   False
+        """
+        import pandas as pd
+
+        columns = ["rank", "play", "equity", "difference", "win", "win_gammon"]
+        columns += ["win_backgammon", "lose_gammon", "lose_backgammon", "level", "played"]
+        note = self.notes[row] if row < len(self.notes) else None
+        if note is None or note.checker is None or not note.checker.candidates:
+            return pd.DataFrame([], columns=columns)
+        checker = note.checker
+        best = checker.candidates[0].equity
+        ranks = list(range(1, len(checker.candidates) + 1))
+        if checker.played is not None and self.rows[row]["rank"] is not None:
+            ranks[checker.played] = self.rows[row]["rank"]
+        table = []
+        for i, (rank, c) in enumerate(zip(ranks, checker.candidates, strict=True)):
+            p = c.probabilities
+            chances = _chances(p) if p is not None else (math.nan,) * 5
+            table.append(
+                (
+                    rank,
+                    str(c.play),
+                    c.equity,
+                    c.equity - best,
+                    *chances,
+                    c.level,
+                    i == checker.played,
+                )
+            )
+        return pd.DataFrame(table, columns=columns)
+
+    def annotated_match(self) -> Match:
+        """The match with this analysis in its actions' annotations, as GNU Backgammon's
+        SGF analysis properties and bgkit's (:func:`bgkit.formats.sgf_analysis.annotate`):
+        write it as SGF and gnubg shows the analysis."""
+        from bgkit.formats.sgf_analysis import annotate_match
+
+        if self.plies < 0:  # (the record's own analysis is in its annotations already)
+            return self.match
+        notes: list[list[ActionAnalysis | None]] = [
+            [None] * len(g.actions) for g in self.match.games
+        ]
+        for (game, action), note in zip(self.where, self.notes, strict=True):
+            notes[game][action] = note
+        return annotate_match(self.match, notes)
 
     @cached_property
     def moves(self) -> pd.DataFrame:
@@ -120,13 +193,26 @@ class Analysis:
         return pd.DataFrame(self.games_list, columns=["game", *PLAYER_COLUMNS])
 
     @property
+    def level(self) -> str:
+        """The depth of the analysis in words: ``"2-ply"``, or for an analysis read from
+        the record (:func:`analysis_from_file`) ``"the file's own levels"``."""
+        return f"{self.plies}-ply" if self.plies >= 0 else "the file's own levels"
+
+    @property
     def settings(self) -> dict[str, Any]:
-        """What produced the figures."""
+        """What produced the figures (``description`` says it in a sentence)."""
+        from_file = self.plies < 0
         return {
             "evaluator": self.evaluator,
-            "checker_plies": self.plies,
-            "cube_plies": self.plies,
-            "luck_plies": 0,
+            "description": (
+                f"{self.evaluator}: checker play and cube at {self.level}, luck at 0-ply, cubeful"
+                if not from_file
+                else f"{self.evaluator}: the record's own analysis (checker play, cube and"
+                " luck at the levels it names per decision)"
+            ),
+            "checker_plies": None if from_file else self.plies,
+            "cube_plies": None if from_file else self.plies,
+            "luck_plies": None if from_file else 0,
             "cubeful": True,
             "rating_scale": self.rating_scale,
             "pr": "PR (gnubg denominator):"
@@ -151,12 +237,15 @@ class Analysis:
             "seconds": round(self.seconds, 3),
             "players": [_jsonable(r) for r in self.players_list],
             "games": [_jsonable(r) for r in self.games_list],
-            "moves": [_jsonable(r) for r in self.rows],
+            "moves": [
+                _jsonable({**row, **_note_dict(note)})
+                for row, note in zip(self.rows, self.notes or [None] * len(self.rows), strict=True)
+            ],
         }
 
     def __repr__(self) -> str:
         names = " vs. ".join(repr(p) for p in self.match.players)
-        return f"<Analysis ({names}, {len(self.rows)} actions, {self.plies}-ply)>"
+        return f"<Analysis ({names}, {len(self.rows)} actions, {self.level})>"
 
 
 #: The columns of :attr:`Analysis.moves`.
@@ -271,6 +360,7 @@ def analyze(
     jobs: int | None = None,
     evaluator: Evaluator | None = None,
     rating_scale: RatingScale = "current",
+    candidates: int = 5,
 ) -> Analysis:
     """Analyse every decision of ``match`` as GNU Backgammon's ``analyse match`` does.
 
@@ -282,6 +372,8 @@ def analyze(
     :param evaluator: evaluate with this evaluator, in this process (``jobs`` is then
         ignored); default: :class:`~bgkit.gnubg_evaluator.GnubgEvaluator`.
     :param rating_scale: ``"current"`` (gnubg since 2024) or ``"legacy"`` rating names.
+    :param candidates: how many of the best plays of each roll to keep with their chances
+        in :attr:`Analysis.notes` (the play made is kept too).
     :raises AnalysisError: when the record does not replay (illegal, ambiguous or
         unknown plays, actions out of turn, forbidden cube actions), or a game starts
         from a position the evaluator does not handle.
@@ -290,7 +382,7 @@ def analyze(
     workers = plan_jobs(jobs, sum(len(g.actions) for g in match.games), evaluator, plies)
     with Runner(workers, evaluator) as runner:
         steps = _replay(match)
-        tasks, owners = _tasks(match, steps, plies)
+        tasks, owners = _tasks(match, steps, plies, candidates)
         runner.submit(tasks)  # (forks the workers)
         met = _met(evaluator)
         rows = _base_rows(match, steps)  # while the workers evaluate
@@ -306,6 +398,7 @@ def analyze(
     for owner, fig in zip(owners, figures, strict=True):
         by_step[owner] = fig
     _fill_rows(rows, steps, by_step, met)
+    notes = _notes(rows, steps, by_step, plies)
     players, games = _summaries(match, steps, rows, met, rating_scale)
     name = evaluator.name if evaluator is not None else _gnubg_name()
     return Analysis(
@@ -318,6 +411,82 @@ def analyze(
         games,
         seconds=time.perf_counter() - started,
         jobs=max(1, workers),
+        notes=notes,
+        where=[(step.game_index, step.action_index) for step in steps],
+    )
+
+
+def analysis_from_file(match: Match, *, rating_scale: RatingScale = "current") -> Analysis:
+    """The analysis the record itself carries (XG's, read from an ``.xg`` file, or gnubg's
+    from its SGF), summed up as :func:`analyze` sums its own: no evaluator runs.
+
+    Each checker play's error is the record's equity of its best candidate less that of
+    the play made, each cube error follows from the record's three cube equities (as
+    gnubg defines the errors), luck is the record's figure for the roll; PR, ratings and
+    marks are computed from those as for :func:`analyze`. Decisions the record did not
+    analyse count nowhere. :attr:`Analysis.notes` holds what the record says.
+
+    :raises AnalysisError: when the record does not replay, or carries no analysis.
+    """
+    from bgkit.formats.sgf_analysis import analysis_of
+    from bgkit.met import shipped_met
+
+    started = time.perf_counter()
+    steps = _replay(match)
+    notes = [analysis_of(step.action) for step in steps]
+    if not any(n is not None and (n.checker or n.cube) for n in notes):
+        raise AnalysisError(
+            f"{match.source_name or 'the record'}: holds no analysis to report (analyse it"
+            " with GNU Backgammon instead)"
+        )
+    met = shipped_met()
+    rows = _base_rows(match, steps)
+    figures = [_file_figures(step, note) for step, note in zip(steps, notes, strict=True)]
+    _fill_rows(rows, steps, figures, met)
+    players, games = _summaries(match, steps, rows, met, rating_scale)
+    suffix = os.path.splitext(match.source_name or "")[1].lower()
+    analysers = {".xg": "eXtreme Gammon", ".sgf": "GNU Backgammon"}
+    source = analysers.get(suffix, "the record's analyser")
+    return Analysis(
+        match,
+        -1,
+        source,
+        rating_scale,
+        rows,
+        players,
+        games,
+        seconds=time.perf_counter() - started,
+        notes=notes,
+        where=[(step.game_index, step.action_index) for step in steps],
+    )
+
+
+def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | None:
+    """A recorded analysis as the evaluator's answers for one action."""
+    if note is None:
+        return None
+    cube = None
+    c = note.cube
+    if c is not None and c.no_double is not None and c.double_take is not None:
+        cube = CubeDecision(
+            c.no_double, c.double_take, 1.0 if c.double_pass is None else c.double_pass
+        )
+    k = note.checker
+    if not isinstance(step.action, Move) or k is None:
+        return Figures(cube) if cube is not None else None
+    if not k.candidates:
+        return Figures(cube, k.luck, None, 0)
+    best = k.candidates[0].equity
+    if k.played is not None:
+        played = k.candidates[k.played].equity
+    elif k.error is not None:
+        played = best + k.error
+    else:
+        return Figures(cube, k.luck)
+    legal = len(step.before.with_dice(*step.action.dice).legal_plays())
+    rank = k.played + 1 if k.played is not None else len(k.candidates) + 1
+    return Figures(
+        cube, k.luck, None, legal, str(k.candidates[0].play), best, played, rank, k.candidates
     )
 
 
@@ -377,7 +546,9 @@ def _met(evaluator: Evaluator | None) -> MatchEquityTable:
     return default_met()
 
 
-def _tasks(match: Match, steps: Sequence[ReplayStep], plies: int) -> tuple[list[Task], list[int]]:
+def _tasks(
+    match: Match, steps: Sequence[ReplayStep], plies: int, candidates: int = 5
+) -> tuple[list[Task], list[int]]:
     """One task per roll and per double; ``owners[i]`` is the step index of task ``i``.
 
     As gnubg, a position that is the variant's starting position gets no cube analysis
@@ -397,10 +568,10 @@ def _tasks(match: Match, steps: Sequence[ReplayStep], plies: int) -> tuple[list[
                 played = (mover, step.after.board[pos.opponent])
             cube = not initial and cube_available(pos)
             opening = initial and dice[0] != dice[1]
-            tasks.append(Task(pos, dice, played, cube, opening, plies))
+            tasks.append(Task(pos, dice, played, cube, opening, plies, candidates))
             owners.append(i)
         elif step.kind == "double" and pos.board != start:
-            tasks.append(Task(pos, None, None, True, False, plies))
+            tasks.append(Task(pos, None, None, True, False, plies, candidates))
             owners.append(i)
     return tasks, owners
 
@@ -469,6 +640,88 @@ def _fill_rows(
             decision, at = pending
             _cube(row, decision, step.kind, at, met)
             pending = None
+
+
+def _note_dict(note: ActionAnalysis | None) -> dict[str, Any]:
+    """A row's candidate plays and cube decision for :meth:`Analysis.to_dict`."""
+    out: dict[str, Any] = {}
+    if note is not None and note.checker is not None and note.checker.candidates:
+        best = note.checker.candidates[0].equity
+        out["candidates"] = [
+            {
+                "play": str(c.play),
+                "equity": c.equity,
+                "difference": c.equity - best,
+                "probabilities": None
+                if c.probabilities is None
+                else list(_chances(c.probabilities)),
+                "level": c.level,
+                "played": i == note.checker.played,
+            }
+            for i, c in enumerate(note.checker.candidates)
+        ]
+    if note is not None and note.cube is not None:
+        cube = note.cube
+        out["cube_decision"] = {
+            "no_double": cube.no_double,
+            "double_take": cube.double_take,
+            "double_pass": cube.double_pass,
+            "proper_action": cube.verdict,
+            "probabilities": None
+            if cube.probabilities is None
+            else list(_chances(cube.probabilities)),
+        }
+    return out
+
+
+def _chances(p: Probabilities) -> tuple[float, float, float, float, float]:
+    return (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon)
+
+
+def _notes(
+    rows: Sequence[dict[str, Any]],
+    steps: Sequence[ReplayStep],
+    figures: Sequence[Figures | None],
+    plies: int,
+) -> list[ActionAnalysis | None]:
+    """Each row's candidate plays and cube decision as :class:`ActionAnalysis`."""
+    notes: list[ActionAnalysis | None] = []
+    pending: CubeAnalysis | None = None  # the double being answered
+    for row, step, fig in zip(rows, steps, figures, strict=True):
+        cube = checker = None
+        if fig is not None and fig.cube is not None:
+            cube = _cube_analysis(fig, step.before, plies, row)
+        if isinstance(step.action, Move) and fig is not None and fig.legal is not None:
+            played = None
+            if fig.rank is not None:
+                played = min(fig.rank, len(fig.candidates)) - 1
+            error = None
+            if fig.best is not None and fig.played is not None:
+                error = min(0.0, fig.played - fig.best)
+            checker = CheckerAnalysis(fig.candidates, played, error, fig.luck)
+        if step.kind == "double":
+            pending = cube
+        elif step.kind in ("take", "drop"):
+            cube, pending = pending, None
+        notes.append(None if cube is None and checker is None else ActionAnalysis(cube, checker))
+    return notes
+
+
+def _cube_analysis(fig: Figures, pos: Position, plies: int, row: dict[str, Any]) -> CubeAnalysis:
+    decision = fig.cube
+    assert decision is not None and fig.cube_chances is not None
+    return CubeAnalysis(
+        no_double=decision.no_double,
+        double_take=decision.double_take,
+        double_pass=decision.double_pass,
+        probabilities=Probabilities(*fig.cube_chances),
+        level=f"Cubeful {plies}-ply",
+        verdict=proper_action(decision, pos, fig.cube_chances),
+        error_double=0.0 - row["cube_error_emg"]
+        if row["cube_action"] in ("no double", "double")
+        else None,
+        error_take=0.0 - row["cube_error_emg"] if row["cube_action"] in ("take", "drop") else None,
+    )
 
 
 def _checker(row: dict[str, Any], fig: Figures, pos: Position, met: MatchEquityTable) -> None:

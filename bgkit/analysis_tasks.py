@@ -31,7 +31,8 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from bgkit.evaluator import CachedEvaluator, CubeDecision, Evaluator
+from bgkit.evaluator import CachedEvaluator, Candidate, Chances, CubeDecision, Evaluator
+from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.metrics import luck_normal, luck_opening
 from bgkit.position import Position
 
@@ -76,6 +77,8 @@ class Task:
     opening: bool
     """The roll's luck follows the opening-roll rule."""
     plies: int
+    candidates: int = 5
+    """How many of the best plays to keep with their chances (and the play made)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,11 @@ class Figures:
     best: float | None = None
     played: float | None = None
     rank: int | None = None
+    candidates: tuple[CandidatePlay, ...] = ()
+    """The best plays (``Task.candidates`` of them), then the play made if it is not
+    among them: with their equities and the mover's chances after them."""
+    cube_chances: Chances | None = None
+    """The roller's (doubler's) chances before the roll, with a cube decision."""
 
 
 class AnalysisTaskError(RuntimeError):
@@ -124,19 +132,40 @@ def evaluate_task(ev: Evaluator, task: Task) -> Figures:
             luck, mean = luck_opening(mine, theirs, task.dice)
         else:
             luck, mean = luck_normal(mine, task.dice)
-    cube = ev.cube_decision(pos, plies=task.plies) if task.cube else None
+    cube = chances = None
+    if task.cube:
+        cube = ev.cube_decision(pos, plies=task.plies)
+        chances = ev.chances(pos, plies=task.plies)
     if task.dice is None or task.played is None:
-        return Figures(cube, luck, mean)
+        return Figures(cube, luck, mean, cube_chances=chances)
     plays = ev.plays(pos, task.dice, plies=task.plies, keep=task.played)
     if not plays:
-        return Figures(cube, luck, mean, 0)
+        return Figures(cube, luck, mean, 0, cube_chances=chances)
     at = next((i for i, c in enumerate(plays) if c.key == task.played), None)
     if at is None:
         raise AnalysisTaskError(f"the evaluator does not list the play made in {pos!r}")
     best = plays[0]
+    kept = plays[: task.candidates] + ([plays[at]] if at >= task.candidates else [])
     return Figures(
-        cube, luck, mean, len(plays), str(best.play), best.equity, plays[at].equity, at + 1
+        cube,
+        luck,
+        mean,
+        len(plays),
+        str(best.play),
+        best.equity,
+        plays[at].equity,
+        at + 1,
+        tuple(_candidate(ev, pos, task.dice, c) for c in kept),
+        chances,
     )
+
+
+def _candidate(ev: Evaluator, pos: Position, dice: tuple[int, int], c: Candidate) -> CandidatePlay:
+    """A play with the mover's chances after it (the opponent's, seen from the other side)."""
+    after = pos.with_dice(*dice).apply(c.play)
+    win, win_g, win_bg, lose_g, lose_bg = ev.chances(after, plies=c.plies)
+    mine = Probabilities(1.0 - win, lose_g, lose_bg, win_g, win_bg)
+    return CandidatePlay(c.play, c.equity, mine, level=f"Cubeful {c.plies}-ply")
 
 
 def clear_cache(evaluator: Evaluator) -> None:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
 if TYPE_CHECKING:
     from bgkit.met import MatchEquityTable
@@ -45,18 +45,23 @@ if TYPE_CHECKING:
 __all__ = [
     "CachedEvaluator",
     "Candidate",
+    "Chances",
     "CubeDecision",
     "Evaluation",
     "Evaluator",
     "position_key",
 ]
 
+Chances: TypeAlias = tuple[float, float, float, float, float]
+"""Win, win gammon, win backgammon, lose gammon, lose backgammon of the player on roll
+(cubeless; the gammon figures include backgammons)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
     """A position judged from the view of the player on roll, before the roll."""
 
-    probabilities: tuple[float, float, float, float, float]
+    probabilities: Chances
     """Win, win gammon, win backgammon, lose gammon, lose backgammon (cubeless;
     the gammon figures include backgammons)."""
     cubeless: float
@@ -177,6 +182,10 @@ class Evaluator(Protocol):
         """The cube decision of the player on roll, before the roll."""
         ...
 
+    def chances(self, position: Position, *, plies: int = 0) -> Chances:
+        """:attr:`Evaluation.probabilities` alone (an evaluator may find them for less)."""
+        ...
+
     def match_equity_table(self) -> MatchEquityTable:
         """The match equity table the evaluator converts MWC with."""
         ...
@@ -287,6 +296,9 @@ class CachedEvaluator:
         if key not in self._cubes:
             self._cubes[key] = self.inner.cube_decision(position, plies=plies)
         return self._cubes[key]
+
+    def chances(self, position: Position, *, plies: int = 0) -> Chances:
+        return self.inner.chances(position, plies=plies)
 
     def match_equity_table(self) -> MatchEquityTable:
         return self.inner.match_equity_table()

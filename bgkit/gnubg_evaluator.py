@@ -69,7 +69,7 @@ from functools import cache
 from types import ModuleType
 from typing import IO, Any, Self
 
-from bgkit.evaluator import Candidate, CubeDecision, Evaluation
+from bgkit.evaluator import Candidate, Chances, CubeDecision, Evaluation
 from bgkit.met import MatchEquityTable
 from bgkit.movegen import Key, Side
 from bgkit.play import Play, Step
@@ -389,6 +389,16 @@ class GnubgEvaluator:
                 probs = (out[0], out[1], out[2], out[3], out[4])
                 return Evaluation(probs, float(out[5]), optimal, 0)
         return self._eval(position, plies)[0]
+
+    def chances(self, position: Position, *, plies: int = 0) -> Chances:
+        """gnubg's cubeless evaluation at ``plies`` through its Python API (no command)."""
+        _check(position)
+        gnubg = gnubg_module()
+        board = (position.board[position.opponent][1:], position.board[position.turn][1:])
+        _searching(plies)
+        with _lock:
+            out = gnubg.evaluate(board, _cubeinfo(gnubg, position), _evalcontext(gnubg, plies))
+        return (out[0], out[1], out[2], out[3], out[4])
 
     def cube_decision(self, position: Position, *, plies: int = 0) -> CubeDecision:
         _check(position)

@@ -78,9 +78,8 @@ def html_report(match: Match, analysis: Analysis) -> str:
         f"<title>{escape(title)}: bgkit analysis</title>",
         f"<style>{_STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
-        f'<p class="meta">Analysed by {escape(str(settings["evaluator"]))}: checker play and'
-        f" cube at {settings['checker_plies']}-ply, luck at {settings['luck_plies']}-ply,"
-        f" cubeful; ratings on gnubg's {escape(str(settings['rating_scale']))} scale;"
+        f'<p class="meta">Analysed by {escape(str(settings["description"]))};'
+        f" ratings on gnubg's {escape(str(settings['rating_scale']))} scale;"
         f" {escape(str(settings['pr']))}. Report by bgkit {__version__}.</p>",
         match_html(match),
         "<h2>Statistics</h2>",

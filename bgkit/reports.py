@@ -235,7 +235,7 @@ def equity_figure(analysis: Analysis, game: int | None = None) -> Figure:
     where = f"game {game}" if game is not None else ("the match" if is_match else "the session")
     ax.set_title(
         f"{names[0]}'s {what} across {where} ({_match_name(analysis.match)}; "
-        f"{analysis.plies}-ply analysis)"
+        f"{analysis.level} analysis)"
     )
     ax.set_xlabel(_x_label(game))
     ax.set_ylabel(frame.attrs["axis"])
@@ -414,9 +414,7 @@ def error_histogram(analysis: Analysis) -> Figure:
 
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
-    ax.set_title(
-        f"Checker-play errors per move ({_match_name(analysis.match)}; {analysis.plies}-ply)"
-    )
+    ax.set_title(f"Checker-play errors per move ({_match_name(analysis.match)}; {analysis.level})")
     ax.set_xlabel("error of the play (mEMG, thousandths of normalised equity)")
     ax.set_ylabel("moves (log scale)")
     ax.legend(loc="upper right", fontsize="small")

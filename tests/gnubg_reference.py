@@ -136,6 +136,11 @@ def per_move_rows(sgf_text: str, names: list[str]) -> list[dict[str, Any]]:
             if "A" in props:
                 played = int(props["A"][0])
                 scores = [float(c.split()[9]) for c in props["A"][1:] if " E ver " in c]
+                # the five best and the play made, as gnubg wrote them ("lrqr E ver 3 p0..p4
+                # equity 0C ..."): decode with decode_move(letters, player)
+                row["candidates"] = [
+                    c for i, c in enumerate(props["A"][1:]) if i < 5 or i == played
+                ]
                 if scores and played < len(scores):
                     row.update(
                         equity_best=scores[0],

@@ -393,3 +393,63 @@ def test_analysis_here_leaves_the_collector_on() -> None:
     assert gc.isenabled()
     analyze(read_mat(RECORDS["example_a"]), evaluator=GnubgEvaluator())
     assert gc.isenabled()
+
+
+# ---------------------------------------------------------------------- candidate lists
+
+
+def _candidate_result(pos: Any, dice: str, play: str) -> Any:
+    from bgkit.play import Play
+
+    return pos.with_dice(int(dice[0]), int(dice[1])).apply(Play.parse(play))
+
+
+@pytest.mark.parametrize("name", ZERO_PLY)
+def test_candidate_lists_equal_gnubgs(name: str) -> None:
+    """The five best plays of every roll, with their equities and chances, as gnubg's
+    ``A[]`` lists them after its own 0-ply analysis (plays of equal equity, such as
+    bear-offs that all win, may come in another order), and the play made."""
+    from gnubg_reference import decode_move
+
+    from bgkit import Position
+
+    result = ours(name, 0)
+    notes = {id(row): note for row, note in zip(result.rows, result.notes, strict=True)}
+    compared = same_play = 0
+    for mine, theirs in paired(name, 0):
+        if mine["action"] != "move" or "candidates" not in theirs:
+            continue
+        note = notes[id(mine)]
+        assert note is not None and note.checker is not None
+        pos = Position.from_gnubg_id(mine["position_id"])
+        top = note.checker.candidates[:5]
+        gnubg_top = theirs["candidates"][:5]
+        assert len(top) == len(gnubg_top), mine
+        for c, text in zip(top, gnubg_top, strict=True):
+            words = text.split()
+            assert c.equity == pytest.approx(float(words[9]), abs=2e-6), mine
+            assert c.level == f"Cubeful {words[10].rstrip('C')}-ply"
+            play = decode_move(words[0], mine["player"])
+            if _result(pos, mine["dice"], str(c.play)) != _result(pos, mine["dice"], play):
+                continue  # a tie listed in another order
+            same_play += 1
+            p = c.probabilities
+            assert p is not None
+            got = (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon)
+            assert got == pytest.approx([float(w) for w in words[4:9]], abs=2e-6), mine
+        made = note.checker.candidates[note.checker.played].play
+        assert _result(pos, mine["dice"], str(made)) == _result(pos, mine["dice"], mine["play"])
+        assert note.checker.candidates[note.checker.played].equity == pytest.approx(
+            theirs["equity_played"], abs=2e-6
+        )
+        compared += 1
+    assert compared >= 10 and same_play >= 0.95 * sum(
+        min(5, len(t.get("candidates", []))) for m, t in paired(name, 0) if m["action"] == "move"
+    )
+
+
+def _result(pos: Any, dice: str, play: str) -> Any:
+    """The position after ``play`` of the roll ``dice`` ("52") from ``pos``."""
+    from bgkit.play import Play
+
+    return pos.with_dice(int(dice[0]), int(dice[1])).apply(Play.parse(play))

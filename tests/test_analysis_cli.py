@@ -39,6 +39,31 @@ def test_json_to_stdout() -> None:
     assert doc["settings"]["checker_plies"] == 0
 
 
+def test_json_holds_the_candidates_and_cube_decisions() -> None:
+    code, out, err = run(RECORD, "--json", "-", "--candidates", "3")
+    assert code == 0, err
+    moves = json.loads(out)["moves"]
+    rolls = [m for m in moves if m.get("candidates")]
+    assert len(rolls) >= 10
+    for m in rolls:
+        listed = m["candidates"]
+        assert 1 <= len(listed) <= 4  # three best, and the play made after them
+        assert sum(c["played"] for c in listed) == 1
+        assert listed[0]["difference"] == 0.0 and len(listed[0]["probabilities"]) == 5
+        assert all(c["level"] == "Cubeful 0-ply" for c in listed)
+        played = next(c for c in listed if c["played"])
+        assert played["equity"] == pytest.approx(m["equity_played"])
+    cubes = [m["cube_decision"] for m in moves if "cube_decision" in m]
+    assert cubes and all(c["proper_action"] for c in cubes)
+    assert {"No double, take", "Double, pass"} & {c["proper_action"] for c in cubes}
+
+
+def test_sgf_is_written(tmp_path: Path) -> None:
+    code, _, err = run(RECORD, "--sgf", str(tmp_path / "a.sgf"))
+    assert code == 0, err
+    assert "A[" in (tmp_path / "a.sgf").read_text() and "DA[" in (tmp_path / "a.sgf").read_text()
+
+
 def test_summary_table() -> None:
     code, out, _ = run(RECORD)
     assert code == 0

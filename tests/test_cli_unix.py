@@ -67,6 +67,14 @@ def test_a_missing_extra_is_one_line_before_any_work(
     assert not (tmp_path / "out.csv").exists()
 
 
+def test_the_core_install_reports_xgs_own_analysis() -> None:
+    xg = ROOT / "data" / "real" / "xg" / "kevung__gbf__test.xg"
+    result = run("analyze", str(xg), "--use-file-analysis", core=True)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.decode()
+    assert "eXtreme Gammon: the record's own analysis" in out and "PR" in out
+
+
 def test_the_core_install_verifies_and_converts(tmp_path: Path) -> None:
     assert run("verify", "-q", str(SAMPLE), core=True).returncode == 0
     out = run("convert", str(SAMPLE), str(tmp_path / "x.sgf"), core=True)

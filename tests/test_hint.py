@@ -24,7 +24,7 @@ import gnubg_session as session
 from gnubg_oracle import board_of, random_positions, result_board
 
 from bgkit import Position
-from bgkit.hint import hint
+from bgkit.hints import hint
 
 POSITIONS = random_positions(40, seed=16, variant_share=0.0)
 MATCH_STATES = [

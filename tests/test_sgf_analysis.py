@@ -288,3 +288,44 @@ def test_gnubg_shows_bgkits_own_analysis(tmp_path: Path) -> None:
         )
         shown += 1
     assert shown >= 10
+
+
+def test_a_report_from_xgs_own_analysis() -> None:
+    """``analysis_from_file``: errors from XG's equities, luck as XG gives it, no gnubg."""
+    from bgkit.analysis import analysis_from_file
+
+    path = XG_FILES[-1]  # kevung__gbf__test.xg
+    record = read_xg_record(path)
+    result = analysis_from_file(read_match(path))
+    assert result.evaluator == "eXtreme Gammon" and result.level == "the file's own levels"
+    errors = [0.0, 0.0]
+    luck = [0.0, 0.0]
+    for game, notes in zip(record.match.games, record.analysis, strict=True):
+        for action, note in zip(game.actions, notes, strict=True):
+            if not isinstance(action, Move) or note is None or note.checker is None:
+                continue
+            k = note.checker
+            if k.luck is not None:
+                luck[action.player] += k.luck
+            if len(k.candidates) > 1 and k.played is not None:
+                errors[action.player] += k.candidates[0].equity - k.candidates[k.played].equity
+    for p in (0, 1):
+        row = result.players_list[p]
+        assert row["checker_error_emg"] == pytest.approx(errors[p], abs=1e-9)
+        assert row["luck_emg"] == pytest.approx(luck[p], abs=1e-9)
+        assert 0 < row["pr"] < 30
+    assert result.notes[1] == analysis_of(result.match.games[0].actions[1])
+
+
+def test_a_record_without_analysis_says_so() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "bgkit", "analyze", str(DATA / "sample.mat"), "--use-file-analysis"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 2
+    assert run.stderr.strip().endswith(
+        "holds no analysis to report (analyse it with GNU Backgammon instead)"
+    )
+    assert len(run.stderr.splitlines()) == 1

@@ -19,7 +19,7 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
@@ -45,6 +45,26 @@ __all__ = ["analyze"]
 @click.option("--csv", "csv_out", metavar="OUT|-", help="Write the per-move table as CSV.")
 @click.option("--html", "html_out", metavar="OUT|-", help="Write a self-contained HTML report.")
 @click.option(
+    "--sgf",
+    "sgf_out",
+    metavar="OUT|-",
+    help="Write the match as SGF with the analysis as GNU Backgammon's (gnubg shows it).",
+)
+@click.option(
+    "--candidates",
+    "-n",
+    type=click.IntRange(1),
+    default=5,
+    show_default=True,
+    help="Best plays kept per roll, with their chances (in --json and --sgf).",
+)
+@click.option(
+    "--use-file-analysis",
+    is_flag=True,
+    help="Report the analysis the record holds (XG's in an .xg file, gnubg's in its SGF)"
+    " instead of running GNU Backgammon.",
+)
+@click.option(
     "--jobs", "-j", type=click.IntRange(1), default=None, help="Processes (default: cores)."
 )
 @click.option(
@@ -67,6 +87,9 @@ def analyze(
     json_out: str | None,
     csv_out: str | None,
     html_out: str | None,
+    sgf_out: str | None,
+    candidates: int,
+    use_file_analysis: bool,
     jobs: int | None,
     rating_scale: str,
     force: bool,
@@ -76,8 +99,8 @@ def analyze(
     """Analyse every play, cube decision and roll of the match record FILE (- reads stdin).
 
     Errors, luck and ratings are GNU Backgammon's (cubeful, normalised as gnubg
-    does: EMG and MWC). Without --json, --csv or --html a summary per player is
-    printed; OUT - writes to stdout. Exit code: 0 done, 2 bad input or a record
+    does: EMG and MWC). Without --json, --csv, --html or --sgf a summary per player
+    is printed; OUT - writes to stdout. Exit code: 0 done, 2 bad input or a record
     that does not replay, 130 interrupted.
     """
     from bgkit.cli._common import fail, require_extra, stdin
@@ -85,10 +108,12 @@ def analyze(
     from bgkit.formats import read_match
     from bgkit.limits import active
 
-    require_extra("bgkit analyze", "analysis")
-    if sum(out == "-" for out in (json_out, csv_out, html_out)) > 1:
-        fail("only one of --json, --csv and --html can write to stdout (-)")
-    for out in (json_out, csv_out, html_out):
+    if not use_file_analysis:
+        require_extra("bgkit analyze", "analysis")
+    outputs = (json_out, csv_out, html_out, sgf_out)
+    if sum(out == "-" for out in outputs) > 1:
+        fail("only one of --json, --csv, --html and --sgf can write to stdout (-)")
+    for out in outputs:
         if out and out != "-" and Path(out).exists() and not force:
             fail(f"{out} exists; use --force to overwrite it")
     limits = active().with_max_size(max_size)
@@ -97,15 +122,21 @@ def analyze(
     except (BgkitError, OSError) as err:
         fail(error_line(err, source=file))
     try:
+        from bgkit.analysis import analysis_from_file
         from bgkit.analysis import analyze as run_analysis
 
-        result = run_analysis(
-            match,
-            plies,
-            progress=sys.stderr.isatty() if progress is None else progress,
-            jobs=jobs,
-            rating_scale="legacy" if rating_scale == "legacy" else "current",
-        )
+        scale: Literal["current", "legacy"] = "legacy" if rating_scale == "legacy" else "current"
+        if use_file_analysis:
+            result = analysis_from_file(match, rating_scale=scale)
+        else:
+            result = run_analysis(
+                match,
+                plies,
+                progress=sys.stderr.isatty() if progress is None else progress,
+                jobs=jobs,
+                rating_scale=scale,
+                candidates=candidates,
+            )
     except BgkitError as err:
         fail(str(err).splitlines()[0])
     except ImportError as err:
@@ -119,13 +150,15 @@ def analyze(
             from bgkit.html_report import html_report
 
             _write(html_out, html_report(match, result), force)
+        if sgf_out:
+            _write(sgf_out, result.annotated_match().to_sgf(), force)
     except BrokenPipeError:
         raise
     except OSError as err:
         fail(error_line(err))
     except ImportError as err:
         fail(f"the HTML report needs pandas and matplotlib: pip install 'bgkit[reports]' ({err})")
-    if not json_out and not csv_out and not html_out:
+    if not any(outputs):
         click.echo(summary(result), nl=False)
 
 
@@ -194,8 +227,7 @@ def summary(result: Analysis) -> str:
     settings = result.settings
     head = (
         f"{result.match.source_name or 'match'}: {len(result.rows)} actions, "
-        f"checker play and cube at {settings['checker_plies']}-ply, luck at 0-ply, "
-        f"{settings['evaluator']}, ratings: {settings['rating_scale']} scale\n"
+        f"{settings['description']}, ratings: {settings['rating_scale']} scale\n"
     )
     lines = [head, f"{'':<{width}}{names[0]:>{col}}{names[1]:>{col}}\n"]
     lines += [f"{r[0]:<{width}}{r[1]:>{col}}{r[2]:>{col}}\n" for r in rows]

@@ -63,7 +63,7 @@ def hint(
 
     if importlib.util.find_spec("gnubg") is None:
         fail("`bgkit hint` needs the analysis extra: pip install 'bgkit[analysis]'")
-    from bgkit.hint import hint as ask
+    from bgkit.hints import hint as ask
 
     roll = None
     if dice is not None:
@@ -91,7 +91,7 @@ def hint(
 
 
 def _text(result: object) -> str:
-    from bgkit.hint import Hint
+    from bgkit.hints import Hint
 
     assert isinstance(result, Hint)
     pos = result.position

@@ -183,9 +183,9 @@ def analysis_of(action: Action) -> ActionAnalysis | None:
 
 def _plies(level: str | None) -> int:
     """gnubg's depth for a level name: XG's "N-ply" is gnubg's N-1; rollers count as 3."""
-    if level and level.endswith("-ply") and level[:-4].isdigit():
+    if level and level.endswith("-ply") and level[:-4].isascii() and level[:-4].isdigit():
         return max(int(level[:-4]) - 1, 0)
-    if level and level.startswith("Cubeful ") and level[8:-4].isdigit():
+    if level and level.startswith("Cubeful ") and level[8:-4].isascii() and level[8:-4].isdigit():
         return int(level[8:-4])
     return 3 if level else 0
 
