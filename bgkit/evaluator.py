@@ -242,6 +242,11 @@ class CachedEvaluator:
     def name(self) -> str:
         return self.inner.name
 
+    def clear(self) -> None:
+        """Forget every answer kept so far."""
+        for kept in (self._evaluations, self._plays, self._best, self._rolls, self._cubes):
+            kept.clear()
+
     def _count(self, found: bool) -> None:
         if found:
             self.hits += 1

@@ -316,6 +316,28 @@ def test_two_processes_give_the_same_figures() -> None:
                 assert b[key] == pytest.approx(a[key], abs=1e-5), key
 
 
+_DEEP_JOBS = """
+import json, sys
+from bgkit.analysis import analyze
+from bgkit.formats.mat import read_mat
+match = read_mat(sys.argv[1])
+runs = [analyze(match, 2, jobs=jobs) for jobs in (1, 2)]
+json.dump([[r.jobs, r.to_dict()["moves"]] for r in runs], sys.stdout)
+"""
+
+
+def test_deeper_figures_do_not_depend_on_the_number_of_processes() -> None:
+    """At 2-ply every figure, candidates and cube decisions included, is the same with one
+    process and with two (each task starts from empty caches)."""
+    path = str(RECORDS["handwritten_3pt"])
+    run = subprocess.run(
+        [sys.executable, "-c", _DEEP_JOBS, path], capture_output=True, text=True, check=True
+    )
+    (one_jobs, one), (two_jobs, two) = json.loads(run.stdout)
+    assert (one_jobs, two_jobs) == (1, 2)
+    assert one == two
+
+
 def test_illegal_record_is_refused_with_its_location() -> None:
     match = read_mat(ROOT / "data" / "fixtures" / "handwritten_3pt_illegal2.mat")
     with pytest.raises(AnalysisError) as info:
