@@ -103,28 +103,13 @@ def canonical(match: Match) -> Match:
 
 
 def sgf_view(match: Match) -> Match:
-    """What SGF keeps of a ``.mat`` record: the tags gnubg maps, rules that differ from the
-    defaults, and results without ``and the match``."""
-    tags = [
-        (k, v)
-        for k in ("Site", "Event", "Round", "EventDate", "Transcriber")
-        if (v := match.tag(k)) is not None
-    ]
-    if match.length and not match.crawford:
-        tags.append(("Crawford", "Off"))
-    for key in ("Jacoby", "Beaver"):
-        if (match.tag(key) or "").lower() == "on":
-            tags.append((key, "On"))
-    variation = {"nackgammon": "Nackgammon", "hypergammon": "Hypergammon"}.get(match.variant)
-    if variation:
-        tags.append(("Variation", variation))
-    if match.cube_limit == 1:
-        tags.append(("CubeLimit", "1"))
+    """What SGF keeps of a ``.mat`` record: every tag (the standard properties, and bgkit's
+    ``BT`` when they cannot say them all), results without ``and the match``."""
     games = tuple(
         replace(g, result=None if g.result is None else replace(g.result, match_won=False))
         for g in match.games
     )
-    return replace(match, tags=tuple(tags), games=games)
+    return replace(match, games=games)
 
 
 # ----------------------------------------------------------------------------- grammar
@@ -846,6 +831,25 @@ def _steps_only(match: Match) -> Match:
 
     games = tuple(replace(g, actions=tuple(plain(a) for a in g.actions)) for g in match.games)
     return replace(match, games=games)
+
+
+def test_every_header_tag_travels_in_bgkits_property() -> None:
+    """Match ID, Elo ratings, EventTime, Variation, Unrated, ClockType...: the tags the
+    standard properties cannot say go with all the others, in order, in ``BT``."""
+    name = "lassehjorthmadsen__bglab__Magic_-_Lasse_5pt_Backgammon_Studio_2024_04_22_19_06_30.txt"
+    match = read_mat(DATA / "real" / "mat" / name)
+    assert match.tag("ClockType") == "Standard 600/10" and match.tag("Match ID") == "4141034"
+    text = dumps_sgf(match)
+    assert 'BT[[["Site", "Backgammon Studio"\\], ["Match ID", "4141034"\\]' in text
+    assert "EV[Online match]PC[Backgammon Studio]" in text  # what gnubg shows
+    assert parse_sgf(text).tags == match.tags
+
+
+def test_bt_is_written_only_when_needed() -> None:
+    match = read_sgf(DATA / "selfplay" / "selfplay_0002.sgf")
+    assert "BT[" not in dumps_sgf(match)
+    with pytest.raises(NotationError, match="BT is not a JSON list of"):
+        parse_sgf("(;FF[4]GM[6]MI[length:1]BT[[1, 2\\]])")
 
 
 def test_a_play_written_out_of_order_keeps_its_steps() -> None:

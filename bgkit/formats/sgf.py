@@ -51,7 +51,10 @@ gnubg's 0-based ``MI`` ``game`` plus one.
 ``Crawford "Off"`` for a match without the Crawford rule, ``Jacoby "On"``,
 ``Beaver "On"`` (also when a money record holds a beaver), ``Variation`` for nackgammon
 and hypergammon, ``CubeLimit "1"`` for ``NoCube``. ``GC`` holds the match comments, one
-per line.
+per line. When these cannot give a match's tags back (a Galaxy or Backgammon Studio
+header's ``Match ID``, ``Player 1 Elo``, ``EventTime``, ``ClockType``...), the writer adds
+bgkit's ``BT`` to the first root, every tag in order as JSON ``[key, value]`` pairs, and
+the reader takes the tags from it (GNU Backgammon ignores it).
 
 **Nothing of gnubg's is lost.** Every other property is kept, values unescaped, in the
 ``annotations`` of the record it belongs to: analysis on a move or cube node (``A``,
@@ -83,6 +86,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import itertools
+import json
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -129,6 +133,10 @@ _SGF_KEYS = (_NODE, _TAKE, _VARIATION)
 _TAG_PROPS = (("PC", "Site"), ("EV", "Event"), ("RO", "Round"), ("DT", "EventDate"))
 _TRANSCRIBER = ("AN", "Transcriber")
 _MATCH_PROPS = ("WR", "BR")  # kept as match annotations
+_TAGS = "BT"
+"""bgkit's property for the match's tags when the standard ones cannot say them all: one
+JSON list of ``[key, value]`` pairs, every tag in order (gnubg ignores it; its property
+names are two letters at most)."""
 _DROPPED = frozenset({"FF", "GM", "CA", "AP"})
 _SETUP_PROPS = frozenset({"AE", "AB", "AW", "PL", "CV", "CP", "CO"})
 
@@ -541,8 +549,8 @@ class _Reader:
         games: list[Game] = []
         for index, tree in enumerate(trees):
             games.append(self.game(tree, index, header, games))
-        tags = header.tags()
-        if (
+        tags = header.tags() if header.kept_tags is None else header.kept_tags
+        if header.kept_tags is None and (
             header.length == 0
             and not header.beaver
             and any(isinstance(a, Beaver) for g in games for a in g.actions)
@@ -590,6 +598,8 @@ class _Reader:
                 header.text_props[ident] = prop.text()
             elif first and ident == "GC":
                 header.comments = tuple(prop.text().split("\n"))
+            elif first and ident == _TAGS:
+                header.kept_tags = self.kept_tags(prop)
             elif first and ident in _MATCH_PROPS:
                 header.annotations.append((ident, tuple(_unescape(v) for v in prop.values)))
             else:
@@ -601,6 +611,19 @@ class _Reader:
         if not game_mark:
             self.fail("not a backgammon game tree: the root node has no GM[6]", node.pos)
         return root
+
+    def kept_tags(self, prop: _Prop) -> list[tuple[str, str]]:
+        """bgkit's ``BT``: the match's tags, every one in order."""
+        try:
+            pairs = json.loads(prop.text())
+        except ValueError:
+            pairs = None
+        if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+            for p in pairs
+        ):
+            self.fail(f"{_TAGS} is not a JSON list of [key, value] pairs", prop.value_pos[0])
+        return [(key, value) for key, value in pairs]
 
     def match_info(self, prop: _Prop, root: _Root, first: bool, header: _Header) -> None:
         for raw, pos in zip(prop.values, prop.value_pos, strict=True):
@@ -714,6 +737,8 @@ class _Header:
     )
     comments: tuple[str, ...] = ()
     annotations: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    kept_tags: list[tuple[str, str]] | None = None
+    """bgkit's ``BT``: every tag, when the record has it."""
 
     def tags(self) -> list[tuple[str, str]]:
         tags: list[tuple[str, str]] = []
@@ -1044,7 +1069,13 @@ def dumps_sgf(match: Match) -> str:
         compact play that the position cannot resolve, a negative number, or an
         annotation key that is not an SGF property name.
     """
-    return "".join(_GameWriter(match, index).text() for index in range(len(match.games)))
+    text = "".join(_GameWriter(match, index).text() for index in range(len(match.games)))
+    if match.tags and match.games and parse_sgf(text).tags != match.tags:
+        # the standard properties do not give the tags back: keep them all in BT
+        text = "".join(
+            _GameWriter(match, index, keep_tags=True).text() for index in range(len(match.games))
+        )
+    return text
 
 
 def write_sgf(match: Match, path: str | os.PathLike[str], *, force: bool = False) -> None:
@@ -1109,9 +1140,10 @@ def _per_die(steps: Sequence[Step], dice: tuple[int, int]) -> bool:
 class _GameWriter:
     """Writes one game tree."""
 
-    def __init__(self, match: Match, index: int) -> None:
+    def __init__(self, match: Match, index: int, *, keep_tags: bool = False) -> None:
         self.match = match
         self.index = index
+        self.keep_tags = keep_tags
         self.game = game = match.games[index]
         # follow the checkers: the steps to write, and how the game ended
         board = _Board.start(match.variant, game.setup)
@@ -1201,6 +1233,9 @@ class _GameWriter:
                     out.append(f"{prop}[{_escape(value)}]")
             if m.comments:
                 out.append(f"GC[{_escape(chr(10).join(m.comments))}]")
+            if self.keep_tags:
+                tags = json.dumps([list(tag) for tag in m.tags], ensure_ascii=False)
+                out.append(f"{_TAGS}[{_escape(tags)}]")
         rules = self.rules()
         if rules:
             out.append(f"RU[{':'.join(rules)}]")
