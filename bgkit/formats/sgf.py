@@ -54,7 +54,12 @@ and hypergammon, ``CubeLimit "1"`` for ``NoCube``. ``GC`` holds the match commen
 per line. When these cannot give a match's tags back (a Galaxy or Backgammon Studio
 header's ``Match ID``, ``Player 1 Elo``, ``EventTime``, ``ClockType``...), the writer adds
 bgkit's ``BT`` to the first root, every tag in order as JSON ``[key, value]`` pairs, and
-the reader takes the tags from it (GNU Backgammon ignores it).
+the reader takes the tags from it. Two more bgkit properties keep what gnubg's SGF has no
+room for: ``BP`` on a move whose written steps the per-die letters do not give back
+(``24/14*``, a hit mark elsewhere, ``18/13 24/18``), and ``BE[1]`` after ``RE`` for a result
+written ``and the match``. So a ``.mat`` record read back from bgkit's SGF is the record
+(the same :class:`~bgkit.records.Match`, the same ``.mat`` text). GNU Backgammon ignores
+all three (it reads property names of at most two letters).
 
 **Nothing of gnubg's is lost.** Every other property is kept, values unescaped, in the
 ``annotations`` of the record it belongs to: analysis on a move or cube node (``A``,
@@ -133,6 +138,13 @@ _SGF_KEYS = (_NODE, _TAKE, _VARIATION)
 _TAG_PROPS = (("PC", "Site"), ("EV", "Event"), ("RO", "Round"), ("DT", "EventDate"))
 _TRANSCRIBER = ("AN", "Transcriber")
 _MATCH_PROPS = ("WR", "BR")  # kept as match annotations
+_PLAY = "BP"
+"""bgkit's property for a play whose written steps the letters do not give back (a hop
+written across two dice, ``24/14*``, or a hit mark elsewhere): the steps as written,
+``src/dst`` with ``*`` for a hit, 25 the bar and 0 off."""
+_MATCH_WON = "BE"
+"""bgkit's property for a result written with ``and the match`` (``BE[1]``): gnubg's SGF
+and its ``.mat`` export never say it, XG and Galaxy records do."""
 _TAGS = "BT"
 """bgkit's property for the match's tags when the standard ones cannot say them all: one
 JSON list of ``[key, value]`` pairs, every tag in order (gnubg ignores it; its property
@@ -152,6 +164,7 @@ _SGF_DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
 _MAT_DATE = re.compile(r"([0-9]{4})\.([0-9]{1,2})\.([0-9]{1,2})")
 _ESCAPE = re.compile(r"\\(.)", re.S)
 _IDENT = re.compile(r"[A-Z]+")
+_WRITTEN_STEP = re.compile(r"([0-9]{1,2})/([0-9]{1,2})(\*?)")
 
 
 # ---------------------------------------------------------------------------- the tree
@@ -600,6 +613,8 @@ class _Reader:
                 header.comments = tuple(prop.text().split("\n"))
             elif first and ident == _TAGS:
                 header.kept_tags = self.kept_tags(prop)
+            elif ident == _MATCH_WON and prop.text().strip() == "1":
+                root.match_won = True
             elif first and ident in _MATCH_PROPS:
                 header.annotations.append((ident, tuple(_unescape(v) for v in prop.values)))
             else:
@@ -697,6 +712,9 @@ class _Reader:
         else:
             score = (0, 0)
         setup = state.setup_text()
+        result = root.result
+        if result is not None and root.match_won:
+            result = replace(result, match_won=True)
         annotations = list(root.annotations)
         if not state.actions and state.turn is not None and setup is not None:
             annotations.append(("PL", ("W" if state.turn == 0 else "B",)))
@@ -705,7 +723,7 @@ class _Reader:
             number,
             score,
             tuple(state.actions),
-            root.result,
+            result,
             setup,
             line=self.line_col(root_node.pos)[0],
             annotations=tuple(annotations),
@@ -773,6 +791,8 @@ class _Root:
     result: Result | None = None
     cube: int = 1
     annotations: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    match_won: bool = False
+    """bgkit's ``BE[1]``: the record said ``and the match``."""
 
     @property
     def score_given(self) -> bool:
@@ -853,16 +873,29 @@ class _GameState:
         self.close_exchange()
         self.in_setup = False
         marked = self.board.play(player, steps)
+        written = next((p for p in node.props if p.ident == _PLAY), None)
         self.actions.append(
             Move(
                 player,
                 dice,
-                Play(marked),
+                Play(marked) if written is None else self.written_play(written),
                 **self.where(prop),
-                annotations=self.annotations(node, prop),
+                annotations=self.annotations(node, prop, _PLAY),
             )
         )
         self.turn = 1 - player
+
+    def written_play(self, prop: _Prop) -> Play:
+        """bgkit's ``BP``: the play's steps as the record wrote them."""
+        steps = []
+        for word in prop.text().split():
+            m = _WRITTEN_STEP.fullmatch(word)
+            if m is None or not 0 <= int(m[2]) < int(m[1]) <= 25:
+                self.fail_at(
+                    f"{_PLAY} holds steps such as 24/18*, not {word[:20]!r}", prop.value_pos[0]
+                )
+            steps.append(Step(int(m[1]), int(m[2]), bool(m[3])))
+        return Play(steps)
 
     def move_value(self, prop: _Prop, player: int) -> tuple[tuple[int, int], list[Step]]:
         raw = prop.values[0]
@@ -1052,17 +1085,17 @@ def dumps_sgf(match: Match) -> str:
     Plays are written one letter pair per die, never with hit marks: a play written that
     way (``8/5 6/5``, in any order a checker can follow) keeps its order; a compact one
     (``24/14*``, ``13/11(4)`` is already per die) is resolved against the position by the
-    rules engine. So a ``.mat`` record read back from SGF has the same rolls and plays
-    that give the same positions, and a record whose plays are already per die comes
-    back equal. A beaver is written as gnubg writes it: the beaverer's ``double``, then
-    the original doubler's ``take`` before his next roll.
+    rules engine; where the letters do not give the written play back, bgkit's ``BP``
+    holds it. So a ``.mat`` record read back from SGF is equal to it. A beaver is written
+    as gnubg writes it: the beaverer's ``double``, then the original doubler's ``take``
+    before his next roll.
 
     >>> from bgkit.formats.mat import parse_mat
     >>> m = parse_mat(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 31: 8/5 6/5  64: 24/14*\\n")
     >>> print(dumps_sgf(m), end="")  # doctest: +ELLIPSIS
     (;FF[4]GM[6]CA[UTF-8]AP[bgkit:...]MI[length:1][game:0][ws:0][bs:0]PW[A]PB[B]RU[Crawford]
     ;W[31hefe]
-    ;B[64aggk])
+    ;B[64aggk]BP[24/14*])
 
     :raises ValueError: when the match holds what SGF cannot: a player other than 0
         and 1, dice outside 1-6, a step that is not from 25..1 to a lower point, a
@@ -1148,11 +1181,16 @@ class _GameWriter:
         # follow the checkers: the steps to write, and how the game ended
         board = _Board.start(match.variant, game.setup)
         self.steps: dict[int, list[Step]] = {}
+        self.written: dict[int, str] = {}  # BP: the written steps, where the letters differ
         for k, action in enumerate(game.actions):
             if isinstance(action, Move) and action.play is not None:
                 steps = self.steps_of(board, action)
-                board.play(action.player, steps)
+                marked = board.play(action.player, steps)
                 self.steps[k] = steps
+                if Play(marked) != action.play:  # (what the letters alone give back)
+                    self.written[k] = " ".join(
+                        f"{s.src}/{s.dst}{'*' if s.hit else ''}" for s in action.play.steps
+                    )
         self.board = board
 
     def fail(self, msg: str) -> NoReturn:
@@ -1269,7 +1307,8 @@ class _GameWriter:
         dropped = any(isinstance(a, Drop) for a in self.game.actions)
         borne_off = self.board.sides[result.winner][OFF] >= self.board.checkers
         resigned = "" if dropped or borne_off else "R"
-        return f"RE[{'WB'[result.winner]}+{result.points}{resigned}]"
+        said = f"{_MATCH_WON}[1]" if result.match_won else ""
+        return f"RE[{'WB'[result.winner]}+{result.points}{resigned}]{said}"
 
     def setup_nodes(self, setup: str, pl: str) -> list[str]:
         m = _SET_POS.fullmatch(setup.strip())
@@ -1301,7 +1340,8 @@ class _GameWriter:
             letters = "".join(
                 _letter(s.src, action.player) + _letter(s.dst, action.player) for s in self.steps[k]
             )
-            return f";{colour}[{action.dice[0]}{action.dice[1]}{letters}]{notes}"
+            written = f"{_PLAY}[{self.written[k]}]" if k in self.written else ""
+            return f";{colour}[{action.dice[0]}{action.dice[1]}{letters}]{written}{notes}"
         if isinstance(action, (Double, Beaver, Raccoon)):
             if action.value < 0:
                 self.fail(f"SGF cannot hold {action!r}")
