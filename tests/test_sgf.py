@@ -558,9 +558,12 @@ def test_read_sgf_from_handles_and_charsets(tmp_path: Path) -> None:
 def test_a_root_pl_does_not_override_the_set_up_pl() -> None:
     # found by the fuzz test: the writer took the root's PL for the set-up node's
     match = parse_sgf("(;GM[6]PL[b];PL[W]CV[2])")
-    again = parse_sgf(dumps_sgf(match))
-    assert again == match
-    assert [v for k, v in again.games[0].annotations if k == "PL"] == [("W",)]
+    text = dumps_sgf(match)
+    assert ";PL[W]AE[a:y]" in text and "PL[b]" not in text
+    again = parse_sgf(text)
+    assert again == match and dumps_sgf(again) == text
+    # White on roll is what the writer writes unless told: no PL is kept for it
+    assert [v for k, v in again.games[0].annotations if k == "PL"] == []
 
 
 @pytest.mark.parametrize(

@@ -717,7 +717,10 @@ class _Reader:
             result = replace(result, match_won=True)
         annotations = list(root.annotations)
         if not state.actions and state.turn is not None and setup is not None:
-            annotations.append(("PL", ("W" if state.turn == 0 else "B",)))
+            # who is on roll, where the writer would not say it (the last PL, else W)
+            said = next((v[0] for k, v in reversed(annotations) if k == "PL" and v), "W")
+            if said.upper() != "WB"[state.turn]:
+                annotations.append(("PL", ("WB"[state.turn],)))
         annotations.extend(state.game_extra)
         return Game(
             number,
@@ -958,7 +961,8 @@ class _GameState:
             if pending is not None and pending.redoubles:
                 # the answer to a beaver or raccoon is implicit in the record
                 self.cube, self.pending = pending.value, None
-                self.keep(_TAKE, node.sgf())
+                if node.sgf() != f";{'WB'[player]}[take]":  # (the writer writes that one)
+                    self.keep(_TAKE, node.sgf())
                 return
             if pending is not None:
                 self.cube = pending.value
@@ -1097,11 +1101,13 @@ def dumps_sgf(match: Match) -> str:
     ;W[31hefe]
     ;B[64aggk]BP[24/14*])
 
-    :raises ValueError: when the match holds what SGF cannot: a player other than 0
-        and 1, dice outside 1-6, a step that is not from 25..1 to a lower point, a
+    :raises ValueError: when the match holds what SGF cannot: no game, a player other
+        than 0 and 1, dice outside 1-6, a step that is not from 25..1 to a lower point, a
         compact play that the position cannot resolve, a negative number, or an
         annotation key that is not an SGF property name.
     """
+    if not match.games:
+        raise ValueError("SGF holds a match as its game trees: a match without a game has none")
     text = "".join(_GameWriter(match, index).text() for index in range(len(match.games)))
     if match.tags and match.games and parse_sgf(text).tags != match.tags:
         # the standard properties do not give the tags back: keep them all in BT
