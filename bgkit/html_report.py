@@ -10,7 +10,11 @@ The page holds: the match (players, length, games, where it comes from) and the
 analysis settings, the per-player statistics as GNU Backgammon's ``show statistics
 match`` lays them out, the match-winning chance (or equity) graph with errors and big
 luck marked, luck per roll and in total, the histogram of checker-play errors, the pip
-count race, the worst decisions with their boards, and a per-game table.
+count race, the worst decisions with their boards, a per-game table, and the match
+decision by decision: each analysed roll and cube decision with its board, the play
+made and its mark (``?!`` doubtful, ``?`` bad, ``??`` very bad, by gnubg's thresholds),
+the best plays with their equities and chances, the cube decision's three equities, the
+luck of the roll; a game index and a link from each error to the next.
 
 >>> from bgkit.formats.mat import read_mat
 >>> from bgkit.analysis import analyze
@@ -55,6 +59,15 @@ figure { margin: 0.8em 0; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { color: #555; font-size: 0.9em; }
 .worst td.board svg { width: 330px; height: auto; }
+nav.games a { margin-right: 0.7em; }
+.decision { display: flex; flex-wrap: wrap; gap: 0.4em 1.2em; padding: 0.6em 0;
+            border-bottom: 1px solid #e4e4e4; }
+.decision .board svg { width: 280px; max-width: 100%; height: auto; }
+.decision .text { flex: 1 1 320px; min-width: 0; }
+.decision table.candidates { margin: 0.3em 0; }
+.decision tr.played td { font-weight: bold; }
+.mark { color: #b00020; font-weight: bold; }
+.luck { color: #555; font-style: italic; }
 """
 
 
@@ -94,7 +107,10 @@ def html_report(match: Match, analysis: Analysis) -> str:
             "equity",
             "Before each roll, from the analysis's 0-ply luck evaluation. Crosses: decisions"
             " marked bad or very bad; stars: rolls marked lucky or unlucky.",
-        ),
+        )
+        if any(row["equity_before"] is not None for row in analysis.rows)
+        else '<p class="meta">The record\'s own analysis gives no equity before each roll,'
+        " so there is no graph of it.</p>",
         "<h2>Luck</h2>",
         _figure(
             reports.luck_figure(analysis),
@@ -111,6 +127,7 @@ def html_report(match: Match, analysis: Analysis) -> str:
         f"<h2>Worst decisions</h2>{_worst(analysis)}",
         "<h2>Games</h2>",
         _table(_games(analysis), "games"),
+        _decisions(analysis),
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"
@@ -191,6 +208,122 @@ def _worst(analysis: Analysis) -> str:
             f'<td class="board">{row["board"]}</td></tr>'
         )
     return f'<table class="worst">{head}{"".join(rows)}</table>'
+
+
+_MARKS = {"doubtful": "?!", "bad": "?", "very bad": "??"}
+_LUCK = {
+    "very lucky": "joker",
+    "very unlucky": "anti-joker",
+    "lucky": "lucky",
+    "unlucky": "unlucky",
+}
+
+
+def _decisions(analysis: Analysis) -> str:
+    """Every analysed decision of the match in order, grouped by game (see the module)."""
+    from bgkit import Position
+    from bgkit.play import Play
+    from bgkit.svg import position as board_svg
+
+    rows, notes = analysis.rows, analysis.notes
+    shown = [i for i, note in enumerate(notes) if note is not None]
+    errors = [i for i in shown if rows[i]["skill"] or rows[i]["cube_skill"]]
+    next_error = dict(zip(errors, [*errors[1:], None], strict=True))
+    games: dict[int, list[int]] = {}
+    for i in shown:
+        games.setdefault(rows[i]["game"], []).append(i)
+    index = " ".join(
+        f'<a href="#game-{g}">game {g} ({escape(str(rows[items[0]]["score"]))})</a>'
+        for g, items in games.items()
+    )
+    first = f' <a href="#d-{errors[0]}">first error</a>' if errors else ""
+    out = [
+        '<h2 id="decisions">The match, decision by decision</h2>',
+        f'<nav class="games">{index}{first}</nav>',
+    ]
+    names = analysis.match.players
+    for game, items in games.items():
+        out.append(
+            f'<h3 id="game-{game}">Game {game}, score {escape(str(rows[items[0]]["score"]))}</h3>'
+        )
+        for i in items:
+            row, note = rows[i], notes[i]
+            assert note is not None
+            pos = Position.from_gnubg_id(str(row["position_id"]))
+            play = None
+            if row["action"] == "move" and row["dice"]:
+                pos = pos.with_dice(int(row["dice"][0]), int(row["dice"][1]))
+                play = Play.parse(str(row["play"] or ""))
+            board = board_svg(pos, size=280, last_play=play, names=names)
+            text = [f"<p><b>{row['move']}. {escape(str(row['name']))}</b> "]
+            label = str((row["skill"] if row["action"] == "move" else row["cube_skill"]) or "")
+            if row["action"] == "move":
+                what = row["play"] if row["play"] is not None else "(no play)"
+                text.append(f"rolls {escape(str(row['dice']))}: {escape(str(what))}")
+            else:
+                text.append(escape(str(row["action"])))
+            if label in _MARKS:
+                text.append(f' <span class="mark" title="{escape(label)}">{_MARKS[label]}</span>')
+            luck = _LUCK.get(str(row["luck"] or ""))
+            if luck:
+                text.append(f' <span class="luck">{luck}</span>')
+            text.append("</p>")
+            if note.cube is not None:
+                text.append(_cube_line(row, note.cube))
+            if note.checker is not None and note.checker.candidates:
+                text.append(_candidates_table(note.checker))
+            if i in next_error:
+                after = next_error[i]
+                link = f'<a href="#d-{after}">next error</a>' if after is not None else "last error"
+                text.append(f'<p class="meta">{link} · <a href="#decisions">index</a></p>')
+            css = "decision error" if i in next_error else "decision"
+            out.append(
+                f'<section class="{css}" id="d-{i}"><div class="board">{board}</div>'
+                f'<div class="text">{"".join(text)}</div></section>'
+            )
+    return "\n".join(out)
+
+
+def _cube_line(row: dict[str, Any], cube: Any) -> str:
+    parts = [
+        f"no double {cube.no_double:+.3f}",
+        f"double/take {cube.double_take:+.3f}",
+        f"double/pass {cube.double_pass:+.3f}",
+    ]
+    error = row["cube_error_emg"] or 0.0
+    done = escape(str(row["cube_action"] or ""))
+    label = str(row["cube_skill"] or "")
+    mark = (
+        f' <span class="mark" title="{escape(label)}">{_MARKS[label]}</span>'
+        if label in _MARKS
+        else ""
+    )
+    cost = f"; {done}: error {1000 * error:.1f} mEMG{mark}" if error else ""
+    verdict = cube.verdict or cube.proper_action or ""  # (XG's files do not word it)
+    return f"<p>Cube: {' · '.join(parts)} → <b>{escape(str(verdict))}</b>{cost}</p>"
+
+
+def _candidates_table(checker: Any) -> str:
+    best = checker.candidates[0].equity
+    head = (
+        "<tr><th>play</th><th class=num>equity</th><th class=num>diff.</th>"
+        "<th class=num>win</th><th class=num>gammon</th><th class=num>lose g.</th></tr>"
+    )
+    body = []
+    for k, c in enumerate(checker.candidates):
+        p = c.probabilities
+        chances = (
+            f"<td class=num>{100 * p.win:.1f}%</td><td class=num>{100 * p.win_gammon:.1f}%</td>"
+            f"<td class=num>{100 * p.lose_gammon:.1f}%</td>"
+            if p is not None
+            else "<td></td><td></td><td></td>"
+        )
+        css = ' class="played"' if k == checker.played else ""
+        body.append(
+            f"<tr{css}><td>{escape(str(c.play))}</td><td class=num>{c.equity:+.3f}</td>"
+            f"<td class=num>{c.equity - best:+.3f}</td>{chances}</tr>"
+        )
+    return f'<table class="candidates">{head}{"".join(body)}</table>'
 
 
 def _games(analysis: Analysis) -> pd.DataFrame:

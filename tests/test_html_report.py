@@ -90,13 +90,59 @@ def test_the_page_parses_and_holds_figures_tables_and_boards() -> None:
     boards = [a for t, a in parsed.tags if t == "svg" and a.get("class") == "bgkit-board"]
     errors = analysis.moves["error_emg"].astype(float).fillna(0).gt(0).sum()
     errors += analysis.moves["cube_error_emg"].astype(float).fillna(0).gt(0).sum()
-    assert len(boards) == min(WORST, errors) > 0
+    decisions = sum(note is not None for note in analysis.notes)
+    assert len(boards) == min(WORST, errors) + decisions  # the worst, and every decision
     text = " ".join(parsed.text)
     for words in ("Alice vs. Bob, 3-point match", "Statistics", "Unforced moves", "Worst"):
         assert words in text
     # self-contained: no scripts, no links to other files
     assert "script" not in names
     assert not [a for _, a in parsed.tags if a.get("src") or a.get("href", "#").startswith("h")]
+
+
+def test_every_decision_has_its_block_board_candidates_and_marks() -> None:
+    match, analysis = analysed()
+    page = html_report(match, analysis)
+    parsed = parse(page)
+    sections = [a for t, a in parsed.tags if t == "section"]
+    analysed_rows = [i for i, note in enumerate(analysis.notes) if note is not None]
+    assert [a["id"] for a in sections] == [f"d-{i}" for i in analysed_rows]
+    rolls = [i for i in analysed_rows if analysis.notes[i].checker]  # type: ignore[union-attr]
+    candidate_tables = [
+        a for t, a in parsed.tags if t == "table" and a.get("class") == "candidates"
+    ]
+    assert len(candidate_tables) == sum(
+        1
+        for i in rolls
+        if analysis.notes[i].checker.candidates  # type: ignore[union-attr]
+    )
+    # every marked decision links to the next one, the last says it is the last
+    marked = [
+        i for i in analysed_rows if analysis.rows[i]["skill"] or analysis.rows[i]["cube_skill"]
+    ]
+    links = [
+        a["href"] for t, a in parsed.tags if t == "a" and (a.get("href") or "").startswith("#d-")
+    ]
+    assert links == [f"#d-{marked[0]}"] + [f"#d-{i}" for i in marked[1:]]
+    text = " ".join(parsed.text)
+    assert "last error" in text and "The match, decision by decision" in text
+    assert sum(text.count(m) for m in ("?!", "??")) >= 1
+    assert "Game 1, score 0-0" in text and "Cube: no double" in text
+
+
+def test_the_report_of_xgs_own_analysis() -> None:
+    from bgkit.analysis import analysis_from_file
+
+    match = read_match(ROOT / "data" / "real" / "xg" / "kevung__gbf__test.xg")
+    analysis = analysis_from_file(match)
+    page = html_report(match, analysis)
+    parsed = parse(page)
+    sections = [a for t, a in parsed.tags if t == "section"]
+    assert len(sections) == sum(note is not None for note in analysis.notes) > 300
+    text = " ".join(parsed.text)
+    assert "Analysed by eXtreme Gammon: the record's own analysis" in text
+    assert "→ <b>no double, take</b>" in page and "→ <b></b>" not in page  # every cube worded
+    assert "no graph of it" in text  # XG gives no equity before each roll
 
 
 def test_every_svg_is_valid_xml_and_ids_are_unique() -> None:
@@ -176,6 +222,14 @@ def test_chromium_renders_the_figures_and_boards(tmp_path: Path) -> None:
         want = np.array([int(color[i : i + 2], 16) for i in (1, 3, 5)])
         return bool((np.abs(pixels - want).max(axis=1) <= 6).any())
 
+    dom = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri()],
+        check=True, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "HOME": str(tmp_path)},
+    ).stdout  # fmt: skip
+    analysed_rows = sum(note is not None for note in analysis.notes)
+    assert dom.count('<section class="decision') == analysed_rows > 10
     assert near("#6b4226")  # the boards' frame
     assert near("#1f77b4")  # player 0's colour in the figures
     assert near("#d95f02")  # player 1's colour
