@@ -68,6 +68,7 @@ from bgkit.metrics import (
     rating,
     relative_fibs_rating,
     skill_label,
+    skill_thresholds,
 )
 from bgkit.position import GameState, Position
 from bgkit.records import Match, Move
@@ -361,6 +362,7 @@ def analyze(
     evaluator: Evaluator | None = None,
     rating_scale: RatingScale = "current",
     candidates: int = 5,
+    thresholds: tuple[float, float, float] | None = None,
 ) -> Analysis:
     """Analyse every decision of ``match`` as GNU Backgammon's ``analyse match`` does.
 
@@ -374,6 +376,8 @@ def analyze(
     :param rating_scale: ``"current"`` (gnubg since 2024) or ``"legacy"`` rating names.
     :param candidates: how many of the best plays of each roll to keep with their chances
         in :attr:`Analysis.notes` (the play made is kept too).
+    :param thresholds: the EMG a decision must lose to be marked doubtful, bad and very
+        bad (default gnubg's: 0.03, 0.06, 0.12).
     :raises AnalysisError: when the record does not replay (illegal, ambiguous or
         unknown plays, actions out of turn, forbidden cube actions), or a game starts
         from a position the evaluator does not handle.
@@ -398,6 +402,7 @@ def analyze(
     for owner, fig in zip(owners, figures, strict=True):
         by_step[owner] = fig
     _fill_rows(rows, steps, by_step, met)
+    _mark(rows, thresholds)
     notes = _notes(rows, steps, by_step, plies)
     players, games = _summaries(match, steps, rows, met, rating_scale)
     name = evaluator.name if evaluator is not None else _gnubg_name()
@@ -416,7 +421,12 @@ def analyze(
     )
 
 
-def analysis_from_file(match: Match, *, rating_scale: RatingScale = "current") -> Analysis:
+def analysis_from_file(
+    match: Match,
+    *,
+    rating_scale: RatingScale = "current",
+    thresholds: tuple[float, float, float] | None = None,
+) -> Analysis:
     """The analysis the record itself carries (XG's, read from an ``.xg`` file, or gnubg's
     from its SGF), summed up as :func:`analyze` sums its own: no evaluator runs.
 
@@ -443,6 +453,7 @@ def analysis_from_file(match: Match, *, rating_scale: RatingScale = "current") -
     rows = _base_rows(match, steps)
     figures = [_file_figures(step, note) for step, note in zip(steps, notes, strict=True)]
     _fill_rows(rows, steps, figures, met)
+    _mark(rows, thresholds)
     players, games = _summaries(match, steps, rows, met, rating_scale)
     suffix = os.path.splitext(match.source_name or "")[1].lower()
     analysers = {".xg": "eXtreme Gammon", ".sgf": "GNU Backgammon"}
@@ -640,6 +651,18 @@ def _fill_rows(
             decision, at = pending
             _cube(row, decision, step.kind, at, met)
             pending = None
+
+
+def _mark(rows: Sequence[dict[str, Any]], thresholds: tuple[float, float, float] | None) -> None:
+    """Mark the decisions by other thresholds than gnubg's (``None``: keep gnubg's marks)."""
+    if thresholds is None:
+        return
+    table = skill_thresholds(*thresholds)
+    for row in rows:
+        if row["error_emg"] is not None and row["skill"] is not None:
+            row["skill"] = skill_label(row["error_emg"], table)
+        if row["cube_error_emg"] is not None and row["cube_skill"] is not None:
+            row["cube_skill"] = skill_label(row["cube_error_emg"], table)
 
 
 def _note_dict(note: ActionAnalysis | None) -> dict[str, Any]:

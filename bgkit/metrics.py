@@ -51,6 +51,7 @@ __all__ = [
     "rating",
     "relative_fibs_rating",
     "skill_label",
+    "skill_thresholds",
 ]
 
 #: Error labels: an error (EMG, <= 0) below -threshold gets the label (gnubg ``arSkillLevel``).
@@ -97,19 +98,34 @@ RATING_SCALES: dict[str, tuple[tuple[float, str], ...]] = {
 }
 
 
-def skill_label(error: float) -> str:
+def skill_label(error: float, thresholds: Sequence[tuple[str, float]] = SKILL_THRESHOLDS) -> str:
     """gnubg's mark for a decision that lost ``error`` EMG (``<= 0``; a magnitude works too).
 
-    ``"very bad"`` (``??``), ``"bad"`` (``?``), ``"doubtful"`` (``?!``) or ``""``.
+    ``"very bad"`` (``??``), ``"bad"`` (``?``), ``"doubtful"`` (``?!``) or ``""``, by
+    gnubg's default ``thresholds`` (:data:`SKILL_THRESHOLDS`) or others (the largest first).
 
     >>> skill_label(-0.2), skill_label(0.2), skill_label(-0.03)
     ('very bad', 'very bad', '')
+    >>> skill_label(-0.03, skill_thresholds(0.02, 0.05, 0.1))
+    'doubtful'
     """
     loss = abs(error)
-    for label, threshold in SKILL_THRESHOLDS:
+    for label, threshold in thresholds:
         if loss > threshold:
             return label
     return ""
+
+
+def skill_thresholds(doubtful: float, bad: float, very_bad: float) -> tuple[tuple[str, float], ...]:
+    """Marks' thresholds (EMG lost) in :data:`SKILL_THRESHOLDS`'s form.
+
+    :raises ValueError: unless ``0 < doubtful <= bad <= very_bad``.
+    """
+    if not 0 < doubtful <= bad <= very_bad:
+        raise ValueError(
+            f"thresholds must grow: doubtful {doubtful}, bad {bad}, very bad {very_bad}"
+        )
+    return (("very bad", very_bad), ("bad", bad), ("doubtful", doubtful))
 
 
 def luck_label(luck: float) -> str:

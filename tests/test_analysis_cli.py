@@ -64,6 +64,31 @@ def test_sgf_is_written(tmp_path: Path) -> None:
     assert "A[" in (tmp_path / "a.sgf").read_text() and "DA[" in (tmp_path / "a.sgf").read_text()
 
 
+def test_strength_names_a_depth() -> None:
+    code, out, err = run(RECORD, "--strength", "expert", "--json", "-")
+    assert code == 0, err
+    assert json.loads(out)["settings"]["checker_plies"] == 0
+    code, _, err = run(RECORD, "--strength", "world-class", "--plies", "2")
+    assert code == 2 and "give --plies or --strength, not both" in err
+
+
+def test_thresholds_change_the_marks() -> None:
+    def marks(*args: str) -> int:
+        code, out, err = run(RECORD, "--json", "-", *args)
+        assert code == 0, err
+        return sum(1 for m in json.loads(out)["moves"] if m["skill"] or m["cube_skill"])
+
+    assert marks("--thresholds", "0.001,0.002,0.004") > marks() > marks("--thresholds", "1,2,3")
+    code, _, err = run(RECORD, "--thresholds", "0.1,0.05")
+    assert code == 2 and "three numbers, such as 0.03,0.06,0.12" in err
+
+
+def test_money_sessions_report_points_per_game() -> None:
+    code, out, err = run(str(ROOT / "data" / "dialects" / "money.mat"))
+    assert code == 0, err
+    assert "points per game" in out and "luck adjusted per game" in out
+
+
 def test_summary_table() -> None:
     code, out, _ = run(RECORD)
     assert code == 0

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 __all__ = ["analyze"]
 
 
+#: gnubg's named analysis strengths that are a depth with its default move filters.
+STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
+
+
 @click.command("analyze", short_help="Analyse a match with GNU Backgammon.")
 @click.argument("file")
 @click.option(
@@ -57,6 +61,18 @@ __all__ = ["analyze"]
     default=5,
     show_default=True,
     help="Best plays kept per roll, with their chances (in --json and --sgf).",
+)
+@click.option(
+    "--strength",
+    type=click.Choice(sorted(STRENGTHS)),
+    help="A depth by gnubg's name for it: expert (0-ply), world-class (2-ply),"
+    " grandmaster (3-ply); instead of --plies.",
+)
+@click.option(
+    "--thresholds",
+    metavar="D,B,VB",
+    help="EMG a decision must lose to be marked doubtful, bad, very bad."
+    "  [default: gnubg's, 0.03,0.06,0.12]",
 )
 @click.option(
     "--use-file-analysis",
@@ -89,6 +105,8 @@ def analyze(
     html_out: str | None,
     sgf_out: str | None,
     candidates: int,
+    strength: str | None,
+    thresholds: str | None,
     use_file_analysis: bool,
     jobs: int | None,
     rating_scale: str,
@@ -110,6 +128,12 @@ def analyze(
 
     if not use_file_analysis:
         require_extra("bgkit analyze", "analysis")
+    if strength is not None:
+        given = click.get_current_context().get_parameter_source("plies")
+        if given is not None and given.name != "DEFAULT":
+            fail("give --plies or --strength, not both")
+        plies = STRENGTHS[strength]
+    marks = _thresholds(thresholds) if thresholds is not None else None
     outputs = (json_out, csv_out, html_out, sgf_out)
     if sum(out == "-" for out in outputs) > 1:
         fail("only one of --json, --csv, --html and --sgf can write to stdout (-)")
@@ -127,7 +151,7 @@ def analyze(
 
         scale: Literal["current", "legacy"] = "legacy" if rating_scale == "legacy" else "current"
         if use_file_analysis:
-            result = analysis_from_file(match, rating_scale=scale)
+            result = analysis_from_file(match, rating_scale=scale, thresholds=marks)
         else:
             result = run_analysis(
                 match,
@@ -136,6 +160,7 @@ def analyze(
                 jobs=jobs,
                 rating_scale=scale,
                 candidates=candidates,
+                thresholds=marks,
             )
     except BgkitError as err:
         fail(str(err).splitlines()[0])
@@ -171,6 +196,20 @@ def _write(target: str, text: str, force: bool) -> None:
     if not text.endswith("\n"):
         text += "\n"
     write_atomic(target, text.encode("utf-8"), force=force)
+
+
+def _thresholds(text: str) -> tuple[float, float, float]:
+    from bgkit.cli._common import fail
+
+    try:
+        doubtful, bad, very_bad = (float(x) for x in text.split(","))
+        from bgkit.metrics import skill_thresholds
+
+        skill_thresholds(doubtful, bad, very_bad)
+    except ValueError as err:
+        detail = str(err) if "grow" in str(err) else "three numbers, such as 0.03,0.06,0.12"
+        fail(f"--thresholds {text!r}: {detail}")
+    return doubtful, bad, very_bad
 
 
 def moves_csv(result: Analysis) -> str:
@@ -210,6 +249,12 @@ def summary(result: Analysis) -> str:
             ("luck_adjusted_result", "{:+.2%}" if is_match else "{:+.2f}"),
         ),
     ]
+    games = len(result.match.games)
+    if not is_match and games:  # money sessions: the figures players quote
+        spec += [
+            ("points per game", lambda p: f"{p['actual_result'] / games:+.3f}"),
+            ("luck adjusted per game", lambda p: f"{p['luck_adjusted_result'] / games:+.3f}"),
+        ]
     rows = []
     for label, how in spec:
         cells = []
