@@ -46,6 +46,7 @@ __all__ = [
     "luck_normal",
     "luck_opening",
     "luck_rating",
+    "luck_words",
     "performance_rating",
     "pip_count",
     "rating",
@@ -172,6 +173,16 @@ def luck_rating(luck_rate: float | None) -> str:
     if luck_rate < -0.03:
         return "Bad dice, man!"
     return "None"
+
+
+def luck_words(rating: str) -> str:
+    """:func:`luck_rating` as a player reads it: gnubg's "None" (neither lucky nor unlucky)
+    reads as a missing value, so it is shown as "average (None)".
+
+    >>> luck_words("None"), luck_words("Go to bed")
+    ('average (None)', 'Go to bed')
+    """
+    return "average (None)" if rating == "None" else rating
 
 
 def performance_rating(error_emg: float, decisions: int) -> float:

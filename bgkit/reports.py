@@ -46,6 +46,7 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from bgkit.metrics import luck_words
 from bgkit.position import Position
 from bgkit.records import Match
 
@@ -578,7 +579,7 @@ def summary_table(analysis: Analysis) -> pd.DataFrame:
             "Luck rate mEMG (MWC)",
             lambda p: rate(p["luck_emg"], p["luck_mwc"], p["total_moves"], sign=1),
         ),
-        ("Luck", "Luck rating", lambda p: p["luck_rating"]),
+        ("Luck", "Luck rating", lambda p: luck_words(p["luck_rating"])),
         ("Cube", "Total cube decisions", lambda p: str(p["cube_decisions"])),
         ("Cube", "Close or actual cube decisions", lambda p: str(p["close_cube_decisions"])),
         ("Cube", "Doubles", lambda p: str(p["doubles"])),
@@ -611,7 +612,7 @@ def summary_table(analysis: Analysis) -> pd.DataFrame:
         ),
         ("Overall", "Snowie error rate", lambda p: number(-p["snowie_error_rate"])),
         ("Overall", "Overall rating", lambda p: p["overall_rating"]),
-        ("Overall", "PR (gnubg denominator)", lambda p: number(p["pr"])),
+        ("Overall", "PR", lambda p: number(p["pr"])),
         ("Overall", "Actual result", lambda p: result(p["actual_result"])),
         ("Overall", "Luck adjusted result", lambda p: result(p["luck_adjusted_result"])),
     ]

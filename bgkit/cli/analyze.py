@@ -226,6 +226,8 @@ def moves_csv(result: Analysis) -> str:
 
 def summary(result: Analysis) -> str:
     """A plain-text table of the main figures per player."""
+    from bgkit.metrics import luck_words
+
     is_match = bool(result.match.length)
     spec: list[tuple[str, Any]] = [
         ("unforced moves", "unforced_moves"),
@@ -239,9 +241,12 @@ def summary(result: Analysis) -> str:
         ),
         ("cube error EMG", ("cube_error_emg", "{:.3f}")),
         ("luck EMG", ("luck_emg", "{:+.3f}")),
-        ("luck rating", "luck_rating"),
+        (
+            "luck rating",
+            lambda p: luck_words(p["luck_rating"]),
+        ),
         ("error rate mEMG", ("error_rate_memg", "{:.1f}")),
-        ("PR (gnubg denominator)", ("pr", "{:.1f}")),
+        ("PR", ("pr", "{:.1f}")),
         ("overall rating", "overall_rating"),
         ("actual result", ("actual_result", "{:+.2%}" if is_match else "{:+.0f}")),
         (
