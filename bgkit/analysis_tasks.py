@@ -166,7 +166,12 @@ def evaluate_task(ev: Evaluator, task: Task) -> Figures:
 
 
 def _candidate(ev: Evaluator, pos: Position, dice: tuple[int, int], c: Candidate) -> CandidatePlay:
-    """A play with the mover's chances after it (the opponent's, seen from the other side)."""
+    """A play with the mover's chances after it: from the search when it gave them, else
+    the opponent's evaluation after the play, seen from the other side."""
+    if c.probabilities is not None:
+        return CandidatePlay(
+            c.play, c.equity, Probabilities(*c.probabilities), f"Cubeful {c.plies}-ply"
+        )
     after = pos.with_dice(*dice).apply(c.play)
     win, win_g, win_bg, lose_g, lose_bg = ev.chances(after, plies=c.plies)
     mine = Probabilities(1.0 - win, lose_g, lose_bg, win_g, win_bg)

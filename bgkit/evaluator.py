@@ -85,6 +85,8 @@ class Candidate:
     plies: int
     """How deep the play was searched: move filters drop weak plays early (with
     GNU Backgammon, a play that passed the first filter counts as searched in full)."""
+    probabilities: Chances | None = None
+    """The mover's chances after the play, at ``plies``, when the search gave them."""
 
 
 @dataclass(frozen=True, slots=True)

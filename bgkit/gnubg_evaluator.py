@@ -114,7 +114,11 @@ def _searching(plies: int) -> None:
 
 
 _lock = threading.Lock()
-_HINT = re.compile(r"^\s*\d+\.\s+Cubeful (\d+)-ply\s+(.+?)\s+Eq\.:\s+([+-]?\d+\.\d+)", re.MULTILINE)
+_HINT = re.compile(
+    r"^\s*\d+\.\s+Cubeful (\d+)-ply\s+(.+?)\s+Eq\.:\s+([+-]?\d+\.\d+)[^\n]*"
+    r"(?:\n\s*([0-9.]+) ([0-9.]+) ([0-9.]+) - [0-9.]+ ([0-9.]+) ([0-9.]+))?",
+    re.MULTILINE,
+)
 _ROW = re.compile(r"^\s*(?:static|\d+ ply):((?:\s+[+-]?\d+\.\d+){7})\s*$", re.MULTILINE)
 _CUBE = re.compile(
     r"^\s*\d\.\s+(No (?:re)?double|(?:Re)?[Dd]ouble, (?:take|pass|beaver))"
@@ -560,10 +564,13 @@ class GnubgEvaluator:
         full = max(c.plies for c in out)
         at = next((i for i, c in enumerate(out) if c.key == keep), None)
         if keep is not None and at:
+            theirs = self.evaluate(_after(position, keep), plies=plies)
+            win, win_g, win_bg, lose_g, lose_bg = theirs.probabilities
             kept = replace(
                 out.pop(at),
-                equity=-self.evaluate(_after(position, keep), plies=plies).cubeful,
+                equity=-theirs.cubeful,
                 plies=full,
+                probabilities=(1.0 - win, lose_g, lose_bg, win_g, win_bg),
             )
             where = next(
                 (i for i, c in enumerate(out) if c.plies < full or c.equity < kept.equity),
@@ -572,23 +579,19 @@ class GnubgEvaluator:
             out.insert(where, kept)
         return out
 
-    def _score_results(
-        self, position: Position, legal: dict[Key, Play]
-    ) -> list[tuple[Key, float, int]] | None:
+    def _score_results(self, position: Position, legal: dict[Key, Play]) -> list[_Scored] | None:
         """0-ply scores of the given results of the player on roll's plays, best first."""
-        out = []
+        out: list[_Scored] = []
         for key in legal:
             value = self._optimal(_after(position, key))
             if value is None:
                 return None
-            out.append((key, -value, 0))
+            out.append((key, -value, 0, None))
         out.sort(key=lambda item: -item[1])
         return out
 
-    def _hint(
-        self, position: Position, dice: tuple[int, int], plies: int
-    ) -> list[tuple[Key, float, int]]:
-        """Every play with its equity and depth, from gnubg's ``hint`` command."""
+    def _hint(self, position: Position, dice: tuple[int, int], plies: int) -> list[_Scored]:
+        """Every play with its equity, depth and chances, from gnubg's ``hint`` command."""
         gnubg = gnubg_module()
         me = position.board[position.turn]
         opp = position.board[position.opponent]
@@ -599,8 +602,9 @@ class GnubgEvaluator:
             session.run(gnubg, f"set gnubgid {rolled.gnubg_id()}:{rolled.match_id()}")
             text = session.search(gnubg, "hint 9999", plies)
         out = []
-        for depth, move, equity in _HINT.findall(text):
-            out.append((_result(me, opp, _parse_move(move)), float(equity), int(depth)))
+        for depth, move, equity, *chances in _HINT.findall(text):
+            probs = _chances(chances) if chances[0] else None
+            out.append((_result(me, opp, _parse_move(move)), float(equity), int(depth), probs))
         if not out:
             raise RuntimeError(f"unexpected output of gnubg's hint:\n{text}")
         return out
@@ -790,15 +794,25 @@ def _eval_id(position: Position) -> str:
     return f"{pos.gnubg_id()}:{pos.match_id()}"
 
 
+_Scored = tuple[Key, float, int, Chances | None]
+"""A play's result, equity, depth and (from ``hint``) the mover's chances."""
+
+
+def _chances(words: Sequence[str]) -> Chances:
+    """``hint``'s chances line (win, win g., win bg., lose g., lose bg.) as floats."""
+    win, win_g, win_bg, lose_g, lose_bg = (float(w) for w in words)
+    return (win, win_g, win_bg, lose_g, lose_bg)
+
+
 def _candidates(
-    position: Position, legal: dict[Key, Play], scored: list[tuple[Key, float, int]]
+    position: Position, legal: dict[Key, Play], scored: list[_Scored]
 ) -> list[Candidate]:
     out = []
-    for key, equity, depth in scored:
+    for key, equity, depth, chances in scored:
         play = legal.get(key)
         if play is None:
             raise RuntimeError(f"gnubg lists a play bgkit finds illegal in {position!r}")
-        out.append(Candidate(play, key, equity, depth))
+        out.append(Candidate(play, key, equity, depth, chances))
     return out
 
 

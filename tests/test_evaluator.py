@@ -112,7 +112,7 @@ def test_bear_off_plays_match_gnubgs_hint(ev: GnubgEvaluator) -> None:
     for roll in ((6, 1), (4, 2), (3, 3), (5, 5)):
         plays = ev.plays(pos, roll)
         assert plays and {c.key for c in plays} == set(pos.legal_results(*roll))
-        hint = {key: equity for key, equity, _ in ev._hint(pos, roll, 0)}
+        hint = {key: equity for key, equity, _, _ in ev._hint(pos, roll, 0)}
         for cand in plays:
             assert cand.equity == pytest.approx(hint[cand.key], abs=2e-6)
 
