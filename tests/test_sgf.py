@@ -9,16 +9,14 @@ same game records that bgkit reads from it.
 from __future__ import annotations
 
 import io
-import json
 import os
 import re
-import shutil
-import subprocess
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from debian_gnubg import debian_gnubg, run_script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -872,10 +870,6 @@ def test_written_matches_read_back(match: Match) -> None:
 # ----------------------------------------------------------------------------- gnubg 1.07
 
 
-def _gnubg() -> str | None:
-    return shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
-
-
 _GNUBG_SCRIPT = """
 import gnubg, json, os
 out = []
@@ -1003,7 +997,9 @@ def _gnubg_corpus() -> dict[str, Match]:
     return corpus
 
 
-@pytest.mark.skipif(_gnubg() is None, reason="GNU Backgammon (Debian's gnubg) is not installed")
+@pytest.mark.skipif(
+    debian_gnubg() is None, reason="GNU Backgammon (Debian's gnubg) is not installed"
+)
 def test_gnubg_loads_bgkits_sgf_into_the_same_records(tmp_path: Path) -> None:
     corpus = _gnubg_corpus()
     paths: list[Path] = []
@@ -1011,22 +1007,10 @@ def test_gnubg_loads_bgkits_sgf_into_the_same_records(tmp_path: Path) -> None:
         path = tmp_path / f"{len(paths):02d}.sgf"
         write_sgf(match, path)
         paths.append(path)
-    script = tmp_path / "dump.py"
-    script.write_text(_GNUBG_SCRIPT)
-    out = tmp_path / "gnubg.json"
-    env = {**os.environ, "BGKIT_SGF_FILES": os.pathsep.join(map(str, paths)), "BGKIT_OUT": str(out)}
-    run = subprocess.run(
-        [str(_gnubg()), "-t", "-q", "-p", str(script)],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
+    loaded, stderr = run_script(
+        _GNUBG_SCRIPT, tmp_path, BGKIT_SGF_FILES=os.pathsep.join(map(str, paths))
     )
-    assert out.exists(), run.stdout[-2000:] + run.stderr[-2000:]
-    assert "rror" not in run.stderr, run.stderr
-    loaded = json.loads(out.read_text())
+    assert "rror" not in stderr, stderr
     for (name, match), path, got in zip(corpus.items(), paths, loaded, strict=True):
         # what bgkit reads from the file's letters (gnubg ignores bgkit's BP: the written plays)
         read_back = parse_sgf(re.sub(r"BP\[[^\]]*\]", "", path.read_text(encoding="utf-8")))

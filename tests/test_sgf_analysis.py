@@ -8,15 +8,13 @@ SGF analysis reads into the same model.
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from debian_gnubg import debian_gnubg, run_script
 
 from bgkit import read_match, write_match
 from bgkit.errors import BgkitError
@@ -171,10 +169,6 @@ def test_an_action_without_analysis_is_left_alone() -> None:
     assert analysis_of(move) is None
 
 
-def _gnubg() -> str | None:
-    return shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
-
-
 _DUMP = """
 import gnubg, json, os
 gnubg.command("load match " + os.environ["BGKIT_SGF"])
@@ -184,27 +178,15 @@ with open(os.environ["BGKIT_OUT"], "w") as f:
 """
 
 
-@pytest.mark.skipif(_gnubg() is None, reason="GNU Backgammon (Debian's gnubg) is not installed")
+@pytest.mark.skipif(
+    debian_gnubg() is None, reason="GNU Backgammon (Debian's gnubg) is not installed"
+)
 @pytest.mark.parametrize("path", XG_FILES[:2], ids=lambda p: p.name)
 def test_gnubg_shows_xgs_analysis_from_bgkits_sgf(path: Path, tmp_path: Path) -> None:
     match = read_match(path)
     sgf = tmp_path / "x.sgf"
     write_match(match, sgf)
-    script = tmp_path / "dump.py"
-    script.write_text(_DUMP)
-    out = tmp_path / "gnubg.json"
-    env = {**os.environ, "BGKIT_SGF": str(sgf), "BGKIT_OUT": str(out)}
-    run = subprocess.run(
-        [str(_gnubg()), "-t", "-q", "-p", str(script)],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
-    assert out.exists(), run.stdout[-2000:] + run.stderr[-2000:]
-    games = json.loads(out.read_text())
+    games, _ = run_script(_DUMP, tmp_path, BGKIT_SGF=str(sgf))
     shown = 0
     for game, records in zip(match.games, games, strict=True):
         moves = [r for r in records if r["action"] == "move"]
@@ -247,7 +229,9 @@ def test_candidate_values_round_trip_through_bgkits_property() -> None:
     assert "XG Roller++" in dict(move.annotations)[PROPERTY][0]
 
 
-@pytest.mark.skipif(_gnubg() is None, reason="GNU Backgammon (Debian's gnubg) is not installed")
+@pytest.mark.skipif(
+    debian_gnubg() is None, reason="GNU Backgammon (Debian's gnubg) is not installed"
+)
 def test_gnubg_shows_bgkits_own_analysis(tmp_path: Path) -> None:
     """``bgkit analyze --sgf``: the candidates and cube decisions bgkit found, as gnubg's."""
     pytest.importorskip("gnubg")
@@ -261,19 +245,7 @@ def test_gnubg_shows_bgkits_own_analysis(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     match = read_match(sgf)
-    script = tmp_path / "dump.py"
-    script.write_text(_DUMP)
-    out = tmp_path / "gnubg.json"
-    env = {**os.environ, "BGKIT_SGF": str(sgf), "BGKIT_OUT": str(out)}
-    subprocess.run(
-        [str(_gnubg()), "-t", "-q", "-p", str(script)],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
-    records = json.loads(out.read_text())[0]
+    records = run_script(_DUMP, tmp_path, BGKIT_SGF=str(sgf))[0][0]
     moves = [r for r in records if r["action"] == "move"]
     mine = [a for a in match.games[0].actions if isinstance(a, Move)]
     shown = 0

@@ -13,7 +13,8 @@ import importlib.util
 import io
 import re
 import sys
-from typing import IO, Any, NoReturn
+from collections.abc import Callable
+from typing import IO, Any, NoReturn, TypeVar
 
 import click
 
@@ -22,12 +23,15 @@ from bgkit.errors import NotationError
 __all__ = [
     "EXIT_LOST",
     "ByteSize",
+    "candidates_option",
     "fail",
     "max_size_option",
     "parse_dice",
     "require_extra",
     "stdin",
 ]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_LOST = 4
 """Exit code when bgkit could not finish (a lost Dask cluster): not the same as 1, the
@@ -97,6 +101,24 @@ def max_size_option(function: Any) -> Any:
         help="Read record files up to SIZE (for example 200M). Larger files are refused,"
         " as are XG files whose match data inflates to more.  [default: 64M]",
     )(function)
+
+
+def candidates_option(help_text: str) -> Callable[[F], F]:
+    """``--candidates/-n N``: how many of the best plays to keep (default 5)."""
+
+    def decorate(function: F) -> F:
+        option = click.option(
+            "--candidates",
+            "-n",
+            type=click.IntRange(1),
+            default=5,
+            show_default=True,
+            help=help_text,
+        )
+        decorated: F = option(function)
+        return decorated
+
+    return decorate
 
 
 def stdin() -> IO[bytes]:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from bgkit.cli._common import max_size_option
+from bgkit.cli._common import candidates_option, max_size_option
 
 if TYPE_CHECKING:
     from bgkit.analysis import Analysis
@@ -54,14 +54,7 @@ STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
     metavar="OUT|-",
     help="Write the match as SGF with the analysis as GNU Backgammon's (gnubg shows it).",
 )
-@click.option(
-    "--candidates",
-    "-n",
-    type=click.IntRange(1),
-    default=5,
-    show_default=True,
-    help="Best plays kept per roll, with their chances (in --json and --sgf).",
-)
+@candidates_option("Best plays kept per roll, with their chances (in --json and --sgf).")
 @click.option(
     "--strength",
     type=click.Choice(sorted(STRENGTHS)),

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from bgkit.cli._common import candidates_option
+
 if TYPE_CHECKING:
     from bgkit.position import Position
 
@@ -37,14 +39,7 @@ __all__ = ["hint"]
     show_default=True,
     help="Search depth (0 = GNU Backgammon's static evaluation; its default strength is 2).",
 )
-@click.option(
-    "--candidates",
-    "-n",
-    type=click.IntRange(1),
-    default=5,
-    show_default=True,
-    help="How many plays to list, best first.",
-)
+@candidates_option("How many plays to list, best first.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per position (JSON Lines).")
 def hint(
     positions: tuple[str, ...], dice: str | None, plies: int, candidates: int, as_json: bool

@@ -53,8 +53,9 @@ from bgkit.formats.annotations import (
     CubeAnalysis,
     Probabilities,
 )
+from bgkit.formats.sgf import _letter, _point
 from bgkit.met import shipped_met
-from bgkit.play import BAR, OFF, Play, Step
+from bgkit.play import Play, Step
 from bgkit.records import Action, Beaver, Double, Match, Move, Raccoon, Take
 
 __all__ = ["PROPERTY", "CubeContext", "analysis_of", "annotate", "annotate_match"]
@@ -188,22 +189,6 @@ def _plies(level: str | None) -> int:
     if level and level.startswith("Cubeful ") and level[8:-4].isascii() and level[8:-4].isdigit():
         return int(level[8:-4])
     return 3 if level else 0
-
-
-def _letter(point: int, player: int) -> str:
-    if point == BAR:
-        return "y"
-    if point == OFF:
-        return "z"
-    return chr(ord("a") + point - 1) if player == 0 else chr(ord("x") - point + 1)
-
-
-def _point(letter: str, player: int) -> int:
-    if letter == "y":
-        return BAR
-    if not "a" <= letter <= "x":
-        return OFF
-    return ord(letter) - ord("a") + 1 if player == 0 else ord("x") - ord(letter) + 1
 
 
 def _chances(p: Probabilities | None) -> str:
