@@ -46,7 +46,7 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from bgkit.metrics import luck_words
+from bgkit.metrics import luck_words, skill_label
 from bgkit.position import Position
 from bgkit.records import Match
 
@@ -189,8 +189,11 @@ def equity_figure(analysis: Analysis, game: int | None = None) -> Figure:
     equity before each roll, from the analysis's luck evaluation, converted with GNU
     Backgammon's match equity table); in money play it is player 0's cubeful equity in
     points (EMG times the cube). Marked on the curve: every decision marked bad or very
-    bad (checker play or cube, the error in EMG greater than 0.06) and every roll marked
-    lucky or unlucky (luck above 0.3 EMG either way), coloured by player.
+    bad or doubtful (checker play or cube), sized and coloured by its mark
+    (:data:`MARK_STYLES`) with its player's marker (:data:`PLAYER_MARKERS`, edged in the
+    player's colour), and every roll marked lucky or unlucky (luck above 0.3 EMG either
+    way), coloured by player. Over the whole match the games are marked with the score
+    before each.
 
     :param game: a game number of the record; ``None``: the whole match.
     :raises ValueError: when the analysis has no game ``game``.
@@ -206,18 +209,20 @@ def equity_figure(analysis: Analysis, game: int | None = None) -> Figure:
     names = analysis.match.players
     for player in (0, 1):
         mine = frame[frame["player"] == player]
-        errors = mine[mine["error"] > 0.06]
-        ax.scatter(
-            errors[x],
-            errors["value"],
-            marker="X",
-            s=70,
-            color=PLAYER_COLORS[player],
-            edgecolors="black",
-            linewidths=0.5,
-            zorder=3,
-            label=f"error by {names[player]} (bad or very bad)",
-        )
+        marks = mine["error"].map(skill_label)
+        for mark, (color, size, sign) in MARK_STYLES.items():
+            errors = mine[marks == mark]
+            ax.scatter(
+                errors[x],
+                errors["value"],
+                marker=PLAYER_MARKERS[player],
+                s=size,
+                color=color,
+                edgecolors=PLAYER_COLORS[player],
+                linewidths=1.5,
+                zorder=3,
+                label=f"error by {names[player]}: {mark} ({sign})",
+            )
         lucky = mine[mine["luck_emg"].abs() > 0.3]
         ax.scatter(
             lucky[x],
@@ -231,19 +236,30 @@ def equity_figure(analysis: Analysis, game: int | None = None) -> Figure:
             label=f"big luck for {names[player]} (|luck| > 0.3 EMG)",
         )
     if game is None:
-        _game_boundaries(ax, frame, "roll")
+        scores = {row["game"]: row["score"] for row in analysis.rows}
+        _game_boundaries(ax, frame, "roll", scores)
     what = "match-winning chance" if is_match else "equity"
     where = f"game {game}" if game is not None else ("the match" if is_match else "the session")
     ax.set_title(
         f"{names[0]}'s {what} across {where} ({_match_name(analysis.match)}; "
         f"{analysis.level} analysis)"
     )
-    ax.set_xlabel(_x_label(game))
+    ax.set_xlabel(_x_label(game, scores=True))
     ax.set_ylabel(frame.attrs["axis"])
     if frame.attrs["unit"] == "mwc":
         ax.set_ylim(0, 100)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize="small")
     return fig
+
+
+#: How the equity figure draws a marked decision: colour, size and gnubg's sign by mark.
+MARK_STYLES = {
+    "doubtful": ("#f2c744", 35, "?!"),
+    "bad": ("#f28e2b", 75, "?"),
+    "very bad": ("#d62728", 140, "??"),
+}
+#: Marker shapes of players 0 and 1 (their colour is the marker's edge).
+PLAYER_MARKERS = ("o", "D")
 
 
 def _equity_frame(analysis: Analysis) -> pd.DataFrame:
@@ -724,8 +740,11 @@ def _one_game(frame: pd.DataFrame, game: int) -> pd.DataFrame:
     return part
 
 
-def _game_boundaries(ax: Axes, frame: pd.DataFrame, x: str) -> None:
-    """Dotted lines where each game after the first starts, and the game numbers on top."""
+def _game_boundaries(
+    ax: Axes, frame: pd.DataFrame, x: str, scores: dict[int, str] | None = None
+) -> None:
+    """Dotted lines where each game after the first starts, and the game numbers on top
+    (with the score before each game, when ``scores`` gives it)."""
     from matplotlib.transforms import blended_transform_factory
 
     trans = blended_transform_factory(ax.transData, ax.transAxes)
@@ -735,13 +754,22 @@ def _game_boundaries(ax: Axes, frame: pd.DataFrame, x: str) -> None:
         if i:
             ax.axvline(start - 0.5, color="#bbbbbb", linestyle=":", linewidth=1)
         if several and len(starts) <= 30:
+            score = f"\n{scores[number]}" if scores and number in scores else ""
             ax.text(
-                start, 0.98, f"G{number}", transform=trans, va="top", fontsize=8, color="#666666"
+                start,
+                0.98,
+                f"G{number}{score}",
+                transform=trans,
+                va="top",
+                fontsize=8,
+                color="#666666",
             )
 
 
-def _x_label(game: int | None) -> str:
-    return "roll number in the game" if game is not None else "roll number in the match"
+def _x_label(game: int | None, scores: bool = False) -> str:
+    if game is not None:
+        return "roll of the game (both players' rolls, in order)"
+    return f"roll of the match (G: a game starts{', with the score before it' if scores else ''})"
 
 
 def _match_name(match: Match) -> str:

@@ -116,14 +116,25 @@ def test_equity_figure_is_player_0s_match_winning_chance(tmp_path: Path) -> None
     values = [y for line in ax.get_lines()[: len(a.match.games)] for y in line.get_ydata()]
     assert len(values) == len(rolls)
     assert all(0 <= y <= 100 for y in values)
-    # the marks: every checker error above 0.06 EMG is a cross of its player's colour
-    crosses = sum(
-        len(c.get_offsets())
+    # the marks: every marked checker error, sized and coloured by its mark
+    drawn = {
+        mark: sum(
+            len(c.get_offsets())
+            for c in ax.collections
+            if c.get_label().endswith(f": {mark} ({sign})")  # type: ignore[attr-defined]
+        )
+        for mark, (_, _, sign) in reports.MARK_STYLES.items()
+    }
+    sizes = {
+        c.get_label().rsplit(": ", 1)[1]: c.get_sizes()[0]  # type: ignore[attr-defined]
         for c in ax.collections
-        if c.get_label().startswith("error by")  # type: ignore[attr-defined]
-    )
-    checker_errors = int((rolls["error_emg"].astype(float) > 0.06).sum())
-    assert crosses >= checker_errors
+        if c.get_label().startswith("error by") and len(c.get_offsets())  # type: ignore[attr-defined]
+    }
+    assert sizes["doubtful (?!)"] < sizes["bad (?)"] < sizes["very bad (??)"]
+    errors = rolls["error_emg"].astype(float)
+    assert drawn["very bad"] >= int((errors > 0.12).sum())
+    assert drawn["bad"] + drawn["very bad"] >= int((errors > 0.06).sum())
+    assert sum(drawn.values()) >= int((errors > 0.03).sum()) > 0
     stars = sum(
         len(c.get_offsets())
         for c in ax.collections
