@@ -193,7 +193,12 @@ def test_unfinished_game() -> None:
     match = dialect("unfinished.mat")
     assert match.games[0].result == Result(1, 1)
     assert match.games[1].result is None and len(match.games[1].actions) == 2
-    assert match.comments == ("match aborted by tournament server",)
+    # a comment inside a game goes with the action written just before it (as SGF's C)
+    assert match.comments == ()
+    assert match.games[1].actions[1].annotations == (
+        ("C", ("match aborted by tournament server",)),
+    )
+    assert "63: 24/18 13/10 \n; match aborted by tournament server\n" in dumps_mat(match)
     assert match.length == 3  # "3 point match" without a leading space
 
 

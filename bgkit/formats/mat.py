@@ -37,6 +37,12 @@ anywhere on a line, BackgammonGalaxy's ``Losses N point`` lines and its second m
 in mid-line, a left column that overflows into the right one, and XG's ``; Set Pos=``
 lines.
 
+**Comments.** Comment lines before ``N point match``, and after a game's result, are the
+match's :attr:`~bgkit.records.Match.comments`. A comment line inside a game goes with the
+action written just before it (before the first action: with the game), as SGF's ``C``
+annotation (lines after the same action joined), and :func:`dumps_mat` writes it back
+after that action's line, so comments keep their place through ``.mat``, SGF and JSON.
+
 **How cells are given to players.** A move line holds at most one action per column.
 When a line holds two actions, the first is the left player's and the second the right
 player's, wherever they stand (so an overflowing left play is harmless). A lone action
@@ -70,7 +76,7 @@ import os
 import re
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from lark import (
@@ -91,6 +97,7 @@ from bgkit.limits import check_integer, check_name, check_play_steps, check_text
 from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.records import (
     Action,
+    Annotations,
     Beaver,
     Double,
     Drop,
@@ -226,6 +233,7 @@ class _SetPos:
 @dataclass(slots=True)
 class _Comment:
     text: str
+    line: int = 0
 
 
 @dataclass(slots=True)
@@ -289,7 +297,7 @@ class _MatBuilder(Transformer[Token, Match]):
         text = str(token)[1:]
         if text.startswith(" "):
             text = text[1:]
-        return _Comment(text.rstrip())
+        return _Comment(text.rstrip(), token.line or 0)
 
     def match_length(self, number: Token, _points: Token, _match: Token) -> int:
         return self._int(number)
@@ -415,6 +423,10 @@ class _MatBuilder(Transformer[Token, Match]):
                 segments.extend(item)
         assert score is not None  # the grammar requires the score line
         actions, result, after = self._assign(segments, score.right_column)
+        ended = result.line if result is not None and result.line else None
+        after_end = [c for c in comments if ended is not None and c.line > ended]
+        inside = [c for c in comments if c not in after_end]
+        actions, notes = _place_comments(actions, inside)
         game = Game(
             self._int(number),
             score.scores,
@@ -423,10 +435,11 @@ class _MatBuilder(Transformer[Token, Match]):
             None if setup is None else setup.value,
             line=word.line or 0,
             column=word.column or 0,
+            annotations=notes,
             score_places=score.places,
             after_result=tuple(after),
         )
-        return _GameItem(game, comments, score.names)
+        return _GameItem(game, after_end, score.names)  # (after the result: the match's)
 
     def _assign(
         self, segments: Sequence[_Segment], right: int
@@ -533,6 +546,26 @@ class _MatBuilder(Transformer[Token, Match]):
             tuple(comments),
             source_name=self.source_name,
         )
+
+
+def _place_comments(
+    actions: list[Action], comments: Sequence[_Comment]
+) -> tuple[list[Action], Annotations]:
+    """A game's comment lines on the action written just before each (as SGF's ``C``, one
+    text per action, lines joined), or on the game when no action comes before. (Comment
+    lines after the game's result stay the match's comments.)"""
+    on_game: list[str] = []
+    on_action: dict[int, list[str]] = {}
+    for comment in comments:
+        before = [k for k, a in enumerate(actions) if 0 < a.line < comment.line]
+        if before:
+            on_action.setdefault(before[-1], []).append(comment.text)
+        else:
+            on_game.append(comment.text)
+    out = list(actions)
+    for k, texts in on_action.items():
+        out[k] = replace(out[k], annotations=(*out[k].annotations, ("C", ("\n".join(texts),))))
+    return out, (("C", ("\n".join(on_game),)),) if on_game else ()
 
 
 def _strip_blanks(token: Token) -> Token:
@@ -778,13 +811,16 @@ def dumps_mat(match: Match) -> str:
 
 _TAG_TEXT = re.compile(r'\[[^\]"\n]*".*"\][ \t]*$')
 _RATING_IN_NAME = re.compile(r",[ \t]*[0-9]")
+_SET_POS_TEXT = re.compile(r"[ \t]*Set[ \t]+Pos[ \t]*=", re.IGNORECASE)
 
 
 def _comment_line(text: str) -> str:
     if not text:
         return ";\n"
-    # "; [Key "value"]" would read back as a tag: "#" keeps it a comment (gnubg reads both)
-    return f"# {text}\n" if _TAG_TEXT.match(text) else f"; {text}\n"
+    # "; [Key "value"]" would read back as a tag, "; Set Pos=..." as a setup: "#" keeps
+    # them comments (gnubg reads both)
+    special = _TAG_TEXT.match(text) or _SET_POS_TEXT.match(text)
+    return f"# {text}\n" if special else f"; {text}\n"
 
 
 def _check_writable(match: Match) -> None:
@@ -854,13 +890,29 @@ def _cell_text(action: Action) -> str:
     return f" Raccoons => {action.value}"
 
 
-def _write_game(out: list[str], players: tuple[str, str], game: Game) -> None:
+def _write_game(lines: list[str], players: tuple[str, str], game: Game) -> None:
+    pending: list[str] = []  # comments to write once the current line ends
+
+    class _Out:
+        def append(self, text: str) -> None:
+            lines.append(text)
+            if text.endswith("\n") and pending:
+                lines.extend(_comment_line(c) for c in pending)
+                pending.clear()
+
+    out = _Out()
     out.append(f" Game {game.number}\n")
     left = f"{players[0]} : {game.score[0]}"
     gap = "" if len(left) < 31 else " "
-    out.append(f" {left:<31}{gap}{players[1]} : {game.score[1]}\n")
+    pending.extend(_comments_of(game.annotations))
     if game.setup is not None:
+        out.append(f" {left:<31}{gap}{players[1]} : {game.score[1]}\n")
+        pending_after_setup = list(pending)
+        pending.clear()
         out.append(f"; Set Pos={game.setup}\n")
+        lines.extend(_comment_line(c) for c in pending_after_setup)
+    else:
+        out.append(f" {left:<31}{gap}{players[1]} : {game.score[1]}\n")
     result = game.result
     wins = ""
     if result is not None:
@@ -871,6 +923,7 @@ def _write_game(out: list[str], players: tuple[str, str], game: Game) -> None:
     last = len(game.actions) - 1
     for k, action in enumerate(game.actions):
         text = _cell_text(action)
+        pending.extend(_comments_of(action.annotations))
         number = slot // 2 + 1
         if action.player == 0:
             if slot % 2:  # a left cell after a left cell: leave the right cell empty
@@ -898,7 +951,20 @@ def _write_game(out: list[str], players: tuple[str, str], game: Game) -> None:
             out.append(f"{' ' * 34}{wins}\n" if result.winner else f"      {wins}\n")
     elif slot % 2:
         out.append("\n")
+    lines.extend(_comment_line(c) for c in pending)
     out.append("\n")
+
+
+def _comments_of(annotations: Annotations) -> list[str]:
+    """The comment lines of an action or game: its ``C`` texts, line by line, without the
+    blanks at their ends (which a ``.mat`` line cannot keep)."""
+    return [
+        line.rstrip()
+        for key, values in annotations
+        if key == "C"
+        for v in values
+        for line in v.split("\n")
+    ]
 
 
 def write_mat(match: Match, path: str | os.PathLike[str], *, force: bool = False) -> None:
