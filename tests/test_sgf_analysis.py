@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -301,3 +302,17 @@ def test_a_record_without_analysis_says_so() -> None:
         "holds no analysis to report (analyse it with GNU Backgammon instead)"
     )
     assert len(run.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("bk", ["{", '{"checker": {"candidates": [{"steps": 3}]}}', "[]", ""])
+def test_a_damaged_bk_falls_back_to_gnubgs_properties(bk: str) -> None:
+    move = annotate(
+        Move(0, (3, 1), Play("8/5 6/5")),
+        ActionAnalysis(checker=CheckerAnalysis((CandidatePlay(Play("8/5 6/5"), 0.25),), 0)),
+    )
+    damaged = replace(
+        move, annotations=tuple((k, (bk,) if k == PROPERTY else v) for k, v in move.annotations)
+    )
+    note = analysis_of(damaged)
+    assert note is not None and note.checker is not None
+    assert note.checker.candidates[0].equity == 0.25 and note.checker.played == 0

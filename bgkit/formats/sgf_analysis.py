@@ -63,10 +63,7 @@ __all__ = ["PROPERTY", "CubeContext", "analysis_of", "annotate", "annotate_match
 PROPERTY = "BK"
 """bgkit's SGF property for an analysis, exactly as read (one JSON value)."""
 
-GNUBG_PROPERTIES = ("A", "DA", "LU")
-"""GNU Backgammon's analysis properties that :func:`annotate` writes."""
-
-A = TypeVar("A", bound=Action)
+ActionT = TypeVar("ActionT", bound=Action)
 
 
 class CubeContext:
@@ -105,7 +102,7 @@ class CubeContext:
         return 0.5 * ((win - lose) * equity + (win + lose))
 
 
-def annotate(action: A, note: ActionAnalysis, context: CubeContext | None = None) -> A:
+def annotate(action: ActionT, note: ActionAnalysis, context: CubeContext | None = None) -> ActionT:
     """``action`` with ``note`` added to its annotations (see the module docstring).
 
     gnubg's ``A`` and ``LU`` go on moves; ``DA`` on moves (the decision before the roll)
@@ -162,14 +159,19 @@ def annotate_match(match: Match, analysis: Sequence[Sequence[ActionAnalysis | No
 def analysis_of(action: Action) -> ActionAnalysis | None:
     """The analysis kept in ``action``'s annotations (bgkit's, else gnubg's), or ``None``.
 
-    The comment (``C``) comes with it.
+    The comment (``C``) comes with it. A ``BK`` value that is not bgkit's (a file edited
+    by hand) is passed over for gnubg's properties; gnubg's that do not parse count as
+    no analysis.
     """
     props: dict[str, tuple[str, ...]] = {}
     for key, values in action.annotations:
         props.setdefault(key, values)
     comment = props["C"][0] if props.get("C") else None
-    if PROPERTY in props:
-        return _from_json(json.loads(props[PROPERTY][0]), comment)
+    if props.get(PROPERTY):
+        try:
+            return _from_json(json.loads(props[PROPERTY][0]), comment)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass
     cube = _from_da(props["DA"][0]) if props.get("DA") else None
     checker = None
     if props.get("A") and isinstance(action, Move):
@@ -316,6 +318,8 @@ def _to_json(note: ActionAnalysis) -> dict[str, Any]:
 
 
 def _from_json(data: dict[str, Any], comment: str | None) -> ActionAnalysis:
+    if not isinstance(data, dict) or not data.keys() & {"cube", "checker"}:
+        raise TypeError("not bgkit's analysis")
     cube = checker = None
     if "cube" in data:
         c = data["cube"]
