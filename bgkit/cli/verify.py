@@ -162,10 +162,11 @@ def verify(
                         break
     except BrokenPipeError:
         raise
-    except (BgkitError, OSError) as err:
-        bar.close()
-        fail(error_line(err))
     except Exception as err:
+        # a closed comm to a Dask cluster is an OSError too: the cluster went away
+        if isinstance(err, (BgkitError, OSError)) and not (scheduler and _from_dask(err)):
+            bar.close()
+            fail(error_line(err))
         if not scheduler:
             raise
         bar.close()  # the cluster went away (a dead scheduler, a lost connection)
@@ -231,3 +232,8 @@ def _unreadable_json(file: str, row: dict[str, Any]) -> dict[str, Any]:
         "severity": "error",
         "message": _reason(file, row)[1],
     }
+
+
+def _from_dask(err: BaseException) -> bool:
+    """Whether ``err`` is Dask's (a comm to a scheduler that went away is an OSError)."""
+    return type(err).__module__.split(".")[0] in ("distributed", "tornado")
