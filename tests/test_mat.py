@@ -812,3 +812,22 @@ def test_fuzz_byte_flips(text: str, junk: bytes, where: int) -> None:
     i = where % len(data)
     mutated = data[:i] + junk + data[i + len(junk) :]
     parses_or_notation_error(decode_bytes(mutated))
+
+
+def test_comments_stay_after_their_actions_line() -> None:
+    """Each comment goes back after the line of the action before it, also when one
+    player's cells follow each other (a line with an empty right cell)."""
+    text = (
+        " 3 point match\n\n Game 1\n A : 0                          B : 0\n; before\n"
+        "  1) 31: 8/5 6/5                 64: 24/14*\n; nice hit\n"
+        "  2)  Doubles => 2\n; doubled\n  3)  Doubles => 4\n; again\n"
+    )
+    match = parse_mat(text)
+    written = dumps_mat(match)
+    assert "; before\n  1)" in written
+    assert "24/14* \n; nice hit\n  2)  Doubles => 2" in written
+    assert "Doubles => 2               \n; doubled\n  3)  Doubles => 4" in written
+    back = parse_mat(written)
+    assert [a.annotations for a in back.games[0].actions] == [
+        a.annotations for a in match.games[0].actions
+    ]

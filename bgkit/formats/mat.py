@@ -890,29 +890,23 @@ def _cell_text(action: Action) -> str:
     return f" Raccoons => {action.value}"
 
 
-def _write_game(lines: list[str], players: tuple[str, str], game: Game) -> None:
-    pending: list[str] = []  # comments to write once the current line ends
+def _write_game(out: list[str], players: tuple[str, str], game: Game) -> None:
+    pending: list[str] = []  # the comments of the actions on the line being written
 
-    class _Out:
-        def append(self, text: str) -> None:
-            lines.append(text)
-            if text.endswith("\n") and pending:
-                lines.extend(_comment_line(c) for c in pending)
-                pending.clear()
+    def emit(text: str) -> None:
+        """Write ``text``; once it ends a line, the pending comments after it."""
+        out.append(text)
+        if text.endswith("\n"):
+            out.extend(_comment_line(c) for c in pending)
+            pending.clear()
 
-    out = _Out()
-    out.append(f" Game {game.number}\n")
+    emit(f" Game {game.number}\n")
     left = f"{players[0]} : {game.score[0]}"
     gap = "" if len(left) < 31 else " "
-    pending.extend(_comments_of(game.annotations))
+    emit(f" {left:<31}{gap}{players[1]} : {game.score[1]}\n")
     if game.setup is not None:
-        out.append(f" {left:<31}{gap}{players[1]} : {game.score[1]}\n")
-        pending_after_setup = list(pending)
-        pending.clear()
-        out.append(f"; Set Pos={game.setup}\n")
-        lines.extend(_comment_line(c) for c in pending_after_setup)
-    else:
-        out.append(f" {left:<31}{gap}{players[1]} : {game.score[1]}\n")
+        emit(f"; Set Pos={game.setup}\n")
+    out.extend(_comment_line(c) for c in _comments_of(game.annotations))
     result = game.result
     wins = ""
     if result is not None:
@@ -923,36 +917,37 @@ def _write_game(lines: list[str], players: tuple[str, str], game: Game) -> None:
     last = len(game.actions) - 1
     for k, action in enumerate(game.actions):
         text = _cell_text(action)
-        pending.extend(_comments_of(action.annotations))
         number = slot // 2 + 1
         if action.player == 0:
             if slot % 2:  # a left cell after a left cell: leave the right cell empty
-                out.append("\n")
+                emit("\n")
                 slot += 1
                 number = slot // 2 + 1
+            pending.extend(_comments_of(action.annotations))  # (after this action's line)
             if k == last and isinstance(action, Drop) and result is not None and result.winner:
                 text += " " * 23 + wins  # gnubg writes the winner on the drop's line
                 result = None
-                out.append(f"{number:3d}) {text:<27} \n")
+                emit(f"{number:3d}) {text:<27} \n")
                 slot += 2
                 continue
-            out.append(f"{number:3d}) {text:<27} ")
+            emit(f"{number:3d}) {text:<27} ")
             slot += 1
         else:
+            pending.extend(_comments_of(action.annotations))
             if slot % 2 == 0:
-                out.append(f"{number:3d}) {'':<27} ")
+                emit(f"{number:3d}) {'':<27} ")
                 slot += 1
-            out.append(f"{text}\n")
+            emit(f"{text}\n")
             slot += 1
     if result is not None:
         if slot % 2:
-            out.append(f" {wins}\n" if result.winner else f"\n      {wins}\n")
+            emit(f" {wins}\n" if result.winner else f"\n      {wins}\n")
         else:
-            out.append(f"{' ' * 34}{wins}\n" if result.winner else f"      {wins}\n")
+            emit(f"{' ' * 34}{wins}\n" if result.winner else f"      {wins}\n")
     elif slot % 2:
-        out.append("\n")
-    lines.extend(_comment_line(c) for c in pending)
-    out.append("\n")
+        emit("\n")
+    out.extend(_comment_line(c) for c in pending)
+    emit("\n")
 
 
 def _comments_of(annotations: Annotations) -> list[str]:
