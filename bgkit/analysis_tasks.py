@@ -169,12 +169,11 @@ def _candidate(ev: Evaluator, pos: Position, dice: tuple[int, int], c: Candidate
     """A play with the mover's chances after it: from the search when it gave them, else
     the opponent's evaluation after the play, seen from the other side."""
     if c.probabilities is not None:
-        return CandidatePlay(
-            c.play, c.equity, Probabilities(*c.probabilities), f"Cubeful {c.plies}-ply"
-        )
-    after = pos.with_dice(*dice).apply(c.play)
-    win, win_g, win_bg, lose_g, lose_bg = ev.chances(after, plies=c.plies)
-    mine = Probabilities(1.0 - win, lose_g, lose_bg, win_g, win_bg)
+        mine = Probabilities(*c.probabilities)
+    else:
+        after = pos.with_dice(*dice).apply(c.play)
+        win, win_g, win_bg, lose_g, lose_bg = ev.chances(after, plies=c.plies)
+        mine = Probabilities(1.0 - win, lose_g, lose_bg, win_g, win_bg)
     return CandidatePlay(c.play, c.equity, mine, level=f"Cubeful {c.plies}-ply")
 
 
