@@ -562,13 +562,9 @@ class _Reader:
         games: list[Game] = []
         for index, tree in enumerate(trees):
             games.append(self.game(tree, index, header, games))
-        tags = header.tags() if header.kept_tags is None else header.kept_tags
-        if header.kept_tags is None and (
-            header.length == 0
-            and not header.beaver
-            and any(isinstance(a, Beaver) for g in games for a in g.actions)
-        ):
-            tags.append(("Beaver", "On"))
+        tags = header.kept_tags
+        if tags is None:
+            tags = _with_money_beaver(header.tags(), header.length, games)
         return Match(
             header.players,
             header.length,
@@ -731,6 +727,17 @@ class _Reader:
             line=self.line_col(root_node.pos)[0],
             annotations=tuple(annotations),
         )
+
+
+def _with_money_beaver(
+    tags: list[tuple[str, str]], length: int, games: Sequence[Game]
+) -> list[tuple[str, str]]:
+    """``tags`` with ``Beaver "On"`` added for a money record that holds a beaver but says
+    nothing of the rule (what the reader makes of such a record's header)."""
+    beavered = any(isinstance(a, Beaver) for g in games for a in g.actions)
+    if length == 0 and beavered and ("Beaver", "On") not in tags:
+        return [*tags, ("Beaver", "On")]
+    return tags
 
 
 def _score_after(game: Game) -> tuple[int, int]:
@@ -1108,13 +1115,16 @@ def dumps_sgf(match: Match) -> str:
     """
     if not match.games:
         raise ValueError("SGF holds a match as its game trees: a match without a game has none")
-    text = "".join(_GameWriter(match, index).text() for index in range(len(match.games)))
-    if match.tags and match.games and parse_sgf(text).tags != match.tags:
-        # the standard properties do not give the tags back: keep them all in BT
-        text = "".join(
-            _GameWriter(match, index, keep_tags=True).text() for index in range(len(match.games))
-        )
-    return text
+    first = _GameWriter(match, 0).text()
+    if match.tags and _tags_back(first, match) != list(match.tags):
+        first = _GameWriter(match, 0, keep_tags=True).text()  # keep them all in BT
+    return first + "".join(_GameWriter(match, i).text() for i in range(1, len(match.games)))
+
+
+def _tags_back(first: str, match: Match) -> list[tuple[str, str]]:
+    """The tags the reader finds for ``match`` written as SGF whose first game tree is
+    ``first`` (the header is the first root's: no need to read the other games)."""
+    return _with_money_beaver(list(parse_sgf(first).tags), match.length, match.games)
 
 
 def write_sgf(match: Match, path: str | os.PathLike[str], *, force: bool = False) -> None:
