@@ -143,7 +143,7 @@ class Analysis:
         table = []
         for i, (rank, c) in enumerate(zip(ranks, checker.candidates, strict=True)):
             p = c.probabilities
-            chances = _chances(p) if p is not None else (math.nan,) * 5
+            chances = p.values() if p is not None else (math.nan,) * 5
             table.append(
                 (
                     rank,
@@ -677,7 +677,7 @@ def _note_dict(note: ActionAnalysis | None) -> dict[str, Any]:
                 "difference": c.equity - best,
                 "probabilities": None
                 if c.probabilities is None
-                else list(_chances(c.probabilities)),
+                else list(c.probabilities.values()),
                 "level": c.level,
                 "played": i == note.checker.played,
             }
@@ -692,13 +692,9 @@ def _note_dict(note: ActionAnalysis | None) -> dict[str, Any]:
             "proper_action": cube.verdict,
             "probabilities": None
             if cube.probabilities is None
-            else list(_chances(cube.probabilities)),
+            else list(cube.probabilities.values()),
         }
     return out
-
-
-def _chances(p: Probabilities) -> tuple[float, float, float, float, float]:
-    return (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon)
 
 
 def _notes(

@@ -457,7 +457,7 @@ def test_candidate_lists_equal_gnubgs(name: str) -> None:
             same_play += 1
             p = c.probabilities
             assert p is not None
-            got = (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon)
+            got = p.values()
             assert got == pytest.approx([float(w) for w in words[4:9]], abs=2e-6), mine
         made = note.checker.candidates[note.checker.played].play
         assert _result(pos, mine["dice"], str(made)) == _result(pos, mine["dice"], mine["play"])

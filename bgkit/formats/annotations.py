@@ -58,6 +58,17 @@ class Probabilities:
         """``1 - win``."""
         return 1.0 - self.win
 
+    def values(self) -> tuple[float, float, float, float, float]:
+        """The five chances in order: win, win gammon, win backgammon, lose gammon, lose
+        backgammon (as gnubg and bgkit's JSON list them)."""
+        return (
+            self.win,
+            self.win_gammon,
+            self.win_backgammon,
+            self.lose_gammon,
+            self.lose_backgammon,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class CandidatePlay:

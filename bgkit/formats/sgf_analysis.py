@@ -193,13 +193,14 @@ def _plies(level: str | None) -> int:
     return 3 if level else 0
 
 
+def _level(word: str) -> str:
+    """gnubg's depth word of an evaluation (``2C``: 2-ply, cubeful) as a level name."""
+    return f"{'Cubeful ' if word.endswith('C') else ''}{word.rstrip('C')}-ply"
+
+
 def _chances(p: Probabilities | None) -> str:
-    values = (0.0,) * 5 if p is None else _probability_values(p)
+    values = (0.0,) * 5 if p is None else p.values()
     return " ".join(f"{x:.6f}" for x in values)
-
-
-def _probability_values(p: Probabilities) -> tuple[float, ...]:
-    return (p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon)
 
 
 def _a(checker: CheckerAnalysis, player: int) -> tuple[str, ...]:
@@ -243,8 +244,7 @@ def _from_a(
                 for i in range(0, len(letters) - 1, 2)
             )
             numbers = [float(w) for w in words[4:10]]
-            depth = words[10].rstrip("C")
-            level = f"{'Cubeful ' if words[10].endswith('C') else ''}{depth}-ply"
+            level = _level(words[10])
             candidates.append(
                 CandidatePlay(Play(steps), numbers[5], Probabilities(*numbers[:5]), level=level)
             )
@@ -269,7 +269,7 @@ def _from_da(text: str) -> CubeAnalysis | None:
         double_take=out[13],
         probabilities=Probabilities(*out[:5]),
         cubeless_equity=out[5],
-        level=f"{'Cubeful ' if words[3].endswith('C') else ''}{words[3].rstrip('C')}-ply",
+        level=_level(words[3]),
     )
 
 
@@ -359,7 +359,7 @@ def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
 
 
 def _probability_list(p: Probabilities | None) -> list[float] | None:
-    return None if p is None else list(_probability_values(p))
+    return None if p is None else list(p.values())
 
 
 def _probabilities(values: list[float] | None) -> Probabilities | None:
