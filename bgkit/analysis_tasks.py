@@ -34,7 +34,14 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from bgkit.evaluator import CachedEvaluator, Candidate, Chances, CubeDecision, Evaluator
+from bgkit.evaluator import (
+    CachedEvaluator,
+    Candidate,
+    Chances,
+    CubeDecision,
+    Evaluator,
+    mirror,
+)
 from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.metrics import luck_normal, luck_opening
 from bgkit.position import Position
@@ -172,8 +179,7 @@ def _candidate(ev: Evaluator, pos: Position, dice: tuple[int, int], c: Candidate
         mine = Probabilities(*c.probabilities)
     else:
         after = pos.with_dice(*dice).apply(c.play)
-        win, win_g, win_bg, lose_g, lose_bg = ev.chances(after, plies=c.plies)
-        mine = Probabilities(1.0 - win, lose_g, lose_bg, win_g, win_bg)
+        mine = Probabilities(*mirror(ev.chances(after, plies=c.plies)))
     return CandidatePlay(c.play, c.equity, mine, level=f"Cubeful {c.plies}-ply")
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "CubeDecision",
     "Evaluation",
     "Evaluator",
+    "mirror",
     "position_key",
 ]
 
@@ -191,6 +192,17 @@ class Evaluator(Protocol):
     def match_equity_table(self) -> MatchEquityTable:
         """The match equity table the evaluator converts MWC with."""
         ...
+
+
+def mirror(theirs: Chances) -> Chances:
+    """The opponent's chances seen from the other side of the board (the mover's chances
+    after a play, from the evaluation of the position the opponent is on roll in).
+
+    >>> mirror((0.6, 0.2, 0.01, 0.1, 0.005))
+    (0.4, 0.1, 0.005, 0.2, 0.01)
+    """
+    win, win_g, win_bg, lose_g, lose_bg = theirs
+    return (1.0 - win, lose_g, lose_bg, win_g, win_bg)
 
 
 def position_key(position: Position) -> Hashable:

@@ -69,7 +69,7 @@ from functools import cache
 from types import ModuleType
 from typing import IO, Any, Self
 
-from bgkit.evaluator import Candidate, Chances, CubeDecision, Evaluation
+from bgkit.evaluator import Candidate, Chances, CubeDecision, Evaluation, mirror
 from bgkit.met import MatchEquityTable
 from bgkit.movegen import Key, Side
 from bgkit.play import Play, Step
@@ -565,12 +565,11 @@ class GnubgEvaluator:
         at = next((i for i, c in enumerate(out) if c.key == keep), None)
         if keep is not None and at:
             theirs = self.evaluate(_after(position, keep), plies=plies)
-            win, win_g, win_bg, lose_g, lose_bg = theirs.probabilities
             kept = replace(
                 out.pop(at),
                 equity=-theirs.cubeful,
                 plies=full,
-                probabilities=(1.0 - win, lose_g, lose_bg, win_g, win_bg),
+                probabilities=mirror(theirs.probabilities),
             )
             where = next(
                 (i for i, c in enumerate(out) if c.plies < full or c.equity < kept.equity),

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from bgkit.evaluator import CubeDecision, Evaluator
+from bgkit.evaluator import Chances, CubeDecision, Evaluator, mirror
 
 if TYPE_CHECKING:
     from bgkit.play import Play
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CubeHint", "Hint", "PlayHint", "hint", "proper_action"]
 
-Probabilities = tuple[float, float, float, float, float]
+Probabilities = Chances
 """Win, win gammon, win backgammon, lose gammon, lose backgammon (cubeless, the gammon
 figures include backgammons), for the player on roll."""
 
@@ -150,7 +150,7 @@ def hint(
                 candidate.play,
                 candidate.equity,
                 candidate.equity - best,
-                _mirror(theirs),
+                mirror(theirs),
                 candidate.plies,
             )
         )
@@ -239,9 +239,3 @@ def _take_point(evaluator: Evaluator, position: Position) -> float:
     passed = mwc(0, cube)
     win, lose = mwc(2 * cube, 0), mwc(0, 2 * cube)
     return (passed - lose) / (win - lose) if win > lose else 0.0
-
-
-def _mirror(theirs: Probabilities) -> Probabilities:
-    """The opponent's chances seen from the other side of the board."""
-    win, win_g, win_bg, lose_g, lose_bg = theirs
-    return (1.0 - win, lose_g, lose_bg, win_g, win_bg)

@@ -193,15 +193,19 @@ def _write(target: str, text: str, force: bool) -> None:
 
 def _thresholds(text: str) -> tuple[float, float, float]:
     from bgkit.cli._common import fail
+    from bgkit.metrics import skill_thresholds
 
     try:
-        doubtful, bad, very_bad = (float(x) for x in text.split(","))
-        from bgkit.metrics import skill_thresholds
-
+        numbers = [float(x) for x in text.split(",")]
+    except ValueError:
+        numbers = []
+    if len(numbers) != 3:
+        fail(f"--thresholds {text!r}: three numbers, such as 0.03,0.06,0.12")
+    doubtful, bad, very_bad = numbers
+    try:
         skill_thresholds(doubtful, bad, very_bad)
     except ValueError as err:
-        detail = str(err) if "grow" in str(err) else "three numbers, such as 0.03,0.06,0.12"
-        fail(f"--thresholds {text!r}: {detail}")
+        fail(f"--thresholds {text!r}: {err}")
     return doubtful, bad, very_bad
 
 
