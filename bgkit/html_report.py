@@ -210,7 +210,6 @@ def _worst(analysis: Analysis) -> str:
     return f'<table class="worst">{head}{"".join(rows)}</table>'
 
 
-_MARKS = {"doubtful": "?!", "bad": "?", "very bad": "??"}
 _LUCK = {
     "very lucky": "joker",
     "very unlucky": "anti-joker",
@@ -262,8 +261,7 @@ def _decisions(analysis: Analysis) -> str:
                 text.append(f"rolls {escape(str(row['dice']))}: {escape(str(what))}")
             else:
                 text.append(escape(str(row["action"])))
-            if label in _MARKS:
-                text.append(f' <span class="mark" title="{escape(label)}">{_MARKS[label]}</span>')
+            text.append(_mark(label))
             luck = _LUCK.get(str(row["luck"] or ""))
             if luck:
                 text.append(f' <span class="luck">{luck}</span>')
@@ -284,6 +282,15 @@ def _decisions(analysis: Analysis) -> str:
     return "\n".join(out)
 
 
+def _mark(label: str) -> str:
+    """A decision's mark as gnubg signs it (``?!``, ``?``, ``??``), named on hover."""
+    from bgkit.metrics import SKILL_SIGNS
+
+    if label not in SKILL_SIGNS:
+        return ""
+    return f' <span class="mark" title="{escape(label)}">{SKILL_SIGNS[label]}</span>'
+
+
 def _cube_line(row: dict[str, Any], cube: Any) -> str:
     parts = [
         f"no double {cube.no_double:+.3f}",
@@ -292,12 +299,7 @@ def _cube_line(row: dict[str, Any], cube: Any) -> str:
     ]
     error = row["cube_error_emg"] or 0.0
     done = escape(str(row["cube_action"] or ""))
-    label = str(row["cube_skill"] or "")
-    mark = (
-        f' <span class="mark" title="{escape(label)}">{_MARKS[label]}</span>'
-        if label in _MARKS
-        else ""
-    )
+    mark = _mark(str(row["cube_skill"] or ""))
     cost = f"; {done}: error {1000 * error:.1f} mEMG{mark}" if error else ""
     verdict = cube.verdict or cube.proper_action or ""  # (XG's files do not word it)
     return f"<p>Cube: {' · '.join(parts)} → <b>{escape(str(verdict))}</b>{cost}</p>"

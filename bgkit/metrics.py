@@ -36,6 +36,7 @@ __all__ = [
     "PIPS_PER_ROLL",
     "RATING_SCALES",
     "ROLLS",
+    "SKILL_SIGNS",
     "SKILL_THRESHOLDS",
     "absolute_fibs_rating",
     "cube_available",
@@ -97,6 +98,10 @@ RATING_SCALES: dict[str, tuple[tuple[float, str], ...]] = {
         (math.inf, "Awful!"),
     ),
 }
+
+
+#: gnubg's sign for each mark, as its move lists print them.
+SKILL_SIGNS = {"doubtful": "?!", "bad": "?", "very bad": "??"}
 
 
 def skill_label(error: float, thresholds: Sequence[tuple[str, float]] = SKILL_THRESHOLDS) -> str:

@@ -46,7 +46,7 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from bgkit.metrics import luck_words, skill_label
+from bgkit.metrics import SKILL_SIGNS, luck_words, skill_label
 from bgkit.position import Position
 from bgkit.records import Match
 
@@ -254,9 +254,9 @@ def equity_figure(analysis: Analysis, game: int | None = None) -> Figure:
 
 #: How the equity figure draws a marked decision: colour, size and gnubg's sign by mark.
 MARK_STYLES = {
-    "doubtful": ("#f2c744", 35, "?!"),
-    "bad": ("#f28e2b", 75, "?"),
-    "very bad": ("#d62728", 140, "??"),
+    "doubtful": ("#f2c744", 35, SKILL_SIGNS["doubtful"]),
+    "bad": ("#f28e2b", 75, SKILL_SIGNS["bad"]),
+    "very bad": ("#d62728", 140, SKILL_SIGNS["very bad"]),
 }
 #: Marker shapes of players 0 and 1 (their colour is the marker's edge).
 PLAYER_MARKERS = ("o", "D")
