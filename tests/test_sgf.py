@@ -513,7 +513,7 @@ def test_mat_to_sgf_round_trip(path: Path) -> None:
 def test_unwritable_plays_are_refused() -> None:
     illegal = read_mat(DATA / "fixtures" / "handwritten_3pt_illegal3.mat")  # 31: 8/4 6/5
     with pytest.raises(
-        ValueError, match=r"game 1: cannot write 8/4 6/5 with 31 as one step per die"
+        ValueError, match=r"game 1: SGF cannot write 8/4 6/5 with 31 as one step per die"
     ):
         dumps_sgf(illegal)
     # a per-die play is written as it stands even when the record is broken

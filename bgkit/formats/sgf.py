@@ -90,7 +90,6 @@ from __future__ import annotations
 
 import bisect
 import codecs
-import itertools
 import json
 import os
 import re
@@ -102,17 +101,14 @@ from lark import Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedT
 
 from bgkit._grammars import parser
 from bgkit.errors import (
-    AmbiguousPlayError,
-    IllegalPlayError,
-    InvalidPositionError,
     NotationError,
     excerpt,
 )
 from bgkit.fileio import write_atomic
 from bgkit.formats import decode_bytes, source_data
+from bgkit.formats._checkers import Board, game_steps, set_pos_sides
 from bgkit.limits import check_integer, check_name, check_nesting, check_text
 from bgkit.play import BAR, OFF, Play, Step
-from bgkit.position import HYPERGAMMON_BOARD, NACKGAMMON_BOARD, STANDARD_BOARD, Position
 from bgkit.records import (
     Action,
     Annotations,
@@ -350,116 +346,6 @@ def _syntax_error(err: UnexpectedInput, source: str, source_name: str | None) ->
     return NotationError(
         "not an SGF collection", source, 0, source_name=source_name
     )  # pragma: no cover
-
-
-def _variant_board(variant: str) -> tuple[int, ...]:
-    """One side's starting layout (index 0 off .. 25 bar) for a variant name of Match.variant."""
-    if variant == "nackgammon":
-        return NACKGAMMON_BOARD
-    if variant == "hypergammon":
-        return HYPERGAMMON_BOARD
-    if variant == "hypergammon-2":
-        return (0,) * 23 + (1, 1, 0)
-    if variant == "hypergammon-1":
-        return (0,) * 24 + (1, 0)
-    return STANDARD_BOARD
-
-
-class _Board:
-    """Checkers of both players (own numbering: 0 off, 1-24, 25 bar), followed step by step.
-
-    It applies steps as written, without the rules: only to mark hits when reading and to
-    know the position when writing.
-    """
-
-    __slots__ = ("checkers", "sides")
-
-    def __init__(self, side0: Sequence[int], side1: Sequence[int]) -> None:
-        self.sides = [list(side0), list(side1)]
-        self.checkers = sum(side0)
-
-    @classmethod
-    def start(cls, variant: str, setup: str | None) -> _Board:
-        if setup is not None:
-            try:
-                from bgkit.formats.mat import parse_set_pos
-
-                pos = parse_set_pos(setup, checkers=sum(_variant_board(variant)))
-                return cls(pos.board[0], pos.board[1])
-            except (NotationError, InvalidPositionError):
-                pass  # a broken setup: follow the checkers from the layout as well as we can
-            return cls(*_set_pos_sides(setup))
-        board = _variant_board(variant)
-        return cls(board, board)
-
-    def copy(self) -> _Board:
-        return _Board(self.sides[0], self.sides[1])
-
-    def can_play(self, player: int, steps: Sequence[Step]) -> bool:
-        """True when every step moves a checker that is there and lands on no made point."""
-        me, opp = list(self.sides[player]), list(self.sides[1 - player])
-        for s in steps:
-            if me[s.src] <= 0 or (s.dst != OFF and opp[25 - s.dst] >= 2):
-                return False
-            if s.dst != OFF and opp[25 - s.dst] == 1:
-                opp[25 - s.dst] = 0
-            me[s.src] -= 1
-            me[s.dst] += 1
-        return True
-
-    def play(self, player: int, steps: Iterable[Step]) -> list[Step]:
-        """Apply ``steps``; return them with the hits marked."""
-        me, opp = self.sides[player], self.sides[1 - player]
-        out = []
-        for s in steps:
-            hit = s.dst != OFF and opp[25 - s.dst] == 1
-            if hit:
-                opp[25 - s.dst] = 0
-                opp[BAR] += 1
-            if me[s.src] > 0:
-                me[s.src] -= 1
-            me[s.dst] += 1
-            out.append(Step(s.src, s.dst, hit))
-        return out
-
-    def set_pos(self, cube: int, owner: int | None) -> str:
-        """XG's ``Set Pos`` text for these checkers and the cube (ValueError if impossible)."""
-        chars = ["-"] * 26
-        for p in range(1, 26):
-            count = self.sides[0][p]
-            if count:
-                chars[p] = _count_letter(count).upper()
-        for p in range(1, 26):
-            count = self.sides[1][p]
-            if count:
-                i = 25 - p
-                if chars[i] != "-":
-                    raise ValueError(f"both players have checkers on White's {i}-point")
-                chars[i] = _count_letter(count)
-        exponent = max(cube, 1).bit_length() - 1
-        value = "0" if owner is None else str(-exponent if owner == 0 else exponent)
-        return "".join(chars) + "/" + value
-
-
-def _count_letter(count: int) -> str:
-    if count > 16:
-        raise ValueError(f"{count} checkers on one point")
-    return chr(ord("a") + count - 1)
-
-
-def _set_pos_sides(setup: str) -> tuple[list[int], list[int]]:
-    """The two sides of a Set Pos text, read as far as it goes (for broken setups)."""
-    sides = [[0] * 26, [0] * 26]
-    for i, ch in enumerate(setup.split("/")[0][:26]):
-        if ch.isalpha():
-            n = ord(ch.lower()) - ord("a") + 1
-            if ch.isupper():
-                sides[0][i if i else 25] += n
-            else:
-                sides[1][25 - i if i < 25 else 25] += n
-    for side in sides:
-        side[0] = max(0, 15 - sum(side))
-    return sides[0], sides[1]
 
 
 def _point(letter: str, player: int) -> int:
@@ -822,8 +708,8 @@ class _GameState:
         self.pending: _Pending | None = None
         # set-up, allowed until the first real action (a play or a cube action)
         self.in_setup = True
-        self.board = _Board.start(self.variant, None)
-        self.setup_board: _Board | None = None
+        self.board = Board.start(self.variant, None)
+        self.setup_board: Board | None = None
         self.setup_cube: int | None = None
         self.setup_owner: int | None = None
         self.setup_seen = False
@@ -1063,7 +949,7 @@ class _GameState:
     def setup_text(self) -> str | None:
         if not self.setup_seen:
             return None
-        board = self.setup_board or _Board.start(self.variant, None)
+        board = self.setup_board or Board.start(self.variant, None)
         try:
             return board.set_pos(self.setup_cube or 1, self.setup_owner)
         except ValueError as err:
@@ -1171,21 +1057,6 @@ def _verbatim(annotations: Annotations, key: str) -> list[str]:
     return texts
 
 
-def _per_die(steps: Sequence[Step], dice: tuple[int, int]) -> bool:
-    """True when each step covers exactly one die (a bear-off may use a larger one)."""
-    d1, d2 = dice
-    pool = (d1,) * 4 if d1 == d2 else (d1, d2)
-    if len(steps) > len(pool):
-        return False
-    return any(
-        all(
-            s.pips == d or (s.dst == OFF and 0 < s.pips < d)
-            for s, d in zip(steps, dies, strict=True)
-        )
-        for dies in set(itertools.permutations(pool, len(steps)))
-    )
-
-
 class _GameWriter:
     """Writes one game tree."""
 
@@ -1195,19 +1066,8 @@ class _GameWriter:
         self.keep_tags = keep_tags
         self.game = game = match.games[index]
         # follow the checkers: the steps to write, and how the game ended
-        board = _Board.start(match.variant, game.setup)
-        self.steps: dict[int, list[Step]] = {}
-        self.written: dict[int, str] = {}  # BP: the written steps, where the letters differ
-        for k, action in enumerate(game.actions):
-            if isinstance(action, Move) and action.play is not None:
-                steps = self.steps_of(board, action)
-                marked = board.play(action.player, steps)
-                self.steps[k] = steps
-                if Play(marked) != action.play:  # (what the letters alone give back)
-                    self.written[k] = " ".join(
-                        f"{s.src}/{s.dst}{'*' if s.hit else ''}" for s in action.play.steps
-                    )
-        self.board = board
+        found = game_steps(match, game, lambda reason: self.fail(f"SGF {reason}"))
+        self.steps, self.written, self.board = found.steps, found.written, found.board
 
     def fail(self, msg: str) -> NoReturn:
         raise ValueError(f"game {self.game.number}: {msg}")
@@ -1333,7 +1193,7 @@ class _GameWriter:
         exponent = int(m["cube"])
         if abs(exponent) > 12:
             self.fail(f"the cube 2**{abs(exponent)} is too large")
-        side0, side1 = _set_pos_sides(m["board"])
+        side0, side1 = set_pos_sides(m["board"])
         white = "".join(f"[{_letter(p, 0)}]" * side0[p] for p in range(1, 26))
         black = "".join(f"[{_letter(p, 1)}]" * side1[p] for p in range(1, 26))
         owner = "c" if exponent == 0 else "w" if exponent < 0 else "b"
@@ -1372,47 +1232,3 @@ class _GameWriter:
             return None
         kept = _verbatim(action.annotations, _TAKE)
         return kept[0] if kept else f";{'WB'[1 - action.player]}[take]"
-
-    def steps_of(self, board: _Board, move: Move) -> list[Step]:
-        """The steps to write for ``move``: one per die, in an order a checker can follow."""
-        assert move.play is not None
-        if move.player not in (0, 1):
-            self.fail(f"no player {move.player}: {move!r}")
-        if not all(1 <= d <= 6 for d in move.dice):
-            self.fail(f"SGF cannot hold the dice {move.dice}")
-        steps = list(move.play.steps)
-        for s in steps:
-            if not (0 <= s.dst < s.src <= 25):
-                self.fail(f"SGF cannot hold the step {s} in {move!r}")
-        per_die = _per_die(steps, move.dice)
-        if per_die:
-            # the record's own steps, in the first order a checker can follow them
-            # (12/10 13/12 is written 13/12 12/10, not re-split as 13/11 11/10)
-            for order in itertools.permutations(steps):
-                if board.can_play(move.player, order):
-                    return list(order)
-        resolved = self.resolve(board, move)
-        if resolved is not None:
-            return resolved
-        if not per_die:
-            self.fail(
-                f"cannot write {move.play} with {move.dice[0]}{move.dice[1]} as one step"
-                " per die: the position does not resolve it"
-            )
-        return steps
-
-    @staticmethod
-    def resolve(board: _Board, move: Move) -> list[Step] | None:
-        """The legal one-step-per-die play a written play stands for, if the rules say."""
-        assert move.play is not None
-        sides = board.sides
-        try:
-            pos = Position(
-                (tuple(sides[0]), tuple(sides[1])),
-                turn=move.player,
-                dice=move.dice,
-                checkers=board.checkers,
-            )
-            return list(pos.resolve(move.play).steps)
-        except (IllegalPlayError, AmbiguousPlayError, InvalidPositionError):
-            return None
