@@ -59,8 +59,8 @@ def test_write_match_to_an_open_file_and_the_to_methods() -> None:
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("x.xg", "x.xg: .xg is read-only here; bgkit writes .mat, .sgf, .json"),
-        ("x.txt", "x.txt: cannot tell the format from .txt; bgkit writes .mat, .sgf, .json"),
+        ("x.xg", "x.xg: .xg is read-only here; bgkit writes .mat, .sgf, .json, .ogxm"),
+        ("x.txt", "x.txt: cannot tell the format from .txt; bgkit writes .mat, .sgf, .json, .ogxm"),
         ("x", "x: cannot tell the format from a name without an extension;"),
     ],
 )

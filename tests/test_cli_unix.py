@@ -93,7 +93,7 @@ def test_dash_is_stdin_and_stdout() -> None:
     assert back.returncode == 0 and back.stdout.startswith(b"; [")
     no_to = run("convert", str(SAMPLE), "-")
     assert no_to.returncode == 2
-    assert no_to.stderr.decode() == "bgkit: writing to stdout needs --to (json, mat, sgf)\n"
+    assert no_to.stderr.decode() == "bgkit: writing to stdout needs --to (json, mat, ogxm, sgf)\n"
 
 
 def test_a_closed_pipe_is_quiet() -> None:

@@ -52,7 +52,7 @@ def test_convert_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("target", "message"),
     [
-        ("x.xg", "x.xg: .xg is read-only here; bgkit writes .mat, .sgf, .json"),
+        ("x.xg", "x.xg: .xg is read-only here; bgkit writes .mat, .sgf, .json, .ogxm"),
         ("x.txt", "x.txt: cannot tell the output format from the extension .txt"),
         ("noext", "noext: cannot tell the output format from a name without an extension"),
         ("no/such/x.sgf", "no/such/x.sgf: no such folder: no/such"),

@@ -1,4 +1,4 @@
-"""``bgkit convert``: a match record from any format bgkit reads to .mat, SGF or JSON."""
+"""``bgkit convert``: a match record from any format bgkit reads to .mat, SGF, JSON or OGXM."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["convert"]
 
 
-@click.command(short_help="Convert a match record to .mat, SGF or JSON.")
+@click.command(short_help="Convert a match record to .mat, SGF, JSON or OGXM.")
 @click.argument("source")
 @click.argument("target")
 @click.option(
@@ -30,7 +30,7 @@ __all__ = ["convert"]
 @click.option(
     "--to",
     type=click.Choice(sorted(WRITABLE.values())),
-    help="Format of TARGET.  [default: from its extension: .mat, .sgf or .json]",
+    help="Format of TARGET.  [default: from its extension: .mat, .sgf, .json or .ogxm]",
 )
 @click.option(
     "--force",
@@ -46,7 +46,7 @@ def convert(
     force: bool,
     max_size: int | None,
 ) -> None:
-    """Convert the match record SOURCE to TARGET (.mat, .sgf or .json).
+    """Convert the match record SOURCE to TARGET (.mat, .sgf, .json or .ogxm).
 
     SOURCE - reads stdin; TARGET - writes to stdout (give --to). The record is verified
     first: one that breaks the rules is converted only with --force (and a warning).
@@ -101,12 +101,13 @@ def convert(
     if target != "-":
         games = len(match.games)
         click.echo(f"{source} -> {target}: {games} game(s) as {out_format}", err=True)
-    if out_format == "mat":
+    if out_format in ("mat", "ogxm"):
         dropped = _analysed_actions(match)
         if dropped:
+            why = "has no place for it" if out_format == "mat" else "is written without it"
             click.echo(
-                f"note: {target}: the analysis of {dropped} action(s) is not written (.mat has"
-                " no place for it; .sgf and .json keep it)",
+                f"note: {target}: the analysis of {dropped} action(s) is not written"
+                f" (.{out_format} {why}; .sgf and .json keep it)",
                 err=True,
             )
 

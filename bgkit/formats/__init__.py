@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import importlib
+import io
 import os
 import re
 import stat
@@ -101,6 +102,10 @@ def _looks_like_xg(text: str) -> bool:
     return text.startswith("RGMH")
 
 
+def _looks_like_ogxm(text: str) -> bool:
+    return text.startswith("OGXM")
+
+
 def _looks_like_gmd(text: str) -> bool:
     return text.lstrip("\ufeff \t\r\n").startswith("GMD-")
 
@@ -114,6 +119,7 @@ FORMATS: tuple[Format, ...] = (
     Format("sgf", "bgkit.formats.sgf", (".sgf",), _looks_like_sgf),
     Format("json", "bgkit.formats.json_record", (".json",), _looks_like_json),
     Format("xg", "bgkit.formats.xg", (".xg",), _looks_like_xg, binary=True),
+    Format("ogxm", "bgkit.formats.ogxm_record", (".ogxm", ".gvab"), _looks_like_ogxm, binary=True),
     Format("gmd", "bgkit.formats.gmd", (".gmd",), _looks_like_gmd),
     Format("javafibs", "bgkit.formats.javafibs", (".match",), _looks_like_javafibs),
 )
@@ -304,7 +310,7 @@ def _parse(data: str | bytes, name: str | None, format: str | None, encoding: st
     return (fmt or detect_format(decoded, name)).parse(decoded, source_name=name)
 
 
-RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".json", ".xg", ".gmd", ".match")
+RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".json", ".xg", ".ogxm", ".gvab", ".gmd", ".match")
 """File endings :func:`find_records` (and so ``bgkit verify``) picks up in a folder."""
 
 
@@ -341,22 +347,27 @@ def _looks_like_record(path: Path) -> bool:
     return any(fmt.sniff(head) for fmt in FORMATS if not fmt.binary)
 
 
-WRITABLE: dict[str, str] = {".mat": "mat", ".sgf": "sgf", ".json": "json"}
+WRITABLE: dict[str, str] = {".mat": "mat", ".sgf": "sgf", ".json": "json", ".ogxm": "ogxm"}
 """The formats bgkit writes, by file extension (the others are read-only)."""
+
+_WRITERS = {"mat": "mat", "sgf": "sgf", "json": "json_record", "ogxm": "ogxm_record"}
+"""The module of each written format (``bgkit.formats.<module>``)."""
 
 
 def write_match(
     match: Match,
-    target: str | os.PathLike[str] | IO[str],
+    target: str | os.PathLike[str] | IO[str] | IO[bytes],
     format: str | None = None,
     *,
     force: bool = False,
 ) -> None:
-    """Write ``match`` to a file path or an open text file, as ``.mat``, SGF or JSON.
+    """Write ``match`` to a file path or an open file, as ``.mat``, SGF, JSON or OGXM.
 
     A path is written atomically and never over an existing file unless ``force``
-    (:func:`bgkit.fileio.write_atomic`); an open file gets the text. The format is
-    ``format`` (``"mat"``, ``"sgf"`` or ``"json"``), else the path's extension.
+    (:func:`bgkit.fileio.write_atomic`); an open file gets the text (OGXM, a binary
+    format, wants a binary file, or a text stream with a ``buffer`` such as
+    ``sys.stdout``). The format is ``format`` (``"mat"``, ``"sgf"``, ``"json"`` or
+    ``"ogxm"``), else the path's extension.
 
     >>> import io, bgkit
     >>> out = io.StringIO()
@@ -371,18 +382,31 @@ def write_match(
     name = format
     if name is None:
         if not isinstance(target, (str, os.PathLike)):
-            raise UnsupportedFormatError("writing to an open file needs format= (mat, sgf, json)")
+            raise UnsupportedFormatError(
+                "writing to an open file needs format= (mat, sgf, json, ogxm)"
+            )
         suffix = Path(target).suffix.lower()
         name = WRITABLE.get(suffix)
         if name is None:
             raise UnsupportedFormatError(_unwritable(str(target), suffix))
     if name not in WRITABLE.values():
         raise UnsupportedFormatError(_unwritable(str(target), f".{name}"))
-    module = importlib.import_module(f"bgkit.formats.{'json_record' if name == 'json' else name}")
+    module = importlib.import_module(f"bgkit.formats.{_WRITERS[name]}")
     if isinstance(target, (str, os.PathLike)):
         getattr(module, f"write_{name}")(match, target, force=force)
+        return
+    content = getattr(module, f"dumps_{name}")(match)
+    if isinstance(content, bytes) and isinstance(target, io.TextIOBase):
+        raw = getattr(target, "buffer", None)  # a text stream over bytes (sys.stdout)
+        if raw is None:
+            raise UnsupportedFormatError(
+                f"{name} is a binary format: write it to a path or a file open in binary mode"
+            )
+        target.flush()
+        raw.write(content)
+        raw.flush()
     else:
-        target.write(getattr(module, f"dumps_{name}")(match))
+        target.write(content)
 
 
 def _unwritable(target: str, suffix: str) -> str:
