@@ -11,7 +11,8 @@ processes or in this process:
 * This process evaluates the tasks itself when an evaluator object is given (it cannot
   be sent to other processes), or when it cannot fork safely: it runs a gnubg session
   already (gnubg's worker threads do not survive a fork: a forked gnubg would wait for
-  them forever), or (Python 3.12+) it runs other threads.
+  them forever), it is a daemonic process (a Dask worker's, which may have no children),
+  or (Python 3.12+) it runs other threads.
 
 Within a task the 0-ply luck is evaluated first: gnubg's position cache answers for a
 position with whatever depth it last searched it at, so deeper searches first would
@@ -245,6 +246,7 @@ def can_fork() -> bool:
 
     return (
         "fork" in multiprocessing.get_all_start_methods()
+        and not multiprocessing.current_process().daemon  # (a Dask worker's: no children)
         and gnubg_module.cache_info().currsize == 0
         and (sys.version_info < (3, 12) or threading.active_count() == 1)
     )
