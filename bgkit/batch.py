@@ -54,6 +54,7 @@ import contextlib
 import functools
 import multiprocessing
 import os
+import re
 import shutil
 import signal
 import sys
@@ -77,6 +78,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INTERNAL_ERROR",
+    "SEASON_COLUMNS",
     "UNREADABLE",
     "VERIFY_COLUMNS",
     "BatchError",
@@ -419,7 +421,36 @@ def analysis_columns() -> dict[str, str]:
     columns = {"length": "Int64", "games": "Int64", "plies": "Int64"}
     for name in PLAYER_COLUMNS:
         columns[name] = _ANALYSIS_DTYPES.get(name, "float64")
-    return columns
+    return {**columns, **SEASON_COLUMNS}
+
+
+SEASON_COLUMNS: dict[str, str] = {
+    "opponent": "string",
+    "date": "string",
+    "event": "string",
+    "score": "string",
+    "won": "boolean",
+    **{
+        f"{what}_{phase}": dtype
+        for phase in ("contact", "race", "bearoff")
+        for what, dtype in (("moves", "Int64"), ("error_emg", "float64"))
+    },
+    "worst_error_emg": "float64",
+    "worst_game": "Int64",
+    "worst_move": "Int64",
+    "worst_position_id": "string",
+    "worst_dice": "string",
+    "worst_play": "string",
+    "worst_best_play": "string",
+}
+"""What :func:`analyze_rows` adds to a player's row for a season of matches: the
+``opponent``; the ``date`` (``YYYY-MM-DD``) from the record's ``EventDate`` tag or else
+its file name (Backgammon Studio's ``..._2024_05_11_19_56_16``), ``event`` (``Event``,
+else ``Site``); the final ``score`` (``"7-4"``, the player's first) and whether the
+player ``won`` the match (missing when it is unfinished); per game phase
+(:meth:`bgkit.position.Position.phase`) the unforced checker ``moves_<phase>`` and their
+``error_emg_<phase>``; and the player's costliest checker play of the match
+(``worst_*``: its error, game, move, position, dice, the play and the best play)."""
 
 
 _ANALYSIS_STR = ("name", "checker_rating", "luck_rating", "cube_rating", "overall_rating")
@@ -493,7 +524,73 @@ def analyze_rows(path: Path, *, plies: int = 0, max_size: int | None = None) -> 
     except AnalysisError as err:
         kind = err.issue.kind.value if err.issue is not None else "unanalysable"
         return [{**match_row, "kind": kind, "message": _first_line(err)}]
-    return [{**match_row, **player} for player in result.players_list]
+    facts = _season_facts(match, path)
+    phases = _phase_rows(result.rows)
+    return [
+        {**match_row, **player, **facts[player["player"]], **phases[player["player"]]}
+        for player in result.players_list
+    ]
+
+
+_FILE_DATE = re.compile(r"(?<![0-9])((?:19|20)[0-9]{2})[-_.]([01][0-9])[-_.]([0-3][0-9])(?![0-9])")
+
+
+def _season_facts(match: Match, path: Path) -> dict[int, Row]:
+    """Per player: the opponent, the date, the event, the final score and the outcome."""
+    date = None
+    tag = match.tag("EventDate") or ""
+    found = _FILE_DATE.search(tag.strip()) or _FILE_DATE.search(Path(path).name)
+    if found is not None:
+        date = "-".join(found.groups())
+    event = match.tag("Event") or match.tag("Site")
+    score = list(match.games[0].score) if match.games else [0, 0]
+    for game in match.games:
+        score = list(game.score)
+        if game.result is not None and game.result.winner in (0, 1):
+            score[game.result.winner] += game.result.points
+    finished = match.length > 0 and max(score) >= match.length
+    facts = {}
+    for p in (0, 1):
+        facts[p] = {
+            "opponent": match.players[1 - p],
+            "date": date,
+            "event": event,
+            "score": f"{score[p]}-{score[1 - p]}",
+            "won": (score[p] > score[1 - p]) if finished else None,
+        }
+    return facts
+
+
+def _phase_rows(rows: Sequence[Row]) -> dict[int, Row]:
+    """Per player: unforced checker moves and their error by game phase, and the worst."""
+    from bgkit.position import Position
+
+    out: dict[int, Row] = {
+        p: {f"{w}_{ph}": 0 for ph in ("contact", "race", "bearoff") for w in ("moves", "error_emg")}
+        for p in (0, 1)
+    }
+    worst: dict[int, Row] = {}
+    for row in rows:
+        error = row.get("error_emg")
+        if row.get("action") != "move" or row.get("forced") or error is None or error != error:
+            continue
+        player = row["player"]
+        phase = Position.from_gnubg_id(row["position_id"]).phase().replace("-", "")
+        out[player][f"moves_{phase}"] += 1
+        out[player][f"error_emg_{phase}"] += error
+        if player not in worst or error > worst[player]["worst_error_emg"]:
+            worst[player] = {
+                "worst_error_emg": error,
+                "worst_game": row["game"],
+                "worst_move": row["move"],
+                "worst_position_id": row["position_id"],
+                "worst_dice": row["dice"],
+                "worst_play": row["play"],
+                "worst_best_play": row["best_play"],
+            }
+    for player in (0, 1):
+        out[player].update(worst.get(player, {}))
+    return out
 
 
 # ---------------------------------------------------------------------- the run

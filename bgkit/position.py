@@ -391,6 +391,25 @@ class Position:
             sum(i * c for i, c in enumerate(side)) for side in self.board
         )
 
+    def phase(self) -> str:
+        """The game phase for the player on roll, as players (and gnubg's position classes,
+        coarsely) tell them apart: ``"contact"`` while checkers of the two sides must still
+        pass each other, then ``"race"``, and ``"bear-off"`` once the player on roll has
+        every checker left in its home board.
+
+        >>> Position.initial().phase()
+        'contact'
+        >>> race = Position.parse("XGID=---EEE-----------e-ee-----:0:0:-1:00:0:0:0:0:10")
+        >>> race.phase(), race.swap_turn().phase()
+        ('race', 'bear-off')
+        """
+        me, them = self.board[self.turn], self.board[1 - self.turn]
+        back = max((p for p in range(1, 26) if me[p]), default=0)
+        their_back = max((p for p in range(1, 26) if them[p]), default=0)
+        if back + their_back > 25:
+            return "contact"
+        return "bear-off" if back <= 6 else "race"
+
     def borne_off(self) -> tuple[int, int]:
         """Checkers borne off by players 0 and 1."""
         return (self.board[0][0], self.board[1][0])
