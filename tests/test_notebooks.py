@@ -24,11 +24,12 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 NAMES = [p.name for p in NOTEBOOKS]
 
 
-def test_the_three_notebooks_are_there() -> None:
+def test_the_notebooks_are_there() -> None:
     assert NAMES == [
         "01_validate_transcripts.ipynb",
         "02_analyse_a_match.ipynb",
         "03_compare_matches.ipynb",
+        "04_a_season_of_matches.ipynb",
     ]
 
 
@@ -107,3 +108,12 @@ def test_compare_matches() -> None:
     shown = text(book)
     assert "selfplay_0001.mat" in shown
     assert "the race leader then won" in shown
+
+
+def test_a_season_of_matches() -> None:
+    pytest.importorskip("gnubg")
+    book = run(ROOT / "notebooks" / "04_a_season_of_matches.ipynb")
+    assert mimetypes(book).count("image/png") == 3  # form, error against luck, phases
+    shown = text(book)
+    assert "Hossein Aghili" in shown  # lasse's last Galaxy match
+    assert "illegal-play" in shown  # a record that breaks the rules, listed

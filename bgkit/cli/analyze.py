@@ -35,7 +35,7 @@ __all__ = ["analyze"]
 STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
 
 
-@click.command("analyze", short_help="Analyse a match with GNU Backgammon.")
+@click.command("analyze", short_help="Analyse a match, or a season of them, with GNU Backgammon.")
 @click.argument("file")
 @click.option(
     "--plies",
@@ -77,6 +77,20 @@ STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
     "--jobs", "-j", type=click.IntRange(1), default=None, help="Processes (default: cores)."
 )
 @click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="For a folder: run on the Dask cluster at ADDRESS (tcp://host:8786); its workers"
+    " need bgkit and gnubg and must see the files at the same paths.",
+)
+@click.option(
+    "--output",
+    "-o",
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="For a folder: also keep every match's rows in FILE (.parquet or .csv); a rerun"
+    " skips the files already in it that did not change.",
+)
+@click.option(
     "--rating-scale",
     type=click.Choice(["current", "legacy"]),
     default="current",
@@ -102,6 +116,8 @@ def analyze(
     thresholds: str | None,
     use_file_analysis: bool,
     jobs: int | None,
+    scheduler: str | None,
+    output: str | None,
     rating_scale: str,
     force: bool,
     progress: bool | None,
@@ -113,6 +129,12 @@ def analyze(
     does: EMG and MWC). Without --json, --csv, --html or --sgf a summary per player
     is printed; OUT - writes to stdout. Exit code: 0 done, 2 bad input or a record
     that does not replay, 130 interrupted.
+
+    FILE may be a folder: every record in it is analysed as a season of matches, on
+    every core (--jobs) or a Dask cluster (--scheduler), resumable with --output. It
+    prints the players over the season; --html writes the season's report (form, PR
+    against luck, errors by game phase, the costliest plays, every match), --csv one row
+    per player and match, --json the players and the matches.
     """
     from bgkit.cli._common import fail, require_extra, stdin
     from bgkit.errors import BgkitError, error_line
@@ -121,6 +143,15 @@ def analyze(
 
     if not use_file_analysis:
         require_extra("bgkit analyze", "analysis")
+    if Path(file).is_dir():
+        if sgf_out or use_file_analysis or candidates_given():
+            fail("a folder is analysed as a season: --sgf, --candidates and"
+                 " --use-file-analysis are for one match")  # fmt: skip
+        _season(file, plies if strength is None else STRENGTHS[strength], jobs, scheduler,
+                output, json_out, csv_out, html_out, force, progress)  # fmt: skip
+        return
+    if scheduler or output:
+        fail("--scheduler and --output are for a folder (a season of matches)")
     if strength is not None:
         given = click.get_current_context().get_parameter_source("plies")
         if given is not None and given.name != "DEFAULT":
@@ -178,6 +209,94 @@ def analyze(
         fail(f"the HTML report needs pandas and matplotlib: pip install 'bgkit[reports]' ({err})")
     if not any(outputs):
         click.echo(summary(result), nl=False)
+
+
+def candidates_given() -> bool:
+    source = click.get_current_context().get_parameter_source("candidates")
+    return source is not None and source.name != "DEFAULT"
+
+
+def _season(
+    folder: str,
+    plies: int,
+    jobs: int | None,
+    scheduler: str | None,
+    output: str | None,
+    json_out: str | None,
+    csv_out: str | None,
+    html_out: str | None,
+    force: bool,
+    progress: bool | None,
+) -> None:
+    """``bgkit analyze FOLDER``: the season of every record in it."""
+    from bgkit.cli._common import fail, require_extra
+    from bgkit.errors import BatchError, BgkitError, error_line
+    from bgkit.season import analyze_season
+
+    require_extra("bgkit analyze FOLDER", "reports", ("pandas", "matplotlib"))
+    if output:
+        require_extra("bgkit analyze --output", "batch", ("pandas", "pyarrow"))
+    if scheduler:
+        require_extra("bgkit analyze --scheduler", "batch", ("distributed",))
+    outputs = (json_out, csv_out, html_out)
+    if sum(out == "-" for out in outputs) > 1:
+        fail("only one of --json, --csv and --html can write to stdout (-)")
+    for out in outputs:
+        if out and out != "-" and Path(out).exists() and not force:
+            fail(f"{out} exists; use --force to overwrite it")
+    try:
+        season = analyze_season(
+            folder, plies, jobs=jobs, client=scheduler, output=output, progress=progress
+        )
+    except (BatchError, BgkitError, OSError) as err:
+        fail(error_line(err))
+    matches = season.matches
+    if matches.empty:
+        fail(f"{folder}: no match record bgkit could analyse in it")
+    try:
+        if json_out:
+            doc = {
+                "players": season.players.to_dict("records"),
+                "matches": matches.to_dict("records"),
+                "skipped": season.skipped.to_dict("records"),
+            }
+            _write(json_out, json.dumps(_plain(doc), indent=1, allow_nan=False), force)
+        if csv_out:
+            _write(csv_out, matches.to_csv(index=False), force)
+        if html_out:
+            title = f"A season of matches: {folder}"
+            _write(html_out, season.html(title), force)
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        fail(error_line(err))
+    if not any(outputs):
+        players = season.players.head(20)
+        shown = players[["name", "matches", "won", "lost", "pr", "luck_rate_memg"]].round(2)
+        head = (
+            f"{folder}: {matches['file'].nunique()} matches analysed ({plies}-ply),"
+            f" {len(season.skipped)} file(s) not analysed\n"
+        )
+        click.echo(head + shown.to_string(index=False, na_rep="n/a"))
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready: pandas' missing values as None, NaN as None, numpy numbers as Python's."""
+    import math
+
+    import pandas as pd
+
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if value is None or value is pd.NA:
+        return None
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
 
 
 def _write(target: str, text: str, force: bool) -> None:

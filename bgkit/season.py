@@ -1,0 +1,395 @@
+"""A season of matches: every record of a folder analysed, per player and per match.
+
+Players follow their form across many matches: how well they played (PR, error rate),
+how lucky they were, what they won, against whom and when, and in which kind of
+position their errors cost most. :func:`analyze_season` analyses every record of a
+folder (or a list of files) with GNU Backgammon's evaluator on every core, or on a Dask
+cluster, resumable with ``output=`` like ``bgkit verify --output``
+(:func:`bgkit.batch.analyze_files`), and returns a :class:`Season`:
+
+* :attr:`Season.matches`: one row per player and match, with the opponent, the date
+  (the record's ``EventDate`` tag, else a date in the file name), the final score and the
+  outcome, PR, error and luck rates, and the errors by game phase;
+* :attr:`Season.players`: one row per player name over the season (a PR over all
+  decisions, not an average of averages);
+* :meth:`Season.phases`: error rate per player and game phase (contact, race, bear-off);
+* :meth:`Season.costliest`: the most expensive checker plays of the season;
+* figures: :meth:`Season.form_figure` (PR match by match and its rolling mean),
+  :meth:`Season.pr_luck_figure`, :meth:`Season.phase_figure`;
+* :meth:`Season.html` / :meth:`Season.write_html`: one self-contained page of it all
+  (``bgkit analyze FOLDER --html OUT``).
+
+The numbers do not depend on where the work ran: every match is analysed whole by one
+process with its own evaluator (``jobs=1``, ``jobs=2`` and a Dask cluster give the same
+rows; a test checks it).
+
+>>> season = analyze_season(
+...     ["data/selfplay/selfplay_0001.mat", "data/selfplay/selfplay_0002.mat"],
+...     jobs=1, progress=False)
+>>> season.players[["name", "matches", "won"]].to_string(index=False)
+' name  matches  won\\nAlice        2    1\\n  Bob        2    1'
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bgkit.metrics import performance_rating
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from distributed import Client  # type: ignore[import-not-found, unused-ignore]
+    from matplotlib.figure import Figure
+
+__all__ = ["PHASES", "Season", "analyze_season"]
+
+PHASES = ("contact", "race", "bearoff")
+"""Game phases (:meth:`bgkit.position.Position.phase`, without its hyphen)."""
+
+#: Matches per point of the rolling mean of :meth:`Season.form_figure`.
+WINDOW = 5
+#: The figures show the players with most matches, this many.
+TOP = 3
+
+
+def analyze_season(
+    paths: str | os.PathLike[str] | list[str | os.PathLike[str]],
+    plies: int = 0,
+    *,
+    jobs: int | None = None,
+    client: Client | str | None = None,
+    output: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
+) -> Season:
+    """Analyse every record of ``paths`` (folders are searched) as one season.
+
+    ``jobs``, ``client``, ``output`` and ``progress`` are :func:`bgkit.batch.analyze_files`'s:
+    local processes, a Dask client or scheduler address, a ``.parquet``/``.csv`` file that
+    keeps the rows and lets a rerun skip the files already done.
+
+    :raises ImportError: without GNU Backgammon (``pip install 'bgkit[analysis]'``).
+    """
+    from bgkit.batch import analyze_files
+
+    rows = analyze_files(paths, plies, jobs=jobs, client=client, output=output, progress=progress)
+    return Season(rows, plies)
+
+
+@dataclass(frozen=True)
+class Season:
+    """The analysis of many matches (see the module documentation)."""
+
+    rows: pd.DataFrame
+    """:func:`bgkit.batch.analyze_files`'s rows: one per player and analysed file, and
+    one per file that could not be analysed (``kind`` says why)."""
+    plies: int = 0
+
+    @property
+    def matches(self) -> pd.DataFrame:
+        """One row per player and analysed match, in date order (then file order)."""
+        rows = self.rows[self.rows["kind"].isna()].copy()
+        rows["order"] = range(len(rows))
+        rows = rows.sort_values(["date", "order"], na_position="last", kind="stable")
+        keep = [
+            "file", "date", "event", "length", "games", "player", "name", "opponent",
+            "score", "won", "pr", "error_rate_memg", "luck_rate_memg", "luck_emg",
+            "actual_result", "luck_adjusted_result", "unforced_moves",
+            "close_cube_decisions", "error_emg", "checker_error_emg", "cube_error_emg",
+            *(f"{w}_{p}" for p in PHASES for w in ("moves", "error_emg")),
+        ]  # fmt: skip
+        return rows[keep].reset_index(drop=True)
+
+    @property
+    def skipped(self) -> pd.DataFrame:
+        """The files not analysed: ``file, kind, message`` (unreadable, or breaking a rule)."""
+        rows = self.rows[self.rows["kind"].notna()]
+        return rows[["file", "kind", "message"]].drop_duplicates("file").reset_index(drop=True)
+
+    @property
+    def players(self) -> pd.DataFrame:
+        """One row per player name, most matches first: ``name, matches, won, lost,
+        unfinished, first, last`` (dates), ``pr`` over all the season's decisions,
+        ``error_rate_memg``, ``luck_rate_memg`` (per match, averaged), ``luck_adjusted``
+        (the mean luck-adjusted result)."""
+        import pandas as pd
+
+        out = []
+        for name, part in self.matches.groupby("name", sort=False):
+            decisions = int(part["unforced_moves"].sum() + part["close_cube_decisions"].sum())
+            won = part["won"]
+            out.append(
+                {
+                    "name": name,
+                    "matches": len(part),
+                    "won": int((won == True).sum()),  # noqa: E712 (a nullable boolean)
+                    "lost": int((won == False).sum()),  # noqa: E712
+                    "unfinished": int(won.isna().sum()),
+                    "first": part["date"].min(),
+                    "last": part["date"].max(),
+                    "pr": performance_rating(float(part["error_emg"].sum()), decisions),
+                    "error_rate_memg": float(part["error_rate_memg"].mean()),
+                    "luck_rate_memg": float(part["luck_rate_memg"].mean()),
+                    "luck_adjusted": float(part["luck_adjusted_result"].mean()),
+                }
+            )
+        frame = pd.DataFrame(out)
+        if frame.empty:
+            return frame
+        return frame.sort_values(["matches", "name"], ascending=[False, True]).reset_index(
+            drop=True
+        )
+
+    def phases(self) -> pd.DataFrame:
+        """Per player (most matches first) and game phase: unforced checker ``moves``, their
+        ``error_emg`` and ``error_rate_memg`` (thousandths of EMG per move): where a
+        player's errors cost."""
+        import pandas as pd
+
+        matches = self.matches
+        out = []
+        order = {name: i for i, name in enumerate(self.players.get("name", []))}
+        groups = sorted(matches.groupby("name", sort=False), key=lambda g: order.get(g[0], 0))
+        for name, part in groups:
+            for phase in PHASES:
+                moves = int(part[f"moves_{phase}"].sum())
+                error = float(part[f"error_emg_{phase}"].sum())
+                out.append(
+                    {
+                        "name": name,
+                        "phase": phase.replace("bearoff", "bear-off"),
+                        "moves": moves,
+                        "error_emg": error,
+                        "error_rate_memg": 1000 * error / moves if moves else math.nan,
+                    }
+                )
+        return pd.DataFrame(out, columns=["name", "phase", "moves", "error_emg", "error_rate_memg"])
+
+    def costliest(self, n: int = 10) -> pd.DataFrame:
+        """The ``n`` costliest checker plays of the season, one per player and match at
+        most: ``file, date, name, opponent, game, move, position_id, dice, played, best,
+        error_emg``."""
+        rows = self.rows[self.rows["kind"].isna() & self.rows["worst_error_emg"].notna()]
+        rows = rows.sort_values("worst_error_emg", ascending=False, kind="stable").head(n)
+        frame = rows[
+            ["file", "date", "name", "opponent", "worst_game", "worst_move",
+             "worst_position_id", "worst_dice", "worst_play", "worst_best_play",
+             "worst_error_emg"]
+        ]  # fmt: skip
+        frame.columns = [
+            "file", "date", "name", "opponent", "game", "move", "position_id", "dice",
+            "played", "best", "error_emg",
+        ]  # fmt: skip
+        return frame.reset_index(drop=True)
+
+    # -- figures
+
+    def form_figure(self, names: list[str] | None = None, window: int = WINDOW) -> Figure:
+        """PR match by match for the players with most matches (or ``names``), in date
+        order, with the rolling mean over ``window`` matches. Lower is better."""
+        from matplotlib.figure import Figure
+
+        from bgkit.reports import PLAYER_COLORS
+
+        players = self.players
+        if names is None:
+            names = list(players["name"].head(TOP)) if not players.empty else []
+        matches = self.matches
+        fig = Figure(figsize=(10, 4.5), layout="constrained")
+        ax = fig.add_subplot()
+        colors = [*PLAYER_COLORS, "#1b9e77", "#7570b3", "#e7298a"]
+        for i, name in enumerate(names):
+            part = matches[matches["name"] == name].reset_index(drop=True)
+            x = range(1, len(part) + 1)
+            color = colors[i % len(colors)]
+            pr = part["pr"].astype(float)
+            ax.plot(x, pr, "o", color=color, alpha=0.45, markersize=4)
+            rolling = pr.rolling(window, min_periods=1).mean()
+            ax.plot(x, rolling, "-", color=color, linewidth=2,
+                    label=f"{name}: rolling mean of {window} ({len(part)} matches)")  # fmt: skip
+        dated = matches["date"].notna().any()
+        ax.set_title("Form: PR match by match" + (" (in date order)" if dated else ""))
+        ax.set_xlabel("match (in date order, then file order)" if dated else "match (file order)")
+        ax.set_ylabel("PR (lower is better)")
+        if names:
+            ax.legend(loc="upper right")
+        return fig
+
+    def pr_luck_figure(self) -> Figure:
+        """Error rate against luck rate, one point per player and match, wins and losses
+        apart: how much of a season's results the dice explain. The axes hold the middle
+        of the season (a few wild matches, beginners' or broken records, would squash the
+        rest into a corner); the title says how many points lie outside."""
+        from bgkit.reports import error_luck_figure
+
+        frame = self.matches.copy()
+        frame["won"] = frame["won"].fillna(False).astype(bool)
+        fig = error_luck_figure(frame)
+        errors = frame["error_rate_memg"].astype(float).dropna()
+        luck = frame["luck_rate_memg"].astype(float).dropna()
+        if len(errors) >= 10:
+            ax = fig.axes[0]
+            top = float(errors.quantile(0.9)) * 2.5
+            wide = float(luck.abs().quantile(0.95)) * 1.3
+            ax.set_ylim(-0.03 * top, top)
+            ax.set_xlim(-wide, wide)
+            outside = int(((errors > top) | (luck.abs() > wide)).sum())
+            if outside:
+                ax.set_title(f"{ax.get_title()}\n({outside} outside the axes)")
+        return fig
+
+    def phase_figure(self, names: list[str] | None = None) -> Figure:
+        """Error rate by game phase for the players with most matches (or ``names``)."""
+        from matplotlib.figure import Figure
+
+        from bgkit.reports import PLAYER_COLORS
+
+        players = self.players
+        if names is None:
+            names = list(players["name"].head(TOP)) if not players.empty else []
+        phases = self.phases()
+        fig = Figure(figsize=(8, 4.5), layout="constrained")
+        ax = fig.add_subplot()
+        width = 0.8 / max(len(names), 1)
+        labels = [p.replace("bearoff", "bear-off") for p in PHASES]
+        colors = [*PLAYER_COLORS, "#1b9e77", "#7570b3", "#e7298a"]
+        for i, name in enumerate(names):
+            part = phases[phases["name"] == name].set_index("phase").reindex(labels)
+            xs = [k + (i - (len(names) - 1) / 2) * width for k in range(len(labels))]
+            bars = ax.bar(xs, part["error_rate_memg"].astype(float), width,
+                          color=colors[i % len(colors)], label=name)  # fmt: skip
+            ax.bar_label(bars, labels=[f"{m} moves" for m in part["moves"]], fontsize=8)
+        ax.set_xticks(range(len(labels)), labels)
+        ax.margins(y=0.18)  # room for the move counts over the bars
+        ax.set_title("Where the errors are: checker-play error rate by game phase")
+        ax.set_ylabel("error rate (mEMG per unforced move)")
+        if names:
+            ax.legend(loc="upper right")
+        return fig
+
+    # -- the page
+
+    def html(self, title: str = "A season of matches") -> str:
+        """One self-contained page (inline SVG, no script): the players, the figures, the
+        costliest plays with their boards, every match, and the files not analysed."""
+        from bgkit import __version__
+        from bgkit.html_report import _STYLE, _figure, _table
+
+        matches = self.matches
+        level = f"{self.plies}-ply" if self.plies else "0-ply"
+        players = self.players.round(2)
+        shown = matches[
+            ["date", "name", "opponent", "length", "score", "won", "pr",
+             "luck_rate_memg", "luck_adjusted_result", "file"]
+        ].copy()  # fmt: skip
+        shown["file"] = shown["file"].map(lambda f: Path(str(f)).name)
+        shown = shown.round(2)
+        parts = [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{escape(title)}: bgkit</title>",
+            f"<style>{_STYLE}</style></head><body>",
+            f"<h1>{escape(title)}</h1>",
+            f'<p class="meta">{matches["file"].nunique()} matches analysed by GNU'
+            f" Backgammon ({level}); {len(self.skipped)} file(s) not analysed (listed at"
+            f" the end). Report by bgkit {__version__}.</p>",
+            "<h2>Players</h2>",
+            _table(players.set_index("name"), "players"),
+            '<p class="meta">PR: 500 x the equity (EMG) lost per unforced decision over the'
+            " whole season, lower is better (about 5 is world class, 10 a strong club"
+            " player); error and luck rates in thousandths of EMG per decision and per roll"
+            " (+ = lucky); luck-adjusted: the result with both players' luck taken out, in"
+            " match-winning chance (points in money play).</p>",
+            "<h2>Form</h2>",
+            _figure(self.form_figure(), "form", "Each point a match; the line the rolling mean."),
+            "<h2>Error against luck</h2>",
+            _figure(self.pr_luck_figure(), "luck", "Each player of each match is a point."),
+            "<h2>Where the errors are</h2>",
+            _figure(
+                self.phase_figure(),
+                "phase",
+                "Contact: checkers must still pass each other; race: no contact; bear-off:"
+                " every checker of the player on roll is home.",
+            ),
+            _table(self._phase_table(), "phases"),
+            "<h2>Costliest plays</h2>",
+            self._costliest_html(),
+            "<h2>Matches</h2>",
+            _table(shown, "matches"),
+        ]
+        if not self.skipped.empty:
+            skipped = self.skipped.copy()
+            skipped["file"] = skipped["file"].map(lambda f: Path(str(f)).name)
+            parts += ["<h2>Not analysed</h2>", _table(skipped, "skipped")]
+        parts.append("</body></html>")
+        return "\n".join(parts) + "\n"
+
+    def _phase_table(self, most: int = 15) -> pd.DataFrame:
+        """Error rate and moves per phase, one row per player (those with most matches)."""
+        import pandas as pd
+
+        phases = self.phases()
+        rows = {}
+        for name in list(self.players["name"].head(most)):
+            part = phases[phases["name"] == name].set_index("phase")
+            rows[name] = {
+                f"{phase} (mEMG/move)": (
+                    f"{part.at[phase, 'error_rate_memg']:.2f} ({part.at[phase, 'moves']} moves)"
+                    if part.at[phase, "moves"]
+                    else ""
+                )
+                for phase in part.index
+            }
+        return pd.DataFrame.from_dict(rows, orient="index")
+
+    def _costliest_html(self) -> str:
+        from bgkit.play import Play
+        from bgkit.position import Position
+        from bgkit.svg import position as board_svg
+
+        frame = self.costliest()
+        if frame.empty:
+            return "<p>No errors.</p>"
+        rows = []
+        for rank, row in enumerate(frame.itertuples(index=False), start=1):
+            pos = Position.from_gnubg_id(str(row.position_id))
+            dice = str(row.dice)
+            pos = pos.with_dice(int(dice[0]), int(dice[1]))
+            names = (row.name, row.opponent) if pos.turn == 0 else (row.opponent, row.name)
+            svg = board_svg(pos, size=330, last_play=Play.parse(str(row.played or "")),
+                            names=(str(names[0]), str(names[1])))  # fmt: skip
+            when = f", {escape(str(row.date))}" if isinstance(row.date, str) else ""
+            rows.append(
+                f'<tr><td class="num">{rank}</td><td><b>{escape(str(row.name))}</b> against'
+                f" {escape(str(row.opponent))}{when}<br>{escape(Path(str(row.file)).name)},"
+                f" game {row.game}, move {row.move}<br>{escape(dice)}:"
+                f" {escape(str(row.played))}<br>best: {escape(str(row.best))}<br>error"
+                f" {1000 * float(row.error_emg):.1f} mEMG<br>"
+                f'<span class="meta">{escape(str(row.position_id))}</span></td>'
+                f'<td class="board">{svg}</td></tr>'
+            )
+        head = "<tr><th>#</th><th>decision</th><th>board (arrows: the play made)</th></tr>"
+        return f'<table class="worst">{head}{"".join(rows)}</table>'
+
+    def write_html(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        title: str = "A season of matches",
+        force: bool = False,
+    ) -> None:
+        """Write :meth:`html` to ``path`` atomically (never over a file unless ``force``)."""
+        from bgkit.fileio import write_atomic
+
+        write_atomic(path, self.html(title).encode("utf-8"), force=force)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Season {self.matches['file'].nunique()} matches, {len(self.players)} players,"
+            f" {len(self.skipped)} not analysed, {self.plies}-ply>"
+        )

@@ -1,0 +1,153 @@
+"""A season of matches (``bgkit.season``, ``bgkit analyze FOLDER``), issue 17.
+
+The season of ``data/real/mat`` (87 real records of five sources, 79 that replay) is
+analysed once on two local processes and once on a Dask LocalCluster: every number must
+be the same. Then what the season says is checked against the records themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("gnubg")
+pd = pytest.importorskip("pandas")
+pytest.importorskip("matplotlib")
+
+from bgkit.cli import main  # noqa: E402
+from bgkit.season import PHASES, Season, analyze_season  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDER = ROOT / "data" / "real" / "mat"
+SELFPLAY = sorted((ROOT / "data" / "selfplay").glob("*.mat"))[:4]
+
+
+@pytest.fixture(scope="module")
+def season() -> Season:
+    return analyze_season(FOLDER, jobs=2, progress=False)
+
+
+def test_a_folder_of_at_least_50_real_matches(season: Season) -> None:
+    assert len(list(FOLDER.iterdir())) >= 50
+    assert season.matches["file"].nunique() >= 50
+    assert len(season.rows) == 2 * season.matches["file"].nunique() + len(season.skipped)
+
+
+def test_a_dask_cluster_gives_the_same_numbers(season: Season) -> None:
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_dask = analyze_season(FOLDER, client=client, progress=False)
+    pd.testing.assert_frame_equal(on_dask.rows, season.rows, check_exact=True)
+
+
+def test_what_a_season_says_of_a_match(season: Season) -> None:
+    rows = season.matches
+    galaxy = rows[rows["file"].str.endswith("lassehjorthmadsen__bglab__match12422863.txt")]
+    assert galaxy.set_index("name")[["opponent", "date", "event", "score", "won"]].to_dict(
+        "index"
+    ) == {
+        "Hossein Aghili": {
+            "opponent": "lasse",
+            "date": "2024-10-28",
+            "event": "BackgammonGalaxy",
+            "score": "2-7",
+            "won": False,
+        },
+        "lasse": {
+            "opponent": "Hossein Aghili",
+            "date": "2024-10-28",
+            "event": "BackgammonGalaxy",
+            "score": "7-2",
+            "won": True,
+        },
+    }
+    studio = rows[rows["file"].str.contains("Backgammon_Studio_2023_01_09")]
+    assert set(studio["date"]) == {"2023-01-09"}  # from the file name
+
+
+def test_the_phases_split_every_unforced_move_and_its_error(season: Season) -> None:
+    rows = season.matches
+    moves = sum(rows[f"moves_{p}"] for p in PHASES)
+    errors = sum(rows[f"error_emg_{p}"] for p in PHASES)
+    assert (moves == rows["unforced_moves"]).all()
+    assert ((errors - rows["checker_error_emg"]).abs() < 1e-9).all()
+
+
+def test_players_over_the_season(season: Season) -> None:
+    players = season.players.set_index("name")
+    rows = season.matches
+    lasse = rows[rows["name"] == "lasse"]
+    assert players.at["lasse", "matches"] == len(lasse) >= 20
+    decisions = lasse["unforced_moves"].sum() + lasse["close_cube_decisions"].sum()
+    assert players.at["lasse", "pr"] == pytest.approx(500 * lasse["error_emg"].sum() / decisions)
+    assert players.at["lasse", "won"] + players.at["lasse", "lost"] + players.at[
+        "lasse", "unfinished"
+    ] == len(lasse)
+    assert players.at["lasse", "first"] < players.at["lasse", "last"]
+
+
+def test_the_costliest_plays_are_the_worst_of_the_season(season: Season) -> None:
+    worst = season.costliest(5)
+    assert list(worst["error_emg"]) == sorted(worst["error_emg"], reverse=True)
+    assert worst["error_emg"].iloc[0] == season.rows["worst_error_emg"].max()
+
+
+def test_the_page_in_a_browser(season: Season, tmp_path: Path) -> None:
+    page = tmp_path / "season.html"
+    season.write_html(page)
+    text = page.read_text()
+    assert "<script" not in text and not any(f'{a}="http' in text for a in ("src", "href"))
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("no Chromium")
+    args = [browser, "--headless", "--no-sandbox", "--disable-gpu"]
+    dom = subprocess.run(
+        [*args, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120
+    ).stdout
+    assert dom.count("<figure") == 3
+    assert dom.count('<td class="board">') == 10
+    assert dom.count("<tr>") > len(season.matches)
+    shot = tmp_path / "season.png"
+    subprocess.run(
+        [*args, "--window-size=1200,3000", f"--screenshot={shot}", page.as_uri()],
+        capture_output=True,
+        timeout=120,
+    )
+    assert shot.stat().st_size > 50_000
+
+
+def test_the_command_line(tmp_path: Path) -> None:
+    folder = tmp_path / "season"
+    folder.mkdir()
+    for path in SELFPLAY:
+        shutil.copy(path, folder)
+    (folder / "notes.txt").write_text("not a record\n")
+    runner = CliRunner()
+    done = runner.invoke(main, ["analyze", str(folder), "--jobs", "1"])
+    assert done.exit_code == 0, done.output
+    assert "4 matches analysed (0-ply)" in done.output and "Alice" in done.output
+    out = tmp_path / "s.json"
+    parquet = tmp_path / "rows.csv"
+    args = ["analyze", str(folder), "--json", str(out), "--csv", "-", "-o", str(parquet)]
+    done = runner.invoke(main, args)
+    assert done.exit_code == 0, done.output
+    doc = json.loads(out.read_text())
+    assert len(doc["matches"]) == 8 and {p["name"] for p in doc["players"]} == {"Alice", "Bob"}
+    assert done.output.startswith("file,date,event,length,")
+    again = runner.invoke(main, [*args[:2], "--json", str(tmp_path / "t.json"), "-o", str(parquet)])
+    assert again.exit_code == 0, again.output  # (resumed: nothing analysed again)
+    assert json.loads((tmp_path / "t.json").read_text()) == doc
+    wrong = runner.invoke(main, ["analyze", str(folder), "--sgf", str(tmp_path / "x.sgf")])
+    assert wrong.exit_code == 2 and "for one match" in wrong.output
+    single = runner.invoke(main, ["analyze", str(SELFPLAY[0]), "-o", str(parquet)])
+    assert single.exit_code == 2 and "are for a folder" in single.output
