@@ -172,6 +172,7 @@ def pip_count_figure(match: Match, game: int | None = None) -> Figure:
     if game is None:
         _game_boundaries(ax, frame, "roll")
     ax.set_title(f"{title} ({_match_name(match)})")
+    _move_ticks(ax, frame, x)
     ax.set_xlabel(_x_label(game))
     ax.set_ylabel("pip count (pips)")
     ax.set_ylim(bottom=0)
@@ -244,6 +245,7 @@ def equity_figure(analysis: Analysis, game: int | None = None) -> Figure:
         f"{names[0]}'s {what} across {where} ({_match_name(analysis.match)}; "
         f"{analysis.level} analysis)"
     )
+    _move_ticks(ax, frame, x)
     ax.set_xlabel(_x_label(game, scores=True))
     ax.set_ylabel(frame.attrs["axis"])
     if frame.attrs["unit"] == "mwc":
@@ -297,13 +299,15 @@ def _equity_frame(analysis: Analysis) -> pd.DataFrame:
             {
                 "game": row["game"],
                 "turn": row["turn"],
+                "move": row["move"],
                 "player": row["player"],
                 "value": value,
                 "error": max(float(error), float(cube_err)),
                 "luck_emg": 0.0 if luck is None else float(luck),
             }
         )
-    frame = pd.DataFrame(rows, columns=["game", "turn", "player", "value", "error", "luck_emg"])
+    columns = ["game", "turn", "move", "player", "value", "error", "luck_emg"]
+    frame = pd.DataFrame(rows, columns=columns)
     frame["luck_emg"] = frame["luck_emg"].fillna(0.0)
     frame.insert(0, "roll", range(1, len(frame) + 1))
     name = analysis.match.players[0]
@@ -392,7 +396,8 @@ def luck_figure(analysis: Analysis) -> Figure:
     top.set_ylabel("luck of the roll (EMG)")
     top.legend(loc="upper right", fontsize="small")
     bottom.set_title("Cumulative luck per player")
-    bottom.set_xlabel("roll number in the match")
+    _move_ticks(bottom, frame, "roll")
+    bottom.set_xlabel(_x_label(None))
     bottom.set_ylabel("total luck (EMG)")
     bottom.legend(loc="best", fontsize="small")
     return fig
@@ -766,10 +771,30 @@ def _game_boundaries(
             )
 
 
+def _move_ticks(ax: Axes, frame: pd.DataFrame, x: str) -> None:
+    """Label the x axis (rolls in order) with the record's move numbers: move 1 of each
+    game and every 5th move (every 10th over a whole match), at the move's first roll."""
+    several = frame["game"].nunique() > 1
+    step = 10 if several else 5
+    ticks: list[float] = []
+    labels: list[str] = []
+    for _, part in frame.groupby("game", sort=False):
+        firsts = part[part["move"].notna()].drop_duplicates("move")
+        for at, move in zip(firsts[x], firsts["move"].astype(int), strict=True):
+            if move == 1 or move % step == 0:
+                ticks.append(float(at))
+                labels.append(str(move))
+    if ticks:
+        ax.set_xticks(ticks, labels)
+
+
 def _x_label(game: int | None, scores: bool = False) -> str:
     if game is not None:
-        return "roll of the game (both players' rolls, in order)"
-    return f"roll of the match (G: a game starts{', with the score before it' if scores else ''})"
+        return "move (numbered as in the record; both players' rolls in order)"
+    return (
+        "move of each game (numbered as in the record; G: a game starts"
+        f"{', with the score before it' if scores else ''})"
+    )
 
 
 def _match_name(match: Match) -> str:

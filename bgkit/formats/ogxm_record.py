@@ -363,13 +363,13 @@ class _GameWriter:
         self.found = game_steps(match, self.game, self.fail)
         self.plies: list[dict[str, Any]] = []
         self.extras: list[dict[str, Any]] = []
+        self.cube = 1  # the value of the cube after the actions written so far
 
     def fail(self, reason: str) -> NoReturn:
         raise ValueError(f"game {self.game.number}: OGXM {reason}")
 
     def document(self) -> dict[str, Any]:
         game = self.game
-        cube = 1
         previous: Action | None = None
         if game.setup is not None:
             # OGXM's set-up: a first ply with the board, by the side that acts first; the
@@ -402,9 +402,9 @@ class _GameWriter:
                 self.extras[-1].setdefault("after", []).append(answer)
                 previous = action
                 continue
-            ply, extra = self.ply(k, action, cube)
+            ply, extra = self.ply(k, action)
             if isinstance(action, (Double, Beaver, Raccoon)):
-                cube = action.value
+                self.cube = max(action.value, 1)
             self.plies.append(ply)
             self.extras.append(extra)
             previous = action
@@ -423,7 +423,7 @@ class _GameWriter:
             self.notes.add("ply", self.ply_base + i, extra)
         return out
 
-    def ply(self, k: int, action: Action, cube: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    def ply(self, k: int, action: Action) -> tuple[dict[str, Any], dict[str, Any]]:
         extra: dict[str, Any] = {}
         self.keep_annotations(extra, action.annotations, "annotations")
         colour = _color(action.player)
@@ -444,7 +444,7 @@ class _GameWriter:
             roll = {"color": colour, "action_id": _DICE_IDS[(low, high)], "d1": low, "d2": high}
             return {**roll, "moves": moves}, extra
         if isinstance(action, Double):
-            if action.value != cube * 2:
+            if action.value != self.cube * 2:
                 extra["value"] = action.value
             return {"color": colour, "action_id": _DOUBLE}, extra
         if isinstance(action, Take):
@@ -452,10 +452,10 @@ class _GameWriter:
         if isinstance(action, Drop):
             return {"color": colour, "action_id": _DROP}, extra
         if isinstance(action, Beaver):
-            if action.value != cube * 2:
+            if action.value != self.cube * 2:
                 extra["value"] = action.value
             return {"color": colour, "action_id": _BEAVER}, extra
-        if action.value != cube * 2:
+        if action.value != self.cube * 2:
             extra["value"] = action.value
         return {"color": colour, "action_id": _RACCOON}, extra
 
@@ -471,8 +471,7 @@ class _GameWriter:
             return
         dropped = any(isinstance(a, Drop) for a in self.game.actions)
         if not dropped and not self.found.board.borne_off(result.winner):
-            cube = self.cube_at_end()
-            level = next((n for n in (1, 2, 3) if cube * n >= result.points), 3)
+            level = next((n for n in (1, 2, 3) if self.cube * n >= result.points), 3)
             name = {1: "single", 2: "gammon", 3: "backgammon"}[level]
             self.plies.append(
                 {
@@ -485,13 +484,6 @@ class _GameWriter:
             final = self.index == len(self.match.games) - 1 and self.match_won(result)
             self.plies.append({"action_id": _FINAL if final else _GAME_OVER})
         self.extras.append({})
-
-    def cube_at_end(self) -> int:
-        cube = 1
-        for action in self.game.actions:
-            if isinstance(action, (Double, Beaver, Raccoon)):
-                cube = max(action.value, 1)
-        return cube
 
     def match_won(self, result: Result) -> bool:
         length = self.match.length
