@@ -55,6 +55,7 @@ from bgkit.formats.annotations import (
     Probabilities,
 )
 from bgkit.hints import proper_action
+from bgkit.met import DEFAULT_MET, MatchEquityTable, met_name, shipped_met
 from bgkit.metrics import (
     absolute_fibs_rating,
     cube_available,
@@ -77,7 +78,6 @@ from bgkit.replay import ReplayStep, replay
 if TYPE_CHECKING:
     import pandas as pd
 
-    from bgkit.met import MatchEquityTable
 
 __all__ = ["Analysis", "AnalysisError", "analysis_from_file", "analyze"]
 
@@ -112,6 +112,8 @@ class Analysis:
     (:mod:`bgkit.formats.annotations`); ``None`` for a row nothing was asked about."""
     where: list[tuple[int, int]] = field(default_factory=list, repr=False)
     """Per row: the indices of its game in ``match.games`` and of its action in the game."""
+    met: str = DEFAULT_MET
+    """The match equity table of the figures (a name of :data:`bgkit.met.MET_NAMES`)."""
 
     def candidates(self, row: int) -> pd.DataFrame:
         """The candidate plays of row ``row`` (of :attr:`moves`), best first: ``rank``,
@@ -203,10 +205,12 @@ class Analysis:
     def settings(self) -> dict[str, Any]:
         """What produced the figures (``description`` says it in a sentence)."""
         from_file = self.plies < 0
+        table = f", {self.met} match equity table" if self.match.length else ""
         return {
             "evaluator": self.evaluator,
             "description": (
-                f"{self.evaluator}: checker play and cube at {self.level}, luck at 0-ply, cubeful"
+                f"{self.evaluator}: checker play and cube at {self.level}, luck at 0-ply,"
+                f" cubeful{table}"
                 if not from_file
                 else f"{self.evaluator}: the record's own analysis (checker play, cube and"
                 " luck at the levels it names per decision)"
@@ -215,6 +219,7 @@ class Analysis:
             "cube_plies": None if from_file else self.plies,
             "luck_plies": None if from_file else 0,
             "cubeful": True,
+            "met": self.met,
             "rating_scale": self.rating_scale,
             "pr": "PR (gnubg denominator):"
             " 500 x EMG error / (unforced moves + close cube decisions)",
@@ -363,6 +368,7 @@ def analyze(
     rating_scale: RatingScale = "current",
     candidates: int = 5,
     thresholds: tuple[float, float, float] | None = None,
+    met: str | None = None,
 ) -> Analysis:
     """Analyse every decision of ``match`` as GNU Backgammon's ``analyse match`` does.
 
@@ -378,17 +384,21 @@ def analyze(
         in :attr:`Analysis.notes` (the play made is kept too).
     :param thresholds: the EMG a decision must lose to be marked doubtful, bad and very
         bad (default gnubg's: 0.03, 0.06, 0.12).
+    :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`,
+        any case; default Kazaross-XG2, gnubg's); not with ``evaluator``, which has its own.
     :raises AnalysisError: when the record does not replay (illegal, ambiguous or
-        unknown plays, actions out of turn, forbidden cube actions), or a game starts
-        from a position the evaluator does not handle.
+        unknown plays, actions out of turn, forbidden cube actions), a game starts
+        from a position the evaluator does not handle, or the match is longer than the
+        table ``met`` covers.
+    :raises ValueError: for a table bgkit does not ship, or one given with ``evaluator``.
     """
     started = time.perf_counter()
+    table = _met(evaluator, met, match.length)
     workers = plan_jobs(jobs, sum(len(g.actions) for g in match.games), evaluator, plies)
-    with Runner(workers, evaluator) as runner:
+    with Runner(workers, evaluator, met=met) as runner:
         steps = _replay(match)
         tasks, owners = _tasks(match, steps, plies, candidates)
         runner.submit(tasks)  # (forks the workers)
-        met = _met(evaluator)
         rows = _base_rows(match, steps)  # while the workers evaluate
         bar = _progress_bar(len(tasks), progress)
         try:
@@ -401,10 +411,10 @@ def analyze(
     by_step: list[Figures | None] = [None] * len(steps)
     for owner, fig in zip(owners, figures, strict=True):
         by_step[owner] = fig
-    _fill_rows(rows, steps, by_step, met)
+    _fill_rows(rows, steps, by_step, table)
     _mark(rows, thresholds)
     notes = _notes(rows, steps, by_step, plies)
-    players, games = _summaries(match, steps, rows, met, rating_scale)
+    players, games = _summaries(match, steps, rows, table, rating_scale)
     name = evaluator.name if evaluator is not None else _gnubg_name()
     return Analysis(
         match,
@@ -418,6 +428,7 @@ def analyze(
         jobs=max(1, workers),
         notes=notes,
         where=[(step.game_index, step.action_index) for step in steps],
+        met=met_name(met) if evaluator is None and met else DEFAULT_MET,
     )
 
 
@@ -439,7 +450,6 @@ def analysis_from_file(
     :raises AnalysisError: when the record does not replay, or carries no analysis.
     """
     from bgkit.formats.sgf_analysis import analysis_of
-    from bgkit.met import shipped_met
 
     started = time.perf_counter()
     steps = _replay(match)
@@ -548,13 +558,21 @@ def _gnubg_name() -> str:
         return "GNU Backgammon"
 
 
-def _met(evaluator: Evaluator | None) -> MatchEquityTable:
-    """The evaluator's MET; for gnubg its table read from the package (gnubg not started)."""
+def _met(evaluator: Evaluator | None, name: str | None, length: int) -> MatchEquityTable:
+    """The evaluator's MET; for gnubg the table ``name`` as bgkit ships it (gnubg not
+    started here: the workers load it), checked to cover a match of ``length`` points."""
     if evaluator is not None:
+        if name is not None:
+            raise ValueError("give the match equity table to the evaluator, not to analyze()")
         return evaluator.match_equity_table()
-    from bgkit.met import default_met
-
-    return default_met()
+    table = shipped_met(name or DEFAULT_MET)
+    if length > table.length:
+        # (gnubg extends a table itself; bgkit's conversions would not be its figures)
+        raise AnalysisError(
+            f"the {met_name(name or DEFAULT_MET)} match equity table covers matches up to"
+            f" {table.length} points, not {length}: choose another (--met)"
+        )
+    return table
 
 
 def _tasks(

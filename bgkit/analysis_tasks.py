@@ -211,10 +211,10 @@ _worker_evaluator: CachedEvaluator | None = None
 _worker_tasks: Sequence[Task] = ()
 
 
-def _worker_start(tasks: Sequence[Task], cache: int | None) -> None:
+def _worker_start(tasks: Sequence[Task], cache: int | None, met: str | None) -> None:
     """Start GNU Backgammon in a new worker process, which evaluates some of ``tasks``
     (forked: they are not copied, nor pickled), with a cache of ``cache`` positions
-    (``None``: gnubg's default).
+    (``None``: gnubg's default) and the match equity table ``met`` (``None``: gnubg's).
 
     The process lives for one analysis and makes next to no cyclic garbage: the
     collector is off, and what the process inherited is not scanned again. Ctrl-C is
@@ -228,7 +228,7 @@ def _worker_start(tasks: Sequence[Task], cache: int | None) -> None:
     from bgkit.gnubg_evaluator import GnubgEvaluator, gnubg_module
 
     gnubg_module()  # a fresh gnubg: its cache is empty
-    evaluator = GnubgEvaluator()
+    evaluator = GnubgEvaluator(met=met)
     if cache is not None:
         evaluator.clear_cache(cache)
     _worker_evaluator = CachedEvaluator(evaluator)
@@ -279,9 +279,13 @@ class Runner:
     task numbers; :meth:`results` collects the figures in task order.
     """
 
-    def __init__(self, jobs: int, evaluator: Evaluator | None = None) -> None:
+    def __init__(
+        self, jobs: int, evaluator: Evaluator | None = None, *, met: str | None = None
+    ) -> None:
         self.jobs = jobs
         self.evaluator = evaluator
+        self.met = met
+        """The match equity table of the GNU Backgammon evaluators it starts."""
         self._tasks: list[Task] = []
         self._futures: dict[Future[list[Figures]], range] = {}
         self._pool: ProcessPoolExecutor | None = None
@@ -311,7 +315,11 @@ class Runner:
             max_workers=self.jobs,
             mp_context=multiprocessing.get_context("fork"),
             initializer=_worker_start,
-            initargs=(tasks, WORKER_CACHE if self.jobs > 1 and not tasks[0].plies else None),
+            initargs=(
+                tasks,
+                WORKER_CACHE if self.jobs > 1 and not tasks[0].plies else None,
+                self.met,
+            ),
         )
         for start, stop in chunks(len(tasks), self.jobs):  # (the first forks the workers)
             future = self._pool.submit(_worker_run, start, stop)
@@ -334,7 +342,7 @@ class Runner:
         if evaluator is None:
             from bgkit.gnubg_evaluator import GnubgEvaluator
 
-            evaluator = GnubgEvaluator()
+            evaluator = GnubgEvaluator(met=self.met)
         ev = evaluator if isinstance(evaluator, CachedEvaluator) else CachedEvaluator(evaluator)
         clear_cache(ev)  # what this process searched before must not answer now
         out = []

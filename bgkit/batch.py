@@ -300,6 +300,7 @@ def analyze_files(
     paths: PathArg,
     plies: int = 0,
     *,
+    met: str | None = None,
     jobs: int | None = None,
     client: Client | str | None = None,
     output: str | os.PathLike[str] | None = None,
@@ -307,7 +308,7 @@ def analyze_files(
 ) -> pd.DataFrame:
     """Analyse every record file of ``paths`` (:func:`bgkit.analysis.analyze`): a row per player.
 
-    Columns ``length, games, plies`` and :data:`bgkit.analysis.PLAYER_COLUMNS` between
+    Columns ``length, games, plies, met`` and :data:`bgkit.analysis.PLAYER_COLUMNS` between
     ``file, kind, message`` and ``size, mtime_ns`` (:func:`analysis_columns`). A record
     that does not replay gives one row with the verifier's kind for the first fault
     (``"illegal-play"``...) and the message. Each match is analysed in one process (the
@@ -316,10 +317,16 @@ def analyze_files(
     Backgammon is not made to evaluate in several threads of one process.
 
     :param plies: search depth of checker play and cube decisions (0 = static evaluation).
+    :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`;
+        default Kazaross-XG2).
     :raises ImportError: when :mod:`bgkit.analysis` or GNU Backgammon cannot be imported.
+    :raises ValueError: for a table bgkit does not ship.
     """
     import importlib.util
 
+    from bgkit.met import DEFAULT_MET, met_name
+
+    table = met_name(met or DEFAULT_MET)
     columns = analysis_columns()
     if client is None and importlib.util.find_spec("gnubg") is None:
         raise ImportError("analysis needs GNU Backgammon: pip install 'bgkit[analysis]'")
@@ -331,8 +338,14 @@ def analyze_files(
                 f"{output}: holds a {min(other)}-ply analysis, not {plies}-ply;"
                 " choose another output file"
             )
+        tables = store.values("met") - {table}
+        if tables:
+            raise BatchError(
+                f"{output}: holds an analysis with the {min(tables)} match equity table,"
+                f" not {table}; choose another output file"
+            )
     return map_files(
-        functools.partial(analyze_rows, plies=plies),
+        functools.partial(analyze_rows, plies=plies, met=table),
         paths,
         jobs=jobs,
         client=client,
@@ -418,7 +431,7 @@ def analysis_columns() -> dict[str, str]:
     """
     from bgkit.analysis import PLAYER_COLUMNS
 
-    columns = {"length": "Int64", "games": "Int64", "plies": "Int64"}
+    columns = {"length": "Int64", "games": "Int64", "plies": "Int64", "met": "string"}
     for name in PLAYER_COLUMNS:
         columns[name] = _ANALYSIS_DTYPES.get(name, "float64")
     return {**columns, **SEASON_COLUMNS}
@@ -508,7 +521,9 @@ _ANALYSIS_DTYPES: dict[str, str] = {
 """The dtypes of :data:`bgkit.analysis.PLAYER_COLUMNS` (a test checks that none is missing)."""
 
 
-def analyze_rows(path: Path, *, plies: int = 0, max_size: int | None = None) -> list[Row]:
+def analyze_rows(
+    path: Path, *, plies: int = 0, met: str | None = None, max_size: int | None = None
+) -> list[Row]:
     """The :func:`analysis_columns` rows of one file: one per player (what
     :func:`analyze_files` runs), or one row with the verifier's kind and message for
     a record that does not replay.
@@ -516,11 +531,13 @@ def analyze_rows(path: Path, *, plies: int = 0, max_size: int | None = None) -> 
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
     from bgkit.analysis import AnalysisError, analyze
+    from bgkit.met import DEFAULT_MET, met_name
 
     match = _read(path, max_size)
-    match_row = {"length": match.length, "games": len(match.games), "plies": plies}
+    table = met_name(met or DEFAULT_MET)
+    match_row = {"length": match.length, "games": len(match.games), "plies": plies, "met": table}
     try:
-        result = analyze(match, plies, jobs=1)
+        result = analyze(match, plies, jobs=1, met=met)
     except AnalysisError as err:
         kind = err.issue.kind.value if err.issue is not None else "unanalysable"
         return [{**match_row, "kind": kind, "message": _first_line(err)}]
@@ -977,10 +994,14 @@ class _Store:
         """The values of ``column`` in the output and its parts (missing ones left out)."""
         found: set[Any] = set()
         for source in [self.path] if self.path.exists() else []:
-            found.update(self._read(source)[column].dropna().tolist())
+            found.update(self._column(source, column))
         for source in self._old_parts():
-            found.update(self._read(source)[column].dropna().tolist())
+            found.update(self._column(source, column))
         return found
+
+    def _column(self, source: Path, column: str) -> list[Any]:
+        frame = self._read(source)
+        return frame[column].dropna().tolist() if column in frame else []
 
     def _read(self, source: Path) -> pd.DataFrame:
         import pandas as pd

@@ -70,7 +70,7 @@ from types import ModuleType
 from typing import IO, Any, Self
 
 from bgkit.evaluator import Candidate, Chances, CubeDecision, Evaluation, mirror
-from bgkit.met import MatchEquityTable
+from bgkit.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
 from bgkit.movegen import Key, Side
 from bgkit.play import Play, Step
 from bgkit.position import GameState, Position
@@ -111,6 +111,14 @@ class _Searched:
 def _searching(plies: int) -> None:
     if plies:
         _Searched.deeper = True
+
+
+class _Table:
+    """The match equity table gnubg has in memory (one per process), and the size of its
+    position cache."""
+
+    loaded = DEFAULT_MET
+    entries = CACHE_SIZE
 
 
 _lock = threading.Lock()
@@ -329,13 +337,22 @@ class GnubgEvaluator:
     """:class:`~bgkit.evaluator.Evaluator` on GNU Backgammon (the PyPI ``gnubg`` package).
 
     :param filters: move filters per search depth (default :data:`ANALYSIS_FILTERS`).
+    :param met: the match equity table, by name (:data:`bgkit.met.MET_NAMES`; default
+        gnubg's, Kazaross-XG2). gnubg holds one table per process: an evaluator loads
+        its own before it asks anything, and empties gnubg's cache when the table changes.
     :raises ImportError: (on first use) when ``gnubg`` is not installed.
+    :raises ValueError: for a table bgkit does not ship.
     """
 
     def __init__(
-        self, *, filters: dict[int, tuple[tuple[int, int, float], ...]] | None = None
+        self,
+        *,
+        filters: dict[int, tuple[tuple[int, int, float], ...]] | None = None,
+        met: str | None = None,
     ) -> None:
         self._filters = dict(ANALYSIS_FILTERS if filters is None else filters)
+        self.met = met_name(met or DEFAULT_MET)
+        """The name of the match equity table gnubg evaluates with."""
         # 0-ply figures, kept: asked again, gnubg would answer the same from its cache
         # (as long as it holds no deeper figures: _Searched)
         self._optimals: dict[tuple[object, ...], float] = {}
@@ -352,8 +369,21 @@ class GnubgEvaluator:
         return f"GNU Backgammon {version}"
 
     def match_equity_table(self) -> MatchEquityTable:
-        """gnubg's table in memory (Kazaross-XG2 unless changed), 25 points long."""
-        return _met(gnubg_module())
+        """gnubg's table in memory (:attr:`met`), 25 points long (gnubg extends a
+        shorter table itself)."""
+        return _met(self._gnubg(), self.met)
+
+    def _gnubg(self) -> Any:
+        """gnubg's module, with this evaluator's match equity table loaded."""
+        gnubg = gnubg_module()
+        if _Table.loaded != self.met:
+            with _lock, _Capture() as out:
+                out.run(gnubg, f'set matchequitytable "{met_path(self.met)}"')
+            _Table.loaded = self.met
+            _cubeinfo_cached.cache_clear()  # (its gammon prices come from the table)
+            # what gnubg and this evaluator kept was figured with another table
+            self.clear_cache(_Table.entries)
+        return gnubg
 
     def clear_cache(self, entries: int = CACHE_SIZE) -> None:
         """Empty gnubg's position cache (shared by every evaluator of the process), with
@@ -370,6 +400,7 @@ class GnubgEvaluator:
         """
         self._optimals.clear()
         self._eval_texts.clear()
+        _Table.entries = entries
         if gnubg_module.cache_info().currsize == 0 and entries == CACHE_SIZE:
             return  # gnubg not started yet: nothing cached
         gnubg = gnubg_module()
@@ -386,7 +417,7 @@ class GnubgEvaluator:
         if plies == 0:
             optimal = self._optimal(position)
             if optimal is not None:
-                gnubg = gnubg_module()
+                gnubg = self._gnubg()
                 board = (position.board[position.opponent][1:], position.board[position.turn][1:])
                 with _lock:
                     out = gnubg.evaluate(board, _cubeinfo(gnubg, position), _evalcontext(gnubg, 0))
@@ -397,7 +428,7 @@ class GnubgEvaluator:
     def chances(self, position: Position, *, plies: int = 0) -> Chances:
         """gnubg's cubeless evaluation at ``plies`` through its Python API (no command)."""
         _check(position)
-        gnubg = gnubg_module()
+        gnubg = self._gnubg()
         board = (position.board[position.opponent][1:], position.board[position.turn][1:])
         _searching(plies)
         with _lock:
@@ -453,7 +484,7 @@ class GnubgEvaluator:
         if found is not None:
             return found
         before, dice = made_up
-        gnubg = gnubg_module()
+        gnubg = self._gnubg()
         ci = _cubeinfo_cached(gnubg, *state[:2], 1 - turn, *state[2:])
         target = (them, me)
         with _lock:
@@ -502,7 +533,7 @@ class GnubgEvaluator:
         self, position: Position, *, plies: int = 0
     ) -> dict[tuple[int, int], float | None]:
         _check(position)
-        gnubg = gnubg_module()
+        gnubg = self._gnubg()
         board = (position.board[position.opponent][1:], position.board[position.turn][1:])
         ci = _cubeinfo(gnubg, position)
         ec = _evalcontext(gnubg, plies)
@@ -591,7 +622,7 @@ class GnubgEvaluator:
 
     def _hint(self, position: Position, dice: tuple[int, int], plies: int) -> list[_Scored]:
         """Every play with its equity, depth and chances, from gnubg's ``hint`` command."""
-        gnubg = gnubg_module()
+        gnubg = self._gnubg()
         me = position.board[position.turn]
         opp = position.board[position.opponent]
         rolled = replace(position, dice=(dice[0], dice[1]), doubled=False, resigned=0)
@@ -614,7 +645,7 @@ class GnubgEvaluator:
         self, position: Position, dice: tuple[int, int], plies: int, row: int
     ) -> list[dict[str, Any]]:
         _check(position)
-        gnubg = gnubg_module()
+        gnubg = self._gnubg()
         board = (position.board[position.opponent][1:], position.board[position.turn][1:])
         ci = _cubeinfo(gnubg, position)
         ec = _evalcontext(gnubg, plies)
@@ -640,7 +671,7 @@ class GnubgEvaluator:
         _check(position)
         if position.game_state != GameState.PLAYING:
             raise ValueError("the game is over: nothing to evaluate")
-        gnubg = gnubg_module()
+        gnubg = self._gnubg()
         pos = replace(position, dice=None, doubled=False, resigned=0)
         gid = f"{pos.gnubg_id()}:{pos.match_id()}"
         board = (pos.board[pos.opponent][1:], pos.board[pos.turn][1:])
@@ -663,9 +694,9 @@ def _check(position: Position) -> None:
 
 
 @cache
-def _met(gnubg: Any) -> MatchEquityTable:
+def _met(gnubg: Any, name: str) -> MatchEquityTable:
     pre, post0, post1 = gnubg.met(25)
-    return MatchEquityTable.from_rows("gnubg (Kazaross-XG2)", pre, (post0, post1))
+    return MatchEquityTable.from_rows(f"gnubg ({name})", pre, (post0, post1))
 
 
 def _cubeinfo(gnubg: Any, pos: Position) -> dict[str, Any]:

@@ -121,6 +121,7 @@ def hint(
     plies: int = 0,
     candidates: int | None = 5,
     evaluator: Evaluator | None = None,
+    met: str | None = None,
 ) -> Hint:
     """The ranked plays (position with dice) or the cube decision (without dice).
 
@@ -129,11 +130,16 @@ def hint(
     :param candidates: how many plays to keep, best first (``None``: all).
     :param evaluator: the evaluator to ask (default: GNU Backgammon, which needs the
         ``analysis`` extra).
+    :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`;
+        default Kazaross-XG2); not with ``evaluator``.
+    :raises ValueError: for an unknown table, or a table with an ``evaluator``.
     """
     if evaluator is None:
         from bgkit.gnubg_evaluator import GnubgEvaluator
 
-        evaluator = GnubgEvaluator()
+        evaluator = GnubgEvaluator(met=met)
+    elif met is not None:
+        raise ValueError("give the match equity table to the evaluator, not to hint()")
     if position.dice is None:
         return Hint(position, plies, cube=_cube_hint(evaluator, position, plies))
     before = replace(position, dice=None)

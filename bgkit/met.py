@@ -12,8 +12,9 @@ between normalised money-game equity (EMG: +1 = winning a single game with the c
 cube, -1 = losing one) and MWC at a given score and cube.
 
 Tables are read from GNU Backgammon's XML format (``met/*.xml``,
-:meth:`MatchEquityTable.from_xml`); :func:`default_met` reads the table an installed
-GNU Backgammon ships (Kazaross-XG2), without importing gnubg.
+:meth:`MatchEquityTable.from_xml`). bgkit ships the explicit tables GNU Backgammon
+ships (:data:`MET_NAMES`; :func:`shipped_met` reads one, Kazaross-XG2 by default, as
+gnubg); an analysis can use any of them (``bgkit analyze --met NAME``).
 
 >>> met = MatchEquityTable(  # the 3-away corner of Kazaross-XG2
 ...     "excerpt",
@@ -34,20 +35,38 @@ GNU Backgammon ships (Kazaross-XG2), without importing gnubg.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bgkit.position import Position
 
-__all__ = ["MatchEquityTable", "default_met", "gnubg_met_dir"]
+__all__ = [
+    "DEFAULT_MET",
+    "MET_NAMES",
+    "MatchEquityTable",
+    "default_met",
+    "gnubg_met_dir",
+    "met_name",
+    "met_path",
+    "shipped_met",
+]
+
+#: GNU Backgammon's default table.
+DEFAULT_MET = "Kazaross-XG2"
+#: The tables bgkit ships (``bgkit/met_tables``), by file name: every explicit table of
+#: GNU Backgammon's ``met`` folder (its parametric ``mec`` and ``zadeh`` are left out).
+#: Kazaross-XG2, Rockwell-Kazaross, g11 and mec26 cover 24-25 points; Jacobs-Trice
+#: (``jacobs``, and ``jac050`` / ``jac100`` for a 50 / 100 Elo favourite) 25; ``ortega``,
+#: ``snowie`` and ``woolsey`` 15.
+MET_NAMES = (
+    "Kazaross-XG2", "Rockwell-Kazaross", "g11", "jac050", "jac100", "jacobs", "mec26",
+    "ortega", "snowie", "woolsey",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +111,8 @@ class MatchEquityTable:
         :raises ValueError: for a parametric table (``type="parameters"``) or a file
             without the tables.
         """
+        import xml.etree.ElementTree as ET  # (imported when a table is read)
+
         root = ET.parse(path).getroot()
         name = (root.findtext("info/name") or Path(path).stem).strip()
         pre_el = root.find("pre-crawford-table")
@@ -237,6 +258,8 @@ class MatchEquityTable:
 
 def gnubg_met_dir() -> Path | None:
     """The ``met`` folder of an installed GNU Backgammon Python package, if any (not imported)."""
+    import importlib.util
+
     try:
         spec = importlib.util.find_spec("gnubg")
     except (ImportError, ValueError):
@@ -250,17 +273,41 @@ def gnubg_met_dir() -> Path | None:
     return None
 
 
+def met_name(text: str) -> str:
+    """The name in :data:`MET_NAMES` that ``text`` spells (any case, ``.xml`` or not).
+
+    >>> met_name("WOOLSEY.xml")
+    'woolsey'
+
+    :raises ValueError: for a name bgkit does not ship, with the names it does.
+    """
+    wanted = text.strip().removesuffix(".xml").lower()
+    for name in MET_NAMES:
+        if name.lower() == wanted:
+            return name
+    raise ValueError(f"no match equity table {text!r}: choose one of {', '.join(MET_NAMES)}")
+
+
+def met_path(name: str = DEFAULT_MET) -> Path:
+    """The file of a table bgkit ships (a name of :data:`MET_NAMES`, any case)."""
+    from importlib import resources
+
+    return Path(str(resources.files("bgkit.met_tables") / f"{met_name(name)}.xml"))
+
+
 @cache
-def shipped_met() -> MatchEquityTable:
-    """GNU Backgammon's default table (Kazaross-XG2) from the copy bgkit ships (the file's
-    notice permits copying), for what must not depend on gnubg being installed: the
-    match winning chances the SGF analysis properties hold (:mod:`bgkit.formats.sgf_analysis`).
+def shipped_met(name: str = DEFAULT_MET) -> MatchEquityTable:
+    """A table bgkit ships (copied from GNU Backgammon; each file's notice permits copying),
+    without gnubg: for the match winning chances an analysis, the reports and the SGF
+    analysis properties (:mod:`bgkit.formats.sgf_analysis`) convert to and from.
 
     >>> round(shipped_met().mwc(1, 2), 4)  # Crawford game, 1-away against 2-away
     0.6774
+    >>> table = shipped_met("woolsey")
+    >>> table.name, table.length, table.mwc(1, 2)
+    ('Kit Woolsey', 15, 0.7)
     """
-    with resources.as_file(resources.files("bgkit.met_tables") / "Kazaross-XG2.xml") as path:
-        return MatchEquityTable.from_xml(path)
+    return MatchEquityTable.from_xml(met_path(name))
 
 
 @cache

@@ -270,7 +270,7 @@ def _equity_frame(analysis: Analysis) -> pd.DataFrame:
 
     moves = analysis.moves
     is_match = analysis.match.length > 0
-    met = _met() if is_match else None
+    met = _met(analysis) if is_match else None
     rolls = moves[moves["action"] == "move"].copy()
     # a cube error belongs to the roll it precedes (no double) or follows (double...)
     cube_error = moves["cube_error_emg"].astype(float).fillna(0.0)
@@ -327,14 +327,12 @@ def _equity_frame(analysis: Analysis) -> pd.DataFrame:
     return frame
 
 
-def _met() -> MatchEquityTable | None:
-    """GNU Backgammon's default match equity table, when gnubg is installed."""
-    from bgkit.met import default_met
+def _met(analysis: Analysis) -> MatchEquityTable | None:
+    """The match equity table of the analysis, when it covers the match."""
+    from bgkit.met import shipped_met
 
-    try:
-        return default_met()
-    except FileNotFoundError:
-        return None
+    table = shipped_met(analysis.met)
+    return table if analysis.match.length <= table.length else None
 
 
 # ---------------------------------------------------------------------- luck

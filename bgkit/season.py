@@ -26,8 +26,10 @@ rows; a test checks it).
 >>> season = analyze_season(
 ...     ["data/selfplay/selfplay_0001.mat", "data/selfplay/selfplay_0002.mat"],
 ...     jobs=1, progress=False)
->>> season.players[["name", "matches", "won"]].to_string(index=False)
-' name  matches  won\\nAlice        2    1\\n  Bob        2    1'
+>>> print(season.players[["name", "matches", "won"]].to_string(index=False))
+ name  matches  won
+Alice        2    2
+  Bob        2    0
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ def analyze_season(
     paths: str | os.PathLike[str] | list[str | os.PathLike[str]],
     plies: int = 0,
     *,
+    met: str | None = None,
     jobs: int | None = None,
     client: Client | str | None = None,
     output: str | os.PathLike[str] | None = None,
@@ -68,15 +71,18 @@ def analyze_season(
 ) -> Season:
     """Analyse every record of ``paths`` (folders are searched) as one season.
 
-    ``jobs``, ``client``, ``output`` and ``progress`` are :func:`bgkit.batch.analyze_files`'s:
-    local processes, a Dask client or scheduler address, a ``.parquet``/``.csv`` file that
-    keeps the rows and lets a rerun skip the files already done.
+    ``met``, ``jobs``, ``client``, ``output`` and ``progress`` are
+    :func:`bgkit.batch.analyze_files`'s: the match equity table, local processes, a Dask
+    client or scheduler address, a ``.parquet``/``.csv`` file that keeps the rows and lets
+    a rerun skip the files already done.
 
     :raises ImportError: without GNU Backgammon (``pip install 'bgkit[analysis]'``).
     """
     from bgkit.batch import analyze_files
 
-    rows = analyze_files(paths, plies, jobs=jobs, client=client, output=output, progress=progress)
+    rows = analyze_files(
+        paths, plies, met=met, jobs=jobs, client=client, output=output, progress=progress
+    )
     return Season(rows, plies)
 
 
@@ -100,7 +106,7 @@ class Season:
             "score", "won", "pr", "error_rate_memg", "luck_rate_memg", "luck_emg",
             "actual_result", "luck_adjusted_result", "unforced_moves",
             "close_cube_decisions", "error_emg", "checker_error_emg", "cube_error_emg",
-            *(f"{w}_{p}" for p in PHASES for w in ("moves", "error_emg")),
+            *(f"{w}_{p}" for p in PHASES for w in ("moves", "error_emg")), "plies", "met",
         ]  # fmt: skip
         return rows[keep].reset_index(drop=True)
 
@@ -280,7 +286,10 @@ class Season:
         from bgkit.html_report import _STYLE, _figure, _table
 
         matches = self.matches
-        level = f"{self.plies}-ply" if self.plies else "0-ply"
+        level = f"{self.plies}-ply"
+        tables = sorted(set(matches["met"].dropna())) if "met" in matches else []
+        if tables:
+            level += f", {' and '.join(tables)} match equity table"
         players = self.players.round(2)
         shown = matches[
             ["date", "name", "opponent", "length", "score", "won", "pr",

@@ -2,7 +2,10 @@
 
 Usage::
 
-    python tests/gnubg_reference.py MATFILE [PLIES] [--json OUT]
+    python tests/gnubg_reference.py MATFILE [PLIES] [--json OUT] [--met NAME]
+
+``--met NAME`` loads the match equity table ``bgkit/met_tables/NAME.xml`` first (gnubg's
+``set matchequitytable``; its default is Kazaross-XG2).
 
 A copy, adapted, of the project's shared ``tools/gnubg_import_analyse.py``: the PyPI
 ``gnubg`` module imports the record, runs ``analyse match`` (chequer play and cube at
@@ -200,11 +203,15 @@ def per_player_stats(sgf_text: str, names: list[str]) -> list[dict[str, Any]]:
     return tot
 
 
-def analyse(path: str, plies: int) -> dict[str, Any]:
+def analyse(path: str, plies: int, met: str | None = None) -> dict[str, Any]:
     """Import, analyse and read back: the JSON-ready reference of one record."""
     import gnubg
 
     capture_stdout(lambda: setup(gnubg, plies))
+    if met is not None:
+        table = os.path.join(os.path.dirname(__file__), "..", "bgkit", "met_tables", met + ".xml")
+        assert os.path.isfile(table), table
+        capture_stdout(lambda: gnubg.command(f'set matchequitytable "{os.path.abspath(table)}"'))
     started = time.perf_counter()
     capture_stdout(lambda: gnubg.command(f"import mat {os.path.abspath(path)}"))
     t_import = time.perf_counter() - started
@@ -223,6 +230,7 @@ def analyse(path: str, plies: int) -> dict[str, Any]:
     return {
         "file": os.path.basename(path),
         "plies": plies,
+        **({"met": met} if met is not None else {}),
         "gnubg": str(getattr(gnubg, "version", "?")),
         "names": names,
         "timing": {"import_s": t_import, "analyse_s": t_analyse, "analyse_cpu_s": cpu_analyse},
@@ -233,15 +241,18 @@ def analyse(path: str, plies: int) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    args = [a for a in argv if a != "--json"]
+    args = [a for a in argv if a not in ("--json", "--met")]
     out = argv[argv.index("--json") + 1] if "--json" in argv else None
     if out is not None:
         args.remove(out)
+    met = argv[argv.index("--met") + 1] if "--met" in argv else None
+    if met is not None:
+        args.remove(met)
     if not args:
         print(__doc__, file=sys.stderr)
         return 2
     plies = int(args[1]) if len(args) > 1 else 0
-    result = analyse(args[0], plies)
+    result = analyse(args[0], plies, met)
     text = json.dumps(result, indent=1, sort_keys=True)
     if out is None:
         print(text)

@@ -37,6 +37,13 @@ RECORDS: tuple[Path, ...] = (
     HERE / "selfplay_7pt_cube_noise.mat",
 )
 
+#: (record, match equity table) of the references with another table than gnubg's default
+TABLES: tuple[tuple[Path, str], ...] = (
+    (HERE / "selfplay_7pt_cube_noise.mat", "woolsey"),
+    (HERE / "selfplay_7pt_cube_noise.mat", "jac100"),
+    (ROOT / "data" / "fixtures" / "selfplay_7pt_noisy.mat", "woolsey"),
+)
+
 _SELFPLAY = """
 import sys, gnubg
 out, length, seed, chequer, cube = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \\
@@ -65,12 +72,14 @@ def selfplay(out: Path, length: int = 7, seed: int = 12) -> None:
     )
 
 
-def reference(record: Path, plies: int = 0) -> Path:
-    """Write gnubg's analysis of ``record`` next to the test data; return the JSON path."""
-    out = HERE / f"{record.stem}.{plies}ply.json"
+def reference(record: Path, plies: int = 0, met: str | None = None) -> Path:
+    """Write gnubg's analysis of ``record`` (with the match equity table ``met``, default
+    gnubg's) next to the test data; return the JSON path."""
+    out = HERE / f"{record.stem}.{plies}ply{'.' + met if met else ''}.json"
     script = ROOT / "tests" / "gnubg_reference.py"
+    table = ["--met", met] if met else []
     subprocess.run(
-        [sys.executable, str(script), str(record), str(plies), "--json", str(out)],
+        [sys.executable, str(script), str(record), str(plies), "--json", str(out), *table],
         check=True,
         capture_output=True,
         text=True,
@@ -83,6 +92,8 @@ def main(argv: list[str]) -> int:
         selfplay(HERE / "selfplay_7pt_cube_noise.mat")
     for record in RECORDS:
         print(reference(record).relative_to(ROOT))
+    for record, met in TABLES:
+        print(reference(record, 0, met).relative_to(ROOT))
     return 0
 
 

@@ -157,3 +157,19 @@ def test_no_noise_at_pool_shutdown() -> None:
             _, err = proc.communicate(timeout=120)
             assert proc.returncode == 0
             assert err == "", err
+
+
+def test_met_names_the_match_equity_table() -> None:
+    code, out, err = run(RECORD, "--met", "WOOLSEY", "--json", "-")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["settings"]["met"] == "woolsey"
+    assert "woolsey match equity table" in doc["settings"]["description"]
+    _, default, _ = run(RECORD, "--json", "-")
+    assert json.loads(default)["settings"]["met"] == "Kazaross-XG2"
+    mwc = [p["luck_mwc"] for p in doc["players"]]
+    assert mwc != [p["luck_mwc"] for p in json.loads(default)["players"]]
+    code, _, err = run(RECORD, "--met", "zadeh")
+    assert code == 2 and "no match equity table 'zadeh': choose one of Kazaross-XG2," in err
+    code, _, err = run(RECORD, "--met", "woolsey", "--use-file-analysis")
+    assert code == 2 and err.count("\n") == 1 and "--met is for GNU Backgammon's analysis" in err

@@ -406,3 +406,9 @@ def test_analyze_files_per_player_rows(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(resumed, serial)
     with pytest.raises(batch.BatchError, match="holds a 0-ply analysis, not 1-ply"):
         batch.analyze_files(files, 1, output=output, progress=False)
+    assert set(serial["met"].dropna()) == {"Kazaross-XG2"}
+    with pytest.raises(batch.BatchError, match="with the Kazaross-XG2 match equity table, not"):
+        batch.analyze_files(files, met="woolsey", output=output, progress=False)
+    other = batch.analyze_files(files[:1], met="WOOLSEY", jobs=1, progress=False)
+    assert set(other["met"]) == {"woolsey"}
+    assert other["luck_emg"].tolist() != serial["luck_emg"].tolist()[:2]

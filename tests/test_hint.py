@@ -222,3 +222,67 @@ def test_hint_and_moves_print_every_play_alike(index: int) -> None:
     written = [row["play"] for row in json.loads(moves.output)["plays"]]
     ranked = [row["play"] for row in json.loads(hinted.output)["plays"]]
     assert sorted(ranked) == sorted(written)
+
+
+_ORACLE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import gnubg_session as session
+from test_hint import gnubg_cube
+from bgkit import Position
+session.command('set matchequitytable "' + sys.argv[2] + '"')
+found = [gnubg_cube(Position.from_gnubg_id(i)) for i in json.loads(sys.argv[3])]
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.parametrize("met", ["woolsey", "jac100", "Rockwell-Kazaross"])
+def test_cube_decisions_with_another_table_equal_gnubgs(met: str) -> None:
+    """gnubg's ``hint`` after its own ``set matchequitytable`` (in a process of its own:
+    gnubg holds one table per process), against ``hint(..., met=...)``; a table bgkit
+    left unloaded would give the default table's figures, which differ."""
+    from pathlib import Path
+
+    from bgkit.gnubgid import gnubg_id
+    from bgkit.met import met_path
+
+    positions = [
+        replace(POSITIONS[i].position(turn=0), **states(i))
+        for i in range(40)
+        if states(i)["match_length"]
+    ]
+    ids = [gnubg_id(pos) for pos in positions]
+    here = str(Path(__file__).resolve().parent)
+    run = subprocess.run(
+        [sys.executable, "-c", _ORACLE, here, str(met_path(met)), json.dumps(ids)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    theirs = json.loads(run.stdout.splitlines()[-1])
+    changed = 0
+    for pos, found in zip(positions, theirs, strict=True):
+        cube = hint(pos, plies=0, met=met).cube
+        assert cube is not None
+        if found is None:
+            assert not cube.available
+            continue
+        equities, action = found
+        assert cube.no_double == pytest.approx(equities["nd"], abs=6e-4)
+        assert cube.double_take == pytest.approx(equities["dt"], abs=6e-4)
+        assert cube.proper_action == action
+        default = hint(pos, plies=0).cube
+        assert default is not None
+        changed += abs(default.no_double - cube.no_double) > 0.005
+    assert changed >= 3
+
+
+def test_cli_met_option() -> None:
+    position = "4HPwATDgc/ABMA:cAngAEAAKAAE"  # the opening, 7-point match at 4-5
+    default, woolsey = run_cli(position, "--json"), run_cli(position, "--met", "woolsey", "--json")
+    assert default.returncode == woolsey.returncode == 0, default.stderr + woolsey.stderr
+    cube, other = json.loads(default.stdout)["cube"], json.loads(woolsey.stdout)["cube"]
+    assert other["no_double"] < cube["no_double"] - 0.02  # (gnubg: -0.100 and -0.066)
+    bad = run_cli(position, "--met", "nonsense")
+    assert bad.returncode == 2 and "choose one of Kazaross-XG2" in bad.stderr

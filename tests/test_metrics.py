@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from bgkit.evaluator import CubeDecision
-from bgkit.met import MatchEquityTable, default_met, gnubg_met_dir
+from bgkit.met import (
+    MET_NAMES,
+    MatchEquityTable,
+    default_met,
+    gnubg_met_dir,
+    met_name,
+    met_path,
+    shipped_met,
+)
 from bgkit.metrics import (
     NON_DOUBLES,
     ROLLS,
@@ -310,3 +319,37 @@ def test_effective_pip_count_vectors(home: tuple[int, ...], rolls: float) -> Non
 
 def test_effective_pip_count_only_for_bear_offs() -> None:
     assert effective_pip_count(Position.initial().board[0]) is None
+
+
+# ---------------------------------------------------------------------- shipped tables
+
+
+@pytest.mark.parametrize("name", MET_NAMES)
+def test_every_shipped_table_reads(name: str) -> None:
+    table = shipped_met(name)
+    assert table.length in (15, 24, 25)
+    n = table.length
+    for away in range(1, n + 1):
+        for opp in range(1, n + 1):
+            assert 0 < table.mwc(away, opp) < 1
+            if away < n:  # needing a point more never helps
+                assert table.mwc(away + 1, opp) <= table.mwc(away, opp) + 1e-9
+            if not name.startswith("jac0") and not name.startswith("jac1"):
+                # (jac050 and jac100 make player 0 the favourite; the published tables
+                # are rounded to three decimals)
+                assert table.mwc(away, opp) + table.mwc(opp, away) == pytest.approx(1, abs=2.5e-3)
+    assert met_name(name.upper() + ".xml") == name
+
+
+@pytest.mark.skipif(not Path("/usr/share/gnubg/met").is_dir(), reason="Debian's gnubg not here")
+@pytest.mark.parametrize("name", MET_NAMES[1:])
+def test_shipped_tables_are_debians_files(name: str) -> None:
+    """Provenance: copied unchanged from Debian's gnubg (Kazaross-XG2 from the PyPI one)."""
+    assert (
+        met_path(name).read_bytes() == (Path("/usr/share/gnubg/met") / f"{name}.xml").read_bytes()
+    )
+
+
+def test_unknown_table_names_the_known_ones() -> None:
+    with pytest.raises(ValueError, match=r"no match equity table 'zadeh': choose one of Kaz"):
+        met_name("zadeh")

@@ -156,8 +156,8 @@ def test_equity_figure_for_one_game_and_for_money(tmp_path: Path) -> None:
 
 
 def test_equity_figure_without_a_match_equity_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    # no gnubg MET at hand: the match is drawn in EMG, player 0's view
-    monkeypatch.setattr(reports, "_met", lambda: None)
+    # a match longer than the analysis' table covers: drawn in EMG, player 0's view
+    monkeypatch.setattr(reports, "_met", lambda analysis: None)
     a = analysis()
     ax = reports.equity_figure(a).axes[0]
     assert ax.get_ylabel() == "gnubg's cubeful equity (EMG)"

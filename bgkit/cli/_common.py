@@ -121,6 +121,33 @@ def candidates_option(help_text: str) -> Callable[[F], F]:
     return decorate
 
 
+def _met_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A name of :data:`bgkit.met.MET_NAMES`, given in any case."""
+    from bgkit.met import met_name
+
+    try:
+        return met_name(value)
+    except ValueError as err:
+        raise click.BadParameter(str(err), ctx, param) from None
+
+
+def met_option(function: F) -> F:
+    """``--met NAME``: GNU Backgammon's match equity table (one bgkit ships, any case)."""
+    from bgkit.met import DEFAULT_MET, MET_NAMES
+
+    option = click.option(
+        "--met",
+        callback=_met_name,
+        default=DEFAULT_MET,
+        show_default=True,
+        metavar="NAME",
+        help="The match equity table for match-winning chances: one of those GNU Backgammon"
+        f" ships ({', '.join(MET_NAMES)}).",
+    )
+    decorated: F = option(function)
+    return decorated
+
+
 def stdin() -> IO[bytes]:
     """What ``-`` names as an input: stdin, as bytes (readers then keep the size limit)."""
     buffer: IO[bytes] | None = getattr(sys.stdin, "buffer", None)

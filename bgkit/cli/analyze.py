@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from bgkit.cli._common import candidates_option, max_size_option
+from bgkit.cli._common import candidates_option, max_size_option, met_option
 
 if TYPE_CHECKING:
     from bgkit.analysis import Analysis
@@ -55,6 +55,7 @@ STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
     help="Write the match as SGF with the analysis as GNU Backgammon's (gnubg shows it).",
 )
 @candidates_option("Best plays kept per roll, with their chances (in --json and --sgf).")
+@met_option
 @click.option(
     "--strength",
     type=click.Choice(sorted(STRENGTHS)),
@@ -112,6 +113,7 @@ def analyze(
     html_out: str | None,
     sgf_out: str | None,
     candidates: int,
+    met: str,
     strength: str | None,
     thresholds: str | None,
     use_file_analysis: bool,
@@ -144,17 +146,18 @@ def analyze(
     if not use_file_analysis:
         require_extra("bgkit analyze", "analysis")
     if Path(file).is_dir():
-        if sgf_out or use_file_analysis or candidates_given():
+        if sgf_out or use_file_analysis or given("candidates"):
             fail("a folder is analysed as a season: --sgf, --candidates and"
                  " --use-file-analysis are for one match")  # fmt: skip
-        _season(file, plies if strength is None else STRENGTHS[strength], jobs, scheduler,
+        _season(file, plies if strength is None else STRENGTHS[strength], met, jobs, scheduler,
                 output, json_out, csv_out, html_out, force, progress)  # fmt: skip
         return
+    if use_file_analysis and given("met"):
+        fail("--met is for GNU Backgammon's analysis; the record's own used its analyser's")
     if scheduler or output:
         fail("--scheduler and --output are for a folder (a season of matches)")
     if strength is not None:
-        given = click.get_current_context().get_parameter_source("plies")
-        if given is not None and given.name != "DEFAULT":
+        if given("plies"):
             fail("give --plies or --strength, not both")
         plies = STRENGTHS[strength]
     marks = _thresholds(thresholds) if thresholds is not None else None
@@ -185,6 +188,7 @@ def analyze(
                 rating_scale=scale,
                 candidates=candidates,
                 thresholds=marks,
+                met=met,
             )
     except BgkitError as err:
         fail(str(err).splitlines()[0])
@@ -211,14 +215,16 @@ def analyze(
         click.echo(summary(result), nl=False)
 
 
-def candidates_given() -> bool:
-    source = click.get_current_context().get_parameter_source("candidates")
+def given(option: str) -> bool:
+    """Whether the option named ``option`` was given (not its default)."""
+    source = click.get_current_context().get_parameter_source(option)
     return source is not None and source.name != "DEFAULT"
 
 
 def _season(
     folder: str,
     plies: int,
+    met: str,
     jobs: int | None,
     scheduler: str | None,
     output: str | None,
@@ -246,7 +252,7 @@ def _season(
             fail(f"{out} exists; use --force to overwrite it")
     try:
         season = analyze_season(
-            folder, plies, jobs=jobs, client=scheduler, output=output, progress=progress
+            folder, plies, met=met, jobs=jobs, client=scheduler, output=output, progress=progress
         )
     except (BatchError, BgkitError, OSError) as err:
         fail(error_line(err))

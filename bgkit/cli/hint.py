@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bgkit.cli._common import candidates_option
+from bgkit.cli._common import candidates_option, met_option
 
 if TYPE_CHECKING:
     from bgkit.position import Position
@@ -40,9 +40,15 @@ __all__ = ["hint"]
     help="Search depth (0 = GNU Backgammon's static evaluation; its default strength is 2).",
 )
 @candidates_option("How many plays to list, best first.")
+@met_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per position (JSON Lines).")
 def hint(
-    positions: tuple[str, ...], dice: str | None, plies: int, candidates: int, as_json: bool
+    positions: tuple[str, ...],
+    dice: str | None,
+    plies: int,
+    candidates: int,
+    met: str,
+    as_json: bool,
 ) -> None:
     """Rank the plays of each position with dice, or give its cube decision without.
 
@@ -76,7 +82,7 @@ def hint(
         if roll is not None:
             pos = replace(pos, dice=roll, doubled=False)
         try:
-            result = ask(pos, plies=plies, candidates=candidates)
+            result = ask(pos, plies=plies, candidates=candidates, met=met)
         except BgkitError as err:
             fail(error_line(err, source=pos.xgid()))
         if as_json:
