@@ -586,6 +586,7 @@ def _tasks(
     start = Position.initial(variant=match.variant).board
     tasks: list[Task] = []
     owners: list[int] = []
+    games: list[int] = []  # per task, the index of its game
     for i, step in enumerate(steps):
         pos = step.before
         if isinstance(step.action, Move):
@@ -598,10 +599,14 @@ def _tasks(
             cube = not initial and cube_available(pos)
             opening = initial and dice[0] != dice[1]
             tasks.append(Task(pos, dice, played, cube, opening, plies, candidates))
-            owners.append(i)
         elif step.kind == "double" and pos.board != start:
             tasks.append(Task(pos, None, None, True, False, plies, candidates))
-            owners.append(i)
+        else:
+            continue
+        owners.append(i)
+        if not games or games[-1] != step.game_index:
+            tasks[-1] = replace(tasks[-1], first=True)
+        games.append(step.game_index)
     return tasks, owners
 
 

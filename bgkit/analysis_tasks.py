@@ -14,12 +14,12 @@ processes or in this process:
   them forever), it is a daemonic process (a Dask worker's, which may have no children),
   or (Python 3.12+) it runs other threads.
 
-Within a task the 0-ply luck is evaluated first: gnubg's position cache answers for a
-position with whatever depth it last searched it at, so deeper searches first would
-leave their figures for the luck to find (gnubg's own analysis shows this at 2-ply).
-For the same reason a deeper task starts from empty caches: its figures then depend on
-the task alone, not on which tasks its process ran before, and an analysis gives the
-same figures with any number of processes (at 2-ply this costs about a tenth of the time).
+gnubg's position cache answers for a position with whatever depth it last searched it
+at, so deeper figures depend on what was searched before. A deeper analysis therefore
+asks what gnubg's ``analyse match`` asks, in its order: game by game, each action's cube
+decision, luck and plays (:func:`evaluate_task`), each game from empty caches and in one
+process (the game is the unit of work). Its candidate lists are then gnubg's own, and
+the same with any number of processes.
 """
 
 from __future__ import annotations
@@ -90,6 +90,8 @@ class Task:
     plies: int
     candidates: int = 5
     """How many of the best plays to keep with their chances (and the play made)."""
+    first: bool = False
+    """The first task of its game (a deeper search starts from empty caches there)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,10 +135,19 @@ def roll_values(ev: Evaluator, pos: Position) -> dict[tuple[int, int], float]:
 
 
 def evaluate_task(ev: Evaluator, task: Task) -> Figures:
-    """Luck (0-ply), cube decision and checker play (``task.plies``) of one action."""
-    if task.plies:
+    """Cube decision, luck (0-ply) and checker play (``task.plies``) of one action.
+
+    In the order of gnubg's analysis of a move: deeper searches leave figures in its
+    cache that later questions get, so the order changes figures. (At 0-ply it does not;
+    there the luck comes first, its plays then answer the cube decision.)
+    """
+    if task.plies and task.first:
         _forget(ev)
     pos = task.position
+    cube = chances = None
+    if task.cube and task.plies:
+        cube = ev.cube_decision(pos, plies=task.plies)
+        chances = ev.chances(pos, plies=task.plies)
     luck = mean = None
     if task.dice is not None:
         mine = roll_values(ev, pos)
@@ -145,10 +156,9 @@ def evaluate_task(ev: Evaluator, task: Task) -> Figures:
             luck, mean = luck_opening(mine, theirs, task.dice)
         else:
             luck, mean = luck_normal(mine, task.dice)
-    cube = chances = None
-    if task.cube:
-        cube = ev.cube_decision(pos, plies=task.plies)
-        chances = ev.chances(pos, plies=task.plies)
+    if task.cube and not task.plies:
+        cube = ev.cube_decision(pos, plies=0)
+        chances = ev.chances(pos, plies=0)
     if task.dice is None or task.played is None:
         return Figures(cube, luck, mean, cube_chances=chances)
     plays = ev.plays(pos, task.dice, plies=task.plies, keep=task.played)
@@ -185,12 +195,12 @@ def _candidate(ev: Evaluator, pos: Position, dice: tuple[int, int], c: Candidate
 
 
 def _forget(evaluator: Evaluator) -> None:
-    """Start a deeper task from empty caches (bgkit's and gnubg's).
+    """Start a game's deeper tasks from empty caches (bgkit's and gnubg's).
 
     gnubg's cache answers for a position with whatever depth it last searched it at, so
-    a task's figures would depend on the tasks the same process ran before it, and so on
-    how the tasks were shared out: with empty caches each task's figures depend on the
-    task alone, the same with any number of processes.
+    a game's figures would depend on the games the same process ran before it, and so
+    on how the games were shared out: with empty caches they depend on the game alone,
+    the same with any number of processes.
     """
     if isinstance(evaluator, CachedEvaluator):
         evaluator.clear()
@@ -271,6 +281,18 @@ def chunks(n: int, jobs: int) -> list[tuple[int, int]]:
     return out
 
 
+def games(tasks: Sequence[Task]) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each game's tasks (a deeper analysis hands out whole games).
+
+    >>> from bgkit.position import Position
+    >>> task = Task(Position.initial(), None, None, True, False, 2)
+    >>> games([replace(task, first=True), task, replace(task, first=True), task, task])
+    [(0, 2), (2, 5)]
+    """
+    starts = [i for i, task in enumerate(tasks) if task.first or i == 0]
+    return list(zip(starts, [*starts[1:], len(tasks)], strict=True))
+
+
 class Runner:
     """Evaluates tasks in ``jobs`` forked worker processes, or in this process (``jobs=0``).
 
@@ -321,7 +343,8 @@ class Runner:
                 self.met,
             ),
         )
-        for start, stop in chunks(len(tasks), self.jobs):  # (the first forks the workers)
+        parts = games(tasks) if tasks[0].plies else chunks(len(tasks), self.jobs)
+        for start, stop in parts:  # (the first forks the workers)
             future = self._pool.submit(_worker_run, start, stop)
             self._futures[future] = range(start, stop)
 

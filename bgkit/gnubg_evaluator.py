@@ -69,7 +69,7 @@ from functools import cache
 from types import ModuleType
 from typing import IO, Any, Self
 
-from bgkit.evaluator import Candidate, Chances, CubeDecision, Evaluation, mirror
+from bgkit.evaluator import Candidate, Chances, CubeDecision, Evaluation
 from bgkit.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
 from bgkit.movegen import Key, Side
 from bgkit.play import Play, Step
@@ -98,6 +98,9 @@ _SETUP = (
 )
 #: Entries of gnubg's position cache (its default; set when it is cleared).
 CACHE_SIZE = 1 << 19
+#: How much the play made may lose before gnubg's analysis searches it and the best
+#: play the full depth when its search stopped early (its doubtful mark, 0.03 EMG).
+KEEP_THRESHOLD = 0.03
 
 
 class _Searched:
@@ -126,6 +129,10 @@ _HINT = re.compile(
     r"^\s*\d+\.\s+Cubeful (\d+)-ply\s+(.+?)\s+Eq\.:\s+([+-]?\d+\.\d+)[^\n]*"
     r"(?:\n\s*([0-9.]+) ([0-9.]+) ([0-9.]+) - [0-9.]+ ([0-9.]+) ([0-9.]+))?",
     re.MULTILINE,
+)
+#: The cubeless chances a cube analysis prints (``0.52 0.15 0.009 - 0.47 0.17 0.008``).
+_CHANCES = re.compile(
+    r"^\s*([0-9.]+) ([0-9.]+) ([0-9.]+) - [0-9.]+ ([0-9.]+) ([0-9.]+)\s*$", re.MULTILINE
 )
 _ROW = re.compile(r"^\s*(?:static|\d+ ply):((?:\s+[+-]?\d+\.\d+){7})\s*$", re.MULTILINE)
 _CUBE = re.compile(
@@ -360,6 +367,8 @@ class GnubgEvaluator:
         :func:`_state`)."""
         self._eval_texts: dict[str, tuple[Evaluation, CubeDecision]] = {}
         """0-ply ``eval`` figures by gnubg ID (positions no made-up turn leads to)."""
+        self._cube_chances: dict[tuple[str, int], Chances] = {}
+        """The cubeless chances of the last deeper cube analyses, by gnubg ID and depth."""
 
     # ------------------------------------------------------------------ protocol
 
@@ -400,6 +409,7 @@ class GnubgEvaluator:
         """
         self._optimals.clear()
         self._eval_texts.clear()
+        self._cube_chances.clear()
         _Table.entries = entries
         if gnubg_module.cache_info().currsize == 0 and entries == CACHE_SIZE:
             return  # gnubg not started yet: nothing cached
@@ -426,8 +436,13 @@ class GnubgEvaluator:
         return self._eval(position, plies)[0]
 
     def chances(self, position: Position, *, plies: int = 0) -> Chances:
-        """gnubg's cubeless evaluation at ``plies`` through its Python API (no command)."""
+        """gnubg's cubeless evaluation at ``plies`` through its Python API (no command); for
+        a position whose cube decision was just searched as deep, that search's chances."""
         _check(position)
+        if plies:
+            found = self._cube_chances.get((_eval_id(position), plies))
+            if found is not None:
+                return found
         gnubg = self._gnubg()
         board = (position.board[position.opponent][1:], position.board[position.turn][1:])
         _searching(plies)
@@ -436,12 +451,44 @@ class GnubgEvaluator:
         return (out[0], out[1], out[2], out[3], out[4])
 
     def cube_decision(self, position: Position, *, plies: int = 0) -> CubeDecision:
+        """The cube decision of the player on roll. Deeper than 0-ply it is gnubg's cube
+        analysis (its ``hint`` before the roll, what ``analyse match`` runs), whose
+        chances :meth:`chances` then gives: ``eval`` searches every depth up to
+        ``plies``, and what that leaves in gnubg's cache changes the plays searched
+        next (their 0-ply figures, and so which reach the deeper levels)."""
         _check(position)
         if plies == 0:
             decision = self._settled_cube_decision(position)
             if decision is not None:
                 return decision
+        else:
+            found = self._cube_hint(position, plies)
+            if found is not None:
+                decision, chances = found
+                self._cube_chances[(_eval_id(position), plies)] = chances
+                return decision
         return self._eval(position, plies)[1]
+
+    def _cube_hint(self, position: Position, plies: int) -> tuple[CubeDecision, Chances] | None:
+        """gnubg's cube analysis (``hint`` without dice); ``None`` when it gives none (the
+        player on roll cannot double)."""
+        gnubg = self._gnubg()
+        pos = replace(position, dice=None, doubled=False, resigned=0)
+        with _lock:
+            session = _session()
+            session.set_plies(gnubg, plies, self._filters)
+            session.run(gnubg, f"set gnubgid {pos.gnubg_id()}:{pos.match_id()}")
+            text = session.search(gnubg, "hint", plies)
+        found = {label.lower(): float(value) for label, value in _CUBE.findall(text)}
+        chances = _CHANCES.search(text)
+        if not found or chances is None:
+            return None
+        nd = next((v for k, v in found.items() if k.startswith("no ")), None)
+        dt = next((v for k, v in found.items() if k.endswith(("take", "beaver"))), None)
+        dp = next((v for k, v in found.items() if k.endswith("pass")), None)
+        if nd is None or dt is None or dp is None:
+            raise RuntimeError(f"unexpected cube analysis from gnubg's hint:\n{text}")
+        return CubeDecision(nd, dt, dp, available=True), _chances(list(chances.groups()))
 
     def _eval(self, position: Position, plies: int) -> tuple[Evaluation, CubeDecision]:
         """gnubg's ``eval`` of the position (at 0-ply asked once per position)."""
@@ -579,35 +626,62 @@ class GnubgEvaluator:
     def _deeper_plays(
         self, position: Position, dice: tuple[int, int], plies: int, keep: Key | None
     ) -> list[Candidate]:
-        """The plays searched ``plies`` deep, as gnubg's ``hint`` lists them (with the depth
-        each reached through the move filters); ``keep`` is searched to full depth.
+        """The plays searched ``plies`` deep as gnubg's ``analyse match`` lists them.
 
-        gnubg's position cache answers for a position with whatever depth it last
-        searched it at, so even a play listed at full depth may carry a shallower
-        figure: unless it is the best, the play kept is searched anew (``eval`` of the
-        position after it), as gnubg's analysis searches the play made.
+        gnubg's ``hint`` searches as its analysis does (``FindnSaveBestMoves``), without a
+        play to keep: each level's move filter sends the best plays one ply deeper, and
+        the search stops early when a level keeps one play only. The analysis then makes
+        sure of the play made (``keep``), as gnubg does after the search: searched as deep
+        as the deepest plays (``n``) if it was not; and when it lost more than
+        :data:`KEEP_THRESHOLD` and the search stopped early, it and the best play both
+        searched the full ``plies``. Moved up next to the plays searched as deep, sorted
+        with them.
         """
         legal = position.legal_results(*dice)
         if not legal:
             return []
         out = _candidates(position, legal, self._hint(position, dice, plies))
-        # (gnubg searches exact bear-offs less deep than asked: its deepest is "full")
-        full = max(c.plies for c in out)
+        # (gnubg searches exact bear-offs less deep than asked: its deepest is "n")
+        n = max(c.plies for c in out)
         at = next((i for i, c in enumerate(out) if c.key == keep), None)
-        if keep is not None and at:
-            theirs = self.evaluate(_after(position, keep), plies=plies)
-            kept = replace(
-                out.pop(at),
-                equity=-theirs.cubeful,
-                plies=full,
-                probabilities=mirror(theirs.probabilities),
-            )
-            where = next(
-                (i for i, c in enumerate(out) if c.plies < full or c.equity < kept.equity),
-                len(out),
-            )
-            out.insert(where, kept)
+        if keep is None or at is None or at == 0:
+            return out
+        deep = sum(1 for c in out if c.plies == n)  # (listed first)
+        kept = out[at]
+        moved = False
+        if kept.plies < n:
+            kept = self._searched(position, dice, n)[kept.key]
+            moved = True
+        if abs(kept.equity - out[0].equity) > KEEP_THRESHOLD and n < plies:
+            if moved:
+                # gnubg searched the one play n deep; searching them all leaves figures in
+                # its cache that the deeper search would get: it starts from an empty one
+                self.clear_cache(_Table.entries)
+            searched = self._searched(position, dice, plies)
+            out[0], kept = searched[out[0].key], searched[kept.key]
+            deep = 1
+            moved = True
+        if moved:
+            del out[at]
+            top = sorted([*out[:deep], kept], key=lambda c: -c.equity)
+            out = top + out[deep:]
         return out
+
+    def _searched(
+        self, position: Position, dice: tuple[int, int], plies: int
+    ) -> dict[Key, Candidate]:
+        """Every play searched ``plies`` deep, by result: gnubg's ``hint`` with move filters
+        that keep them all, so each play is scored as gnubg's analysis scores the play
+        made (``eval`` of the position after a play is another search: the opponent's
+        cube decision at its root changes the figure)."""
+        legal = position.legal_results(*dice)
+        wide = {n: tuple((len(legal), 0, 0.0) for _ in range(n)) for n in range(1, plies + 1)}
+        saved, self._filters = self._filters, wide
+        try:
+            found = self._hint(position, dice, plies)
+        finally:
+            self._filters = saved
+        return {c.key: c for c in _candidates(position, legal, found)}
 
     def _score_results(self, position: Position, legal: dict[Key, Play]) -> list[_Scored] | None:
         """0-ply scores of the given results of the player on roll's plays, best first."""

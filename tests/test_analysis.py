@@ -38,6 +38,8 @@ RECORDS = {
 }
 ZERO_PLY = sorted(RECORDS)
 DEEPER = [("example_a", 1), ("handwritten_3pt", 1)]
+#: Records with gnubg's 2-ply analysis (``*.2ply.json``).
+TWO_PLY = ["example_a", "handwritten_3pt", "selfplay_0002", "selfplay_7pt_cube_noise"]
 #: Analyses with another match equity table than gnubg's default (name, plies, table).
 TABLES = [
     ("selfplay_7pt_cube_noise", 0, "woolsey"),
@@ -231,17 +233,32 @@ def test_cube_equities_match_gnubg_cube_analysis() -> None:
 # ---------------------------------------------------------------------- 2-ply
 
 
-@pytest.mark.parametrize("name", ["example_a", "handwritten_3pt"])
-def test_two_ply_close_to_gnubg(name: str) -> None:
-    """At 2-ply gnubg's figures depend on its cache history (see the data README):
-    bgkit's come within 5 % or 0.02 EMG per player."""
+@pytest.mark.parametrize("name", TWO_PLY)
+def test_two_ply_errors_equal_gnubgs(name: str) -> None:
+    """At 2-ply gnubg's figures depend on what its cache holds from earlier searches;
+    bgkit asks what its analysis asks, in its order, game by game: every checker and
+    cube error is gnubg's (to its six printed decimals). The luck (0-ply) too, except on
+    some rolls of positions where a roll can dance: gnubg's cache answers the position
+    that then arises with a figure of a deeper search (measured: 331 of 353 and 157 of
+    168 rolls of the two self-play matches agree to gnubg's five printed decimals, the
+    others within 0.013 EMG)."""
     result, ref = ours(name, 2), reference(name, 2)
     for mine, theirs in zip(result.players_list, ref["players"], strict=True):
         assert mine["unforced_moves"] == theirs["unforced"]
-        assert close(mine["checker_error_emg"], theirs["chequer_err_emg"], floor=0.02, share=0.05)
+        assert mine["checker_error_emg"] == pytest.approx(theirs["chequer_err_emg"], abs=2e-5)
+        assert close(mine["luck_emg"], theirs["luck_emg"])
     table = ref["stats_text"]["Cube statistics"]["Error total EMG (MWC)"]
     for p, mine in enumerate(result.players_list):
-        assert close(mine["cube_error_emg"], _emg(table[p]), floor=0.02, share=0.05)
+        assert mine["cube_error_emg"] == pytest.approx(_emg(table[p]), abs=2e-3)
+    lucks = agree = 0
+    for mine, theirs in paired(name, 2):
+        if "error" in theirs:
+            assert mine["error_emg"] == pytest.approx(theirs["error"], abs=2e-6), mine
+        if "luck" in theirs:
+            lucks += 1
+            agree += abs(mine["luck_emg"] - theirs["luck"]) <= 1e-5  # (five decimals)
+            assert mine["luck_emg"] == pytest.approx(theirs["luck"], abs=0.015), mine
+    assert agree >= 0.92 * lucks
 
 
 # ---------------------------------------------------------------------- the result
@@ -344,8 +361,8 @@ json.dump([[r.jobs, r.to_dict()["moves"]] for r in runs], sys.stdout)
 
 def test_deeper_figures_do_not_depend_on_the_number_of_processes() -> None:
     """At 2-ply every figure, candidates and cube decisions included, is the same with one
-    process and with two (each task starts from empty caches)."""
-    path = str(RECORDS["handwritten_3pt"])
+    process and with two (each game starts from empty caches, in one process)."""
+    path = str(RECORDS["example_a"])
     run = subprocess.run(
         [sys.executable, "-c", _DEEP_JOBS, path], capture_output=True, text=True, check=True
     )
@@ -442,19 +459,21 @@ def _candidate_result(pos: Any, dice: str, play: str) -> Any:
     return pos.with_dice(int(dice[0]), int(dice[1])).apply(Play.parse(play))
 
 
-@pytest.mark.parametrize("name", ZERO_PLY)
-def test_candidate_lists_equal_gnubgs(name: str) -> None:
-    """The five best plays of every roll, with their equities and chances, as gnubg's
-    ``A[]`` lists them after its own 0-ply analysis (plays of equal equity, such as
-    bear-offs that all win, may come in another order), and the play made."""
+@pytest.mark.parametrize(("name", "plies"), [(n, 0) for n in ZERO_PLY] + [(n, 2) for n in TWO_PLY])
+def test_candidate_lists_equal_gnubgs(name: str, plies: int) -> None:
+    """The five best plays of every roll, with their equities, depths and chances, as
+    gnubg's ``A[]`` lists them after its own analysis (plays of equal equity, such as
+    bear-offs that all win, may come in another order), and the play made. At 2-ply
+    too: the depth each play reached through the move filters, and the figures, which
+    depend on what gnubg's cache holds from the searches before (see the test above)."""
     from gnubg_reference import decode_move
 
     from bgkit import Position
 
-    result = ours(name, 0)
+    result = ours(name, plies)
     notes = {id(row): note for row, note in zip(result.rows, result.notes, strict=True)}
     compared = same_play = 0
-    for mine, theirs in paired(name, 0):
+    for mine, theirs in paired(name, plies):
         if mine["action"] != "move" or "candidates" not in theirs:
             continue
         note = notes[id(mine)]
@@ -482,7 +501,9 @@ def test_candidate_lists_equal_gnubgs(name: str) -> None:
         )
         compared += 1
     assert compared >= 10 and same_play >= 0.95 * sum(
-        min(5, len(t.get("candidates", []))) for m, t in paired(name, 0) if m["action"] == "move"
+        min(5, len(t.get("candidates", [])))
+        for m, t in paired(name, plies)
+        if m["action"] == "move"
     )
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bgkit import BAR, OFF, NotationError, Play, Step
 from bgkit._grammars import parser
+from bgkit.limits import check_play_steps
 from bgkit.play import _StepError, format_steps, parse_point, part_steps, point_name
 
 
@@ -87,10 +88,16 @@ def read_with_grammar(text: str) -> tuple[Step, ...] | tuple[str, int]:
 
 
 def read_as_part(text: str) -> tuple[Step, ...] | tuple[str, int]:
+    """What the ``.mat`` reader makes of a play of this one part: its steps, then the
+    limit on a play's steps (a repeat count can make one part many)."""
     try:
-        return part_steps(text)
+        steps = part_steps(text)
+        check_play_steps(len(steps), text, 0)
     except _StepError as err:
         return (err.msg, err.pos)
+    except NotationError as err:
+        return (err.msg, err.column - 1)
+    return steps
 
 
 points = st.one_of(
@@ -114,6 +121,7 @@ def parts(draw: st.DrawFn) -> str:
 
 @settings(max_examples=500, deadline=None)
 @given(parts())
+@example("3/2/1/0(3)")  # (found by hypothesis: one part of nine steps, over the limit)
 def test_part_steps_reads_every_part_as_the_play_grammar_does(text: str) -> None:
     assert PART.fullmatch(text), text  # the strategy writes what the terminal takes
     assert read_as_part(text) == read_with_grammar(text)
