@@ -343,7 +343,10 @@ class Runner:
                 self.met,
             ),
         )
-        parts = games(tasks) if tasks[0].plies else chunks(len(tasks), self.jobs)
+        if tasks[0].plies:  # longest games first: the workers finish closer together
+            parts = sorted(games(tasks), key=lambda part: part[0] - part[1])
+        else:
+            parts = chunks(len(tasks), self.jobs)
         for start, stop in parts:  # (the first forks the workers)
             future = self._pool.submit(_worker_run, start, stop)
             self._futures[future] = range(start, stop)

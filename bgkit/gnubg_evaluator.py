@@ -650,14 +650,14 @@ class GnubgEvaluator:
         kept = out[at]
         moved = False
         if kept.plies < n:
-            kept = self._searched(position, dice, n)[kept.key]
+            kept = self._searched(position, dice, n, (kept.key,))[kept.key]
             moved = True
         if abs(kept.equity - out[0].equity) > KEEP_THRESHOLD and n < plies:
             if moved:
-                # gnubg searched the one play n deep; searching them all leaves figures in
-                # its cache that the deeper search would get: it starts from an empty one
+                # gnubg searched the one play n deep; searching more leaves figures in its
+                # cache that the deeper search would get: it starts from an empty one
                 self.clear_cache(_Table.entries)
-            searched = self._searched(position, dice, plies)
+            searched = self._searched(position, dice, plies, (out[0].key, kept.key))
             out[0], kept = searched[out[0].key], searched[kept.key]
             deep = 1
             moved = True
@@ -668,20 +668,44 @@ class GnubgEvaluator:
         return out
 
     def _searched(
-        self, position: Position, dice: tuple[int, int], plies: int
+        self, position: Position, dice: tuple[int, int], plies: int, wanted: Sequence[Key]
     ) -> dict[Key, Candidate]:
-        """Every play searched ``plies`` deep, by result: gnubg's ``hint`` with move filters
-        that keep them all, so each play is scored as gnubg's analysis scores the play
-        made (``eval`` of the position after a play is another search: the opponent's
-        cube decision at its root changes the figure)."""
+        """The ``wanted`` plays (and those between them at 0-ply) searched ``plies`` deep,
+        by result: gnubg's ``hint`` with move filters that keep the plays ranked down to
+        the last wanted one at 0-ply through every level, so each is scored as gnubg's
+        analysis scores the play made (``eval`` of the position after a play is another
+        search: the opponent's cube decision at its root changes the figure)."""
         legal = position.legal_results(*dice)
-        wide = {n: tuple((len(legal), 0, 0.0) for _ in range(n)) for n in range(1, plies + 1)}
+        ranks = self._ranks(position, dice)
+        last = max((ranks.get(key, len(legal)) for key in wanted), default=len(legal))
+        extra = min(len(legal), last + 2)  # (and one more: plays of equal figures)
+        wide = {n: tuple((0, extra, 10.0) for _ in range(n)) for n in range(1, plies + 1)}
         saved, self._filters = self._filters, wide
         try:
-            found = self._hint(position, dice, plies)
+            found = {
+                c.key: c for c in _candidates(position, legal, self._hint(position, dice, plies))
+            }
         finally:
             self._filters = saved
-        return {c.key: c for c in _candidates(position, legal, found)}
+        if all(found[key].plies == plies for key in wanted):
+            return found
+        wide = {n: tuple((len(legal), 0, 0.0) for _ in range(n)) for n in range(1, plies + 1)}
+        saved, self._filters = self._filters, wide  # (ties ranked otherwise: all plays)
+        try:
+            return {
+                c.key: c for c in _candidates(position, legal, self._hint(position, dice, plies))
+            }
+        finally:
+            self._filters = saved
+
+    def _ranks(self, position: Position, dice: tuple[int, int]) -> dict[Key, int]:
+        """The plays' ranks at 0-ply (as gnubg's first move filter sorts them), by result;
+        empty when gnubg's move tuples do not name every result (bear-offs)."""
+        found = self._findbestmoves(position, dice, 0, 0)
+        if not all(len(m["move"]) % 2 == 0 for m in found):
+            return {}
+        me, opp = position.board[position.turn], position.board[position.opponent]
+        return {_play(me, opp, m["move"])[1]: i for i, m in enumerate(found)}
 
     def _score_results(self, position: Position, legal: dict[Key, Play]) -> list[_Scored] | None:
         """0-ply scores of the given results of the player on roll's plays, best first."""
