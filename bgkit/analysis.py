@@ -428,7 +428,7 @@ def analyze(
         jobs=max(1, workers),
         notes=notes,
         where=[(step.game_index, step.action_index) for step in steps],
-        met=met_name(met) if evaluator is None and met else DEFAULT_MET,
+        met=met_name(met) if met else str(getattr(evaluator, "met", DEFAULT_MET)),
     )
 
 

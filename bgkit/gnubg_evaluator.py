@@ -673,30 +673,35 @@ class GnubgEvaluator:
         """The ``wanted`` plays (and those between them at 0-ply) searched ``plies`` deep,
         by result: gnubg's ``hint`` with move filters that keep the plays ranked down to
         the last wanted one at 0-ply through every level, so each is scored as gnubg's
-        analysis scores the play made (``eval`` of the position after a play is another
-        search: the opponent's cube decision at its root changes the figure)."""
+        analysis scores the play made (``eval`` of the position after a play gives
+        another figure: it is another search)."""
         legal = position.legal_results(*dice)
         ranks = self._ranks(position, dice)
         last = max((ranks.get(key, len(legal)) for key in wanted), default=len(legal))
         extra = min(len(legal), last + 2)  # (and one more: plays of equal figures)
-        wide = {n: tuple((0, extra, 10.0) for _ in range(n)) for n in range(1, plies + 1)}
-        saved, self._filters = self._filters, wide
+        found = self._hint_through(position, dice, plies, (0, extra, 10.0))
+        deepest = max(c.plies for c in found.values())
+        if any(found[key].plies < deepest for key in wanted):  # (ties ranked otherwise)
+            found = self._hint_through(position, dice, plies, (len(legal), 0, 0.0))
+        return found
+
+    def _hint_through(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        plies: int,
+        level: tuple[int, int, float],
+    ) -> dict[Key, Candidate]:
+        """:meth:`_hint` with the move filter ``level`` (accept, extra, threshold) at every
+        level, by result."""
+        legal = position.legal_results(*dice)
+        saved = self._filters
+        self._filters = {n: (level,) * n for n in range(1, plies + 1)}
         try:
-            found = {
-                c.key: c for c in _candidates(position, legal, self._hint(position, dice, plies))
-            }
+            found = self._hint(position, dice, plies)
         finally:
             self._filters = saved
-        if all(found[key].plies == plies for key in wanted):
-            return found
-        wide = {n: tuple((len(legal), 0, 0.0) for _ in range(n)) for n in range(1, plies + 1)}
-        saved, self._filters = self._filters, wide  # (ties ranked otherwise: all plays)
-        try:
-            return {
-                c.key: c for c in _candidates(position, legal, self._hint(position, dice, plies))
-            }
-        finally:
-            self._filters = saved
+        return {c.key: c for c in _candidates(position, legal, found)}
 
     def _ranks(self, position: Position, dice: tuple[int, int]) -> dict[Key, int]:
         """The plays' ranks at 0-ply (as gnubg's first move filter sorts them), by result;

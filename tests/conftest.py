@@ -17,3 +17,15 @@ def gnubg() -> Iterator[Any]:
 
     yield gnubg_session.open_session()
     gnubg_session.close()
+
+
+@pytest.fixture(autouse=True)
+def gnubg_default_table() -> Iterator[None]:
+    """A test that analysed with another match equity table in this process leaves gnubg
+    with its default one: the oracle sessions of the tests ask gnubg directly."""
+    yield
+    import sys
+
+    module = sys.modules.get("bgkit.gnubg_evaluator")
+    if module is not None and module._Table.loaded != module.DEFAULT_MET:
+        module.GnubgEvaluator().match_equity_table()  # (loads the default table)

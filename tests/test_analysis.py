@@ -545,3 +545,13 @@ def test_a_match_longer_than_the_table_is_refused() -> None:
         analyze(long, 0, jobs=1, met="woolsey")
     with pytest.raises(ValueError, match="choose one of Kazaross-XG2, Rockwell-Kazaross"):
         analyze(record, 0, jobs=1, met="nonsense")
+
+
+def test_an_evaluators_table_is_the_analysis_table() -> None:
+    from bgkit.gnubg_evaluator import GnubgEvaluator
+
+    record = read_mat(RECORDS["example_a"])
+    result = analyze(record, 0, evaluator=GnubgEvaluator(met="jacobs"))
+    assert result.met == "jacobs" and "jacobs match equity table" in result.settings["description"]
+    with pytest.raises(ValueError, match="give the match equity table to the evaluator"):
+        analyze(record, 0, evaluator=GnubgEvaluator(), met="woolsey")
