@@ -182,12 +182,12 @@ def luck_rating(luck_rate: float | None) -> str:
 
 def luck_words(rating: str) -> str:
     """:func:`luck_rating` as a player reads it: gnubg's "None" (neither lucky nor unlucky)
-    reads as a missing value, so it is shown as "average (None)".
+    reads as a missing value, so it is shown as "average" with gnubg's word named.
 
     >>> luck_words("None"), luck_words("Go to bed")
-    ('average (None)', 'Go to bed')
+    ('average (gnubg: "None")', 'Go to bed')
     """
-    return "average (None)" if rating == "None" else rating
+    return 'average (gnubg: "None")' if rating == "None" else rating
 
 
 def performance_rating(error_emg: float, decisions: int) -> float:

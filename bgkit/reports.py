@@ -771,19 +771,24 @@ def _game_boundaries(
 
 def _move_ticks(ax: Axes, frame: pd.DataFrame, x: str) -> None:
     """Label the x axis (rolls in order) with the record's move numbers: move 1 of each
-    game and every 5th move (every 10th over a whole match), at the move's first roll."""
+    game and every 5th move (every 10th over a whole match), at the move's first roll;
+    labels that would touch are left out (a game's move 1 is kept)."""
     several = frame["game"].nunique() > 1
     step = 10 if several else 5
-    ticks: list[float] = []
-    labels: list[str] = []
+    gap = (frame[x].max() - frame[x].min()) / 40 if len(frame) else 0.0
+    ticks: list[tuple[float, int]] = []
     for _, part in frame.groupby("game", sort=False):
         firsts = part[part["move"].notna()].drop_duplicates("move")
         for at, move in zip(firsts[x], firsts["move"].astype(int), strict=True):
-            if move == 1 or move % step == 0:
-                ticks.append(float(at))
-                labels.append(str(move))
+            if move != 1 and move % step:
+                continue
+            if ticks and float(at) - ticks[-1][0] < gap:
+                if move != 1 or ticks[-1][1] == 1:
+                    continue  # (the game's first move keeps its label)
+                ticks.pop()
+            ticks.append((float(at), move))
     if ticks:
-        ax.set_xticks(ticks, labels)
+        ax.set_xticks([at for at, _ in ticks], [str(move) for _, move in ticks])
 
 
 def _x_label(game: int | None, scores: bool = False) -> str:
