@@ -586,7 +586,7 @@ def _tasks(
     start = Position.initial(variant=match.variant).board
     tasks: list[Task] = []
     owners: list[int] = []
-    games: list[int] = []  # per task, the index of its game
+    game = -1  # the index of the last task's game
     for i, step in enumerate(steps):
         pos = step.before
         if isinstance(step.action, Move):
@@ -604,9 +604,9 @@ def _tasks(
         else:
             continue
         owners.append(i)
-        if not games or games[-1] != step.game_index:
+        if step.game_index != game:
             tasks[-1] = replace(tasks[-1], first=True)
-        games.append(step.game_index)
+            game = step.game_index
     return tasks, owners
 
 

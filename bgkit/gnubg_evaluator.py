@@ -479,16 +479,11 @@ class GnubgEvaluator:
             session.set_plies(gnubg, plies, self._filters)
             session.run(gnubg, f"set gnubgid {pos.gnubg_id()}:{pos.match_id()}")
             text = session.search(gnubg, "hint", plies)
-        found = {label.lower(): float(value) for label, value in _CUBE.findall(text)}
+        decision = _cube_equities(text, "hint")
         chances = _CHANCES.search(text)
-        if not found or chances is None:
+        if decision is None or chances is None:
             return None
-        nd = next((v for k, v in found.items() if k.startswith("no ")), None)
-        dt = next((v for k, v in found.items() if k.endswith(("take", "beaver"))), None)
-        dp = next((v for k, v in found.items() if k.endswith("pass")), None)
-        if nd is None or dt is None or dp is None:
-            raise RuntimeError(f"unexpected cube analysis from gnubg's hint:\n{text}")
-        return CubeDecision(nd, dt, dp, available=True), _chances(list(chances.groups()))
+        return decision, _chances(list(chances.groups()))
 
     def _eval(self, position: Position, plies: int) -> tuple[Evaluation, CubeDecision]:
         """gnubg's ``eval`` of the position (at 0-ply asked once per position)."""
@@ -1031,15 +1026,25 @@ def _parse(text: str, plies: int) -> tuple[Evaluation, CubeDecision]:
         raise RuntimeError(f"unexpected output of gnubg's eval:\n{text}")
     values = _numbers(rows[-1])
     probs = (values[0], values[1], values[2], values[3], values[4])
-    found = {label.lower(): float(value) for label, value in _CUBE.findall(text)}
-    if not found:
+    cube = _cube_equities(text, "eval")
+    if cube is None:
         # the player on roll cannot double: only the no-double equity exists
         cube = CubeDecision(values[6], values[6], 1.0, available=False)
-    else:
-        nd = next((v for k, v in found.items() if k.startswith("no ")), None)
-        dt = next((v for k, v in found.items() if k.endswith(("take", "beaver"))), None)
-        dp = next((v for k, v in found.items() if k.endswith("pass")), None)
-        if nd is None or dt is None or dp is None:
-            raise RuntimeError(f"unexpected cube analysis from gnubg's eval:\n{text}")
-        cube = CubeDecision(nd, dt, dp, available=True)
     return Evaluation(probs, values[5], cube.optimal, plies), cube
+
+
+def _cube_equities(text: str, command: str) -> CubeDecision | None:
+    """The no double, double/take and double/pass equities a cube analysis of gnubg's
+    ``command`` (``eval``, ``hint``) prints; ``None`` when it prints none.
+
+    :raises RuntimeError: when one of the three is missing.
+    """
+    found = {label.lower(): float(value) for label, value in _CUBE.findall(text)}
+    if not found:
+        return None
+    nd = next((v for k, v in found.items() if k.startswith("no ")), None)
+    dt = next((v for k, v in found.items() if k.endswith(("take", "beaver"))), None)
+    dp = next((v for k, v in found.items() if k.endswith("pass")), None)
+    if nd is None or dt is None or dp is None:
+        raise RuntimeError(f"unexpected cube analysis from gnubg's {command}:\n{text}")
+    return CubeDecision(nd, dt, dp, available=True)

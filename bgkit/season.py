@@ -287,7 +287,7 @@ class Season:
 
         matches = self.matches
         level = f"{self.plies}-ply"
-        tables = sorted(set(matches["met"].dropna())) if "met" in matches else []
+        tables = sorted(set(matches["met"].dropna()))
         if tables:
             level += f", {' and '.join(tables)} match equity table"
         players = self.players.round(2)
