@@ -299,7 +299,9 @@ class _MatchChecker:
     session: bool = False
     """The record is a single-game session scored with the Jacoby rule (recognised)."""
     here: Position | None = None
-    """The position of the action being checked (what :attr:`Issue.position` gets)."""
+    """The position before the action being checked (see :meth:`position_here`)."""
+    here_roll: Move | None = None
+    """The move being checked, whose roll :meth:`position_here` puts on :attr:`here`."""
 
     def run(self) -> None:
         m = self.match
@@ -311,7 +313,7 @@ class _MatchChecker:
         for index, game in enumerate(m.games):
             if self.stop_at_first and self.errors():
                 return
-            self.here = None
+            self.here, self.here_roll = None, None
             if open_game is not None:
                 self.add(
                     IssueKind.MISSING_RESULT,
@@ -419,11 +421,11 @@ class _MatchChecker:
         for i, action in enumerate(actions):
             if self.stop_at_first and self.errors():
                 return _GameOutcome(self.recorded_result(game))
-            self.here = pos
+            self.here, self.here_roll = pos, None
             if isinstance(action, Move):
                 turn_no += 1
                 if not pos.doubled and pos.game_state == GameState.PLAYING:
-                    self.here = pos._derive(turn=action.player).with_dice(*action.dice)
+                    self.here_roll = action  # (made into a position only for an issue)
             move_no = action.number or move_number(
                 max(turn_no, 1) if isinstance(action, Move) else turn_no + 1, actions
             )
@@ -492,7 +494,7 @@ class _MatchChecker:
                 ended = pos.game_state != GameState.PLAYING
                 if ended:
                     self.ended_by = f"{self.name(action.player)}'s drop on line {action.line}"
-        self.here = pos
+        self.here, self.here_roll = pos, None
         if stopped_at is not None:
             if stopped_at < len(actions):
                 rest = actions[stopped_at:]
@@ -919,9 +921,17 @@ class _MatchChecker:
                 source_name=self.match.source_name,
                 line=line,
                 column=column,
-                position=self.here,
+                position=self.position_here(),
             )
         )
+
+    def position_here(self) -> Position | None:
+        """The position of the action being checked (what :attr:`Issue.position` gets):
+        for a move, its player on roll with its dice."""
+        pos, move = self.here, self.here_roll
+        if pos is None or move is None:
+            return pos
+        return pos._derive(turn=move.player).with_dice(*move.dice)
 
 
 def _pts(n: int) -> str:
