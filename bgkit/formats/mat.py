@@ -72,6 +72,7 @@ so gnubg can import the output; see its docstring.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -347,16 +348,20 @@ class _MatBuilder(Transformer[Token, Match]):
         return (d1, d2)
 
     def move(self, dice: Token, *parts: Token) -> _Cell:
+        return self._move(dice, [(str(part), part.start_pos or 0) for part in parts])
+
+    def _move(self, dice: Token, parts: Sequence[tuple[str, int]]) -> _Cell:
+        """The cell of a roll and its play's parts (each with its offset in the source)."""
         steps: list[Step] = []
         if parts:  # each part is at least one step: refuse a long play before expanding it
-            check_play_steps(len(parts), self.source, parts[0].start_pos or 0, self.source_name)
-        for part in parts:
+            check_play_steps(len(parts), self.source, parts[0][1], self.source_name)
+        for part, pos in parts:
             try:
                 steps += part_steps(part)
             except _StepError as err:
-                raise _StepError(err.msg, (part.start_pos or 0) + err.pos) from None
+                raise _StepError(err.msg, pos + err.pos) from None
         if len(steps) > 4:  # a repeat count can make one part several steps
-            check_play_steps(len(steps), self.source, parts[0].start_pos or 0, self.source_name)
+            check_play_steps(len(steps), self.source, parts[0][1], self.source_name)
         return self._cell("move", dice, self._dice(dice), Play(steps))
 
     def cannot_move(self, dice: Token, _words: Token) -> _Cell:
@@ -387,6 +392,9 @@ class _MatBuilder(Transformer[Token, Match]):
         return self._cell("losses", word, self._int(points))
 
     def numbered(self, written: Token, *cells: _Cell) -> _Segment:
+        return self._numbered(written, cells)
+
+    def _numbered(self, written: Token, cells: Sequence[_Cell]) -> _Segment:
         number = _strip_blanks(written)
         # Measure the cells from the number's ")", which gnubg writes at column 3.
         shift = self._column(number) + len(number) - 1 - 3
@@ -397,6 +405,29 @@ class _MatBuilder(Transformer[Token, Match]):
 
     def row(self, *segments: _Segment) -> list[_Segment]:
         return list(segments)
+
+    def plays_row(self, row: Token) -> list[_Segment]:
+        """A line of plays read as one token: its cells, as :meth:`numbered` would get them."""
+        start, line, column = row.start_pos or 0, row.line, row.column or 1
+        number: Token | None = None
+        dice: Token | None = None
+        parts: list[tuple[str, int]] = []
+        cells: list[_Cell] = []
+        for piece in _plays_row_pieces().finditer(row):
+            at = piece.start()
+            if piece[3] is not None:
+                parts.append((piece[3], start + at))
+            elif piece[2] is not None:
+                if dice is not None:
+                    cells.append(self._move(dice, parts))
+                    parts = []
+                dice = Token("DICE", piece[2], start + at, line, column + at)
+            elif piece[1] is not None:
+                number = Token("LINENO", piece[1], start + at, line, column + at)
+        if dice is not None:
+            cells.append(self._move(dice, parts))
+        assert number is not None  # the PLAYS_ROW terminal starts with a LINENO
+        return [self._numbered(number, cells)]
 
     def continuation(self, *cells: _Cell) -> list[_Segment]:
         return [_Segment(None, list(cells))]
@@ -576,6 +607,17 @@ def _strip_blanks(token: Token) -> Token:
 # The parser runs the builder's rules as it goes (no tree); records are read one at a time.
 _BUILDER = _MatBuilder()
 _BUILDING = threading.Lock()
+
+
+@functools.cache
+def _plays_row_pieces() -> re.Pattern[str]:
+    """The terminals a PLAYS_ROW token is made of (mat.lark), matched one after another:
+    LINENO (group 1), DICE (2), PART (3) or the comma between two parts."""
+    terminals = parser("mat", transformer=_BUILDER)
+    pieces = [
+        terminals.get_terminal(name).pattern.to_regexp() for name in ("LINENO", "DICE", "PART")
+    ]
+    return re.compile("|".join(f"({piece})" for piece in pieces) + r"|,[ \t]*")
 
 
 def _action(cell: _Cell, player: int, number: int) -> Action:

@@ -1,0 +1,143 @@
+"""mat.lark reads a line of plays as one PLAYS_ROW token (issue 15: a third of the reading
+time); these tests check that it reads every line as the cell-by-cell rules would.
+
+The reference is the same grammar without the PLAYS_ROW alternative: every record under
+``data/``, a set of awkward lines and generated lines must give the same match (actions,
+their lines, columns and move numbers) or the same error message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lark import Lark
+
+import bgkit.formats.mat as mat
+from bgkit.errors import BgkitError
+from bgkit.formats import decode_bytes
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+MAT_FILES = sorted(p for p in DATA.rglob("*.mat") if p.is_file())
+HEADER = " 0 point match\n\n Game 1\n Ann : 0                        Bo : 0\n"
+
+
+@pytest.fixture(scope="module")
+def cell_by_cell() -> Lark:
+    """mat.lark's parser without PLAYS_ROW (the builder's rules run as it parses)."""
+    grammar = resources.files("bgkit.grammars").joinpath("mat.lark")
+    text = grammar.read_text()
+    row = "   | PLAYS_ROW                -> plays_row\n"
+    assert row in text
+    folder = Path(str(grammar)).parent
+    return Lark(
+        text.replace(row, ""),
+        parser="lalr",
+        start="mat",
+        maybe_placeholders=True,
+        transformer=mat._BUILDER,
+        import_paths=[str(folder)],
+        source_path=str(folder / "mat.lark"),
+    )
+
+
+def _outcome(text: str) -> Any:
+    """What parse_mat makes of ``text``: every action with its place, or the error."""
+    try:
+        match = mat.parse_mat(text, source_name="x.mat")
+    except BgkitError as err:
+        return ("error", str(err))
+    return [
+        (game.number, game.line, [(a, a.line, a.column, a.number) for a in game.actions])
+        for game in match.games
+    ]
+
+
+def _both(text: str, cell_by_cell: Lark, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    yield _outcome(text)
+    with monkeypatch.context() as patch:
+        own = mat.parser
+        patch.setattr(
+            mat, "parser", lambda name, **kw: cell_by_cell if name == "mat" else own(name, **kw)
+        )
+        yield _outcome(text)
+
+
+@pytest.mark.parametrize("path", MAT_FILES, ids=lambda p: str(p.relative_to(DATA)))
+def test_records_read_alike(
+    path: Path, cell_by_cell: Lark, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = decode_bytes(path.read_bytes())
+    fast, slow = _both(text, cell_by_cell, monkeypatch)
+    assert fast == slow
+
+
+LINES = [
+    "  1) 52: 13/8 13/11              64: 24/14*",
+    "  1)                             31: 8/5 6/5",
+    "  2) 52:                         11: 6/5(4)",
+    "  3) 43: bar/21* 6/off           66: 13/7(2), 8/2*(2)",
+    "  4) 64: 24/20*/14               53: Bar/22 25/20",
+    "  5) 21: 6 / 4 , 4/3             55: 13/3(2)",
+    "\t6)\t65: 24/18\t13/8\t31: 8/5 6/5",
+    "  7) 73: 13/8 13/11              64: 24/14*",
+    "  8) 52: 13/8 13/11 12/9 9/6 6/1 65: 24/18",
+    "  9) 52: 13/8 13/14              64: 26/20",
+    " 10) 52: 13/8(7)                 64: 24/14*",
+    " 11) 52: 13/8 13/11 64: 24/14* 33: 6/3",
+    " 12) 52: 0000000013/8            64: 24/14*",
+    " 13) 52: 13/8,                   64: 24/14*",
+    " 14) 52: 13/8 ,, 13/11           64: 24/14*",
+]
+
+
+@pytest.mark.parametrize("line", LINES)
+def test_lines_read_alike(line: str, cell_by_cell: Lark, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, slow = _both(HEADER + line + "\n", cell_by_cell, monkeypatch)
+    assert fast == slow
+
+
+_POINT = st.sampled_from(["0", "1", "6", "13", "24", "25", "26", "bar", "Off", "007"])
+_BLANK = st.sampled_from(["", " ", "  ", "\t"])
+
+
+@st.composite
+def _part(draw: st.DrawFn) -> str:
+    hops = draw(
+        st.lists(
+            st.tuples(_BLANK, _POINT, st.sampled_from(["", "*", " *"])), min_size=1, max_size=3
+        )
+    )
+    text = draw(_POINT) + "".join(f"{b}/{p}{m}" for b, p, m in hops)
+    if draw(st.booleans()):
+        text += draw(st.sampled_from(["(2)", " ( 3 )", "(9)"]))
+    return text
+
+
+@st.composite
+def _cell(draw: st.DrawFn) -> str:
+    dice = draw(st.sampled_from(["52:", "66:", "70:", "1:", "52"]))
+    parts = draw(st.lists(_part(), max_size=5))
+    seps = [draw(st.sampled_from([" ", ", ", ",", "  "])) for _ in parts]
+    return dice + draw(_BLANK) + "".join(s + p for s, p in zip(seps, parts, strict=True))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    number=st.sampled_from(["1)", " 12)", "3) ", "4"]),
+    cells=st.lists(_cell(), min_size=1, max_size=3),
+    gap=st.sampled_from([" ", "          ", "\t"]),
+    tail=st.sampled_from(["", " ", "\t", " Doubles => 2", "*"]),
+)
+def test_generated_lines_read_alike(
+    number: str, cells: list[str], gap: str, tail: str, cell_by_cell: Lark
+) -> None:
+    line = " " + number + " " + gap.join(cells) + tail
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        fast, slow = _both(HEADER + line + "\n", cell_by_cell, monkeypatch)
+    assert fast == slow, line
