@@ -94,7 +94,7 @@ from bgkit._grammars import parser
 from bgkit.errors import NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
-from bgkit.limits import check_integer, check_name, check_play_steps, check_text
+from bgkit.limits import active, check_integer, check_name, check_play_steps, check_text
 from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.records import (
     Action,
@@ -264,6 +264,7 @@ class _MatBuilder(Transformer[Token, Match]):
         self.source_name = source_name
         # lines are needed only to expand tabs
         self._lines = source.split("\n") if "\t" in source else None
+        self._max_steps = active().max_play_steps  # (check_play_steps says why it refuses)
 
     # -- helpers
 
@@ -353,16 +354,16 @@ class _MatBuilder(Transformer[Token, Match]):
     def _move(self, dice: Token, parts: Sequence[tuple[str, int]]) -> _Cell:
         """The cell of a roll and its play's parts (each with its offset in the source)."""
         steps: list[Step] = []
-        if parts:  # each part is at least one step: refuse a long play before expanding it
-            check_play_steps(len(parts), self.source, parts[0][1], self.source_name)
+        if len(parts) > self._max_steps:  # each part is at least one step: refuse a long
+            check_play_steps(len(parts), self.source, parts[0][1], self.source_name)  # play early
         for part, pos in parts:
             try:
                 steps += part_steps(part)
             except _StepError as err:
                 raise _StepError(err.msg, pos + err.pos) from None
-        if len(steps) > 4:  # a repeat count can make one part several steps
+        if len(steps) > self._max_steps:  # a repeat count can make one part several steps
             check_play_steps(len(steps), self.source, parts[0][1], self.source_name)
-        return self._cell("move", dice, self._dice(dice), Play(steps))
+        return _Cell("move", (self._dice(dice), Play(steps)), dice, self._column(dice))
 
     def cannot_move(self, dice: Token, _words: Token) -> _Cell:
         return self._cell("move", dice, self._dice(dice), Play())
@@ -392,10 +393,10 @@ class _MatBuilder(Transformer[Token, Match]):
         return self._cell("losses", word, self._int(points))
 
     def numbered(self, written: Token, *cells: _Cell) -> _Segment:
-        return self._numbered(written, cells)
+        return self._numbered(_strip_blanks(written), cells)
 
-    def _numbered(self, written: Token, cells: Sequence[_Cell]) -> _Segment:
-        number = _strip_blanks(written)
+    def _numbered(self, number: Token, cells: Sequence[_Cell]) -> _Segment:
+        """The segment of a move number (without the blanks after it) and its cells."""
         # Measure the cells from the number's ")", which gnubg writes at column 3.
         shift = self._column(number) + len(number) - 1 - 3
         if shift:
@@ -406,28 +407,37 @@ class _MatBuilder(Transformer[Token, Match]):
     def row(self, *segments: _Segment) -> list[_Segment]:
         return list(segments)
 
-    def plays_row(self, row: Token) -> list[_Segment]:
-        """A line of plays read as one token: its cells, as :meth:`numbered` would get them."""
-        start, line, column = row.start_pos or 0, row.line, row.column or 1
+    def plays(self, rows: Token) -> list[_Segment]:
+        """Lines of plays read as one token: a segment per line, as :meth:`numbered` makes."""
+        start = rows.start_pos or 0
+        line = rows.line or 1
+        line_start = start - (rows.column or 1) + 1  # offset of the line's first character
         number: Token | None = None
         dice: Token | None = None
         parts: list[tuple[str, int]] = []
         cells: list[_Cell] = []
-        for piece in _plays_row_pieces().finditer(row):
-            at = piece.start()
+        segments: list[_Segment] = []
+        for piece in _plays_pieces().finditer(rows):
+            at = start + piece.start()
             if piece[3] is not None:
-                parts.append((piece[3], start + at))
+                parts.append((piece[3], at))
             elif piece[2] is not None:
                 if dice is not None:
                     cells.append(self._move(dice, parts))
                     parts = []
-                dice = Token("DICE", piece[2], start + at, line, column + at)
+                dice = Token("DICE", piece[2], at, line, at - line_start + 1)
             elif piece[1] is not None:
-                number = Token("LINENO", piece[1], start + at, line, column + at)
-        if dice is not None:
-            cells.append(self._move(dice, parts))
-        assert number is not None  # the PLAYS_ROW terminal starts with a LINENO
-        return [self._numbered(number, cells)]
+                number = Token("LINENO", piece[1].rstrip(" \t"), at, line, at - line_start + 1)
+            elif piece[4] is not None:  # the end of a line (and blank lines after it)
+                if dice is not None:
+                    cells.append(self._move(dice, parts))
+                assert number is not None  # each line starts with a LINENO
+                segments.append(self._numbered(number, cells))
+                number, dice, parts, cells = None, None, [], []
+                newlines = piece[4].count("\n")
+                line += newlines
+                line_start = at + piece[4].rindex("\n") + 1
+        return segments
 
     def continuation(self, *cells: _Cell) -> list[_Segment]:
         return [_Segment(None, list(cells))]
@@ -610,12 +620,13 @@ _BUILDING = threading.Lock()
 
 
 @functools.cache
-def _plays_row_pieces() -> re.Pattern[str]:
-    """The terminals a PLAYS_ROW token is made of (mat.lark), matched one after another:
-    LINENO (group 1), DICE (2), PART (3) or the comma between two parts."""
+def _plays_pieces() -> re.Pattern[str]:
+    """The terminals a PLAYS_ROWS token is made of (mat.lark), matched one after another:
+    LINENO (group 1), DICE (2), PART (3), _NL (4) or the comma between two parts."""
     terminals = parser("mat", transformer=_BUILDER)
     pieces = [
-        terminals.get_terminal(name).pattern.to_regexp() for name in ("LINENO", "DICE", "PART")
+        terminals.get_terminal(name).pattern.to_regexp()
+        for name in ("LINENO", "DICE", "PART", "_NL")
     ]
     return re.compile("|".join(f"({piece})" for piece in pieces) + r"|,[ \t]*")
 
