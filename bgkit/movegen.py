@@ -216,18 +216,28 @@ def play_as_written(
     if len(steps) != (4 if d1 == d2 else 2):
         return None
     left = [d1, d1, d1, d1] if d1 == d2 else [d1, d2]
-    me, opp = list(me_t), list(opp_t)
+    me, opp = list(me_t), list(opp_t)  # changed in place (the hot loop of verify)
     far = _far(me)
     hops: list[Step] = []
+    marked = True  # every step written with its hit mark right: the play is its own result
     for s in steps:
         src, dst = s.src, s.dst
         die = src - dst
         if die not in left or not me[src] or _dest(opp, far, src, die) != dst:
             return None
         left.remove(die)
-        me, opp, far, hit = _move(me, opp, far, src, dst)
+        me[src] -= 1
+        me[dst] += 1
+        if src == far and not me[src]:
+            while far > 0 and not me[far]:
+                far -= 1
+        hit = dst > 0 and opp[25 - dst] == 1
+        if hit:
+            opp[25 - dst] = 0
+            opp[BAR] += 1
+        marked = marked and s.hit == hit
         hops.append(_STEPS[src][dst][hit])
-    return (tuple(me), tuple(opp)), Play(tuple(hops))
+    return (tuple(me), tuple(opp)), play if marked else Play(tuple(hops))
 
 
 def realize(me_t: Side, opp_t: Side, d1: int, d2: int, play: Play) -> dict[Key, Play]:

@@ -17,9 +17,8 @@ checkers borne off, 1..24 the points, 25 the bar.
 from __future__ import annotations
 
 import enum
-import operator
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from bgkit.errors import (
@@ -138,7 +137,7 @@ class Status(enum.IntFlag):
     BAD_CRAWFORD = enum.auto()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # (no slots: a copy with changes, _derive, is a dict update)
 class Position:
     """An immutable position: checkers, player on roll, dice, cube and match state.
 
@@ -619,12 +618,10 @@ class Position:
         Only for transitions that keep a valid position valid (a legal play, new dice):
         the full check costs more than the move generation it would guard.
         """
-        values = list(_GET_FIELDS(self))
-        for name, value in changes.items():
-            values[_FIELD_INDEX[name]] = value
         new = object.__new__(Position)
-        for set_field, value in zip(_SET_FIELDS, values, strict=True):
-            set_field(new, value)
+        values = new.__dict__  # (written directly: frozen only guards setattr)
+        values.update(self.__dict__)
+        values.update(changes)
         return new
 
     def resolve(self, play: Play | str) -> Play:
@@ -708,13 +705,6 @@ class Position:
         from bgkit import gnubgid
 
         return gnubgid.MatchState.of(self)
-
-
-_FIELDS = tuple(f.name for f in fields(Position))
-# for _derive: all fields read at once, each written through its slot (bypassing frozen)
-_GET_FIELDS = operator.attrgetter(*_FIELDS)
-_SET_FIELDS = tuple(getattr(Position, name).__set__ for name in _FIELDS)
-_FIELD_INDEX = {name: i for i, name in enumerate(_FIELDS)}
 
 
 def _match_written(

@@ -650,7 +650,7 @@ class _MatchChecker:
                 move_no,
                 action,
             )
-        if self.hit_marks:
+        if self.hit_marks and resolved is not action.play:  # (else written as it hits)
             marked, hits = action.play.hits(), resolved.hits()
             if marked != hits:
                 self.add_at(
