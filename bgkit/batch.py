@@ -83,6 +83,7 @@ __all__ = [
     "VERIFY_COLUMNS",
     "BatchError",
     "FileRows",
+    "NullBar",
     "analysis_columns",
     "analyze_files",
     "analyze_rows",
@@ -1141,10 +1142,21 @@ def _progress_bar(total: int, show: bool | None) -> _Bar:
 
         bar: _Bar = tqdm(total=total, unit="file")
         return bar
-    from tqdm import tqdm as plain
+    return NullBar()
 
-    quiet: _Bar = plain(total=total, disable=True)
-    return quiet
+
+class NullBar:
+    """A progress bar that shows nothing, without loading tqdm (12 ms, and a monitor
+    thread per process)."""
+
+    def update(self, n: int = 1) -> None:
+        """Count ``n`` more done (nothing to show)."""
+
+    def clear(self) -> None:
+        """Clear the bar (there is none)."""
+
+    def close(self) -> None:
+        """Close the bar (there is none)."""
 
 
 def _in_notebook() -> bool:

@@ -6,13 +6,16 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from bgkit.cli._common import EXIT_LOST, fail, max_size_option, require_extra
 from bgkit.errors import BgkitError, error_line
 from bgkit.formats import find_records
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 __all__ = ["verify"]
 
@@ -108,9 +111,11 @@ def verify(
         fail("--strict stops at the first issue, so it cannot fill --output: use one of them")
     clean = with_errors = unreadable = crashed = games = actions = n_errors = n_notes = 0
     show_bar = sys.stderr.isatty() and len(files) > 1 and not as_json
-    from tqdm import tqdm  # (not loaded for --help)
+    bar: tqdm[Any] | batch.NullBar = batch.NullBar()
+    if show_bar:
+        from tqdm import tqdm  # (loaded only to show the bar)
 
-    bar = tqdm(total=len(files), unit="file", disable=not show_bar, leave=False)
+        bar = tqdm(total=len(files), unit="file", leave=False)
     func: Callable[[Path], list[dict[str, Any]]] = batch.verify_rows
     if strict or jacoby or max_size is not None:
         func = functools.partial(batch.verify_rows, strict=strict, jacoby=jacoby, max_size=max_size)
