@@ -187,6 +187,7 @@ def _normalise(text: str) -> str:
     return text
 
 
+_DICE = {f"{d1}{d2}": (d1, d2) for d1 in range(1, 7) for d2 in range(1, 7)}
 _TAG = re.compile(r';[ \t]*\[(?P<key>[^"]*)"(?P<value>.*)"\][ \t]*$')
 _SET_POS = re.compile(r";[ \t]*set[ \t]+pos[ \t]*=(?P<value>.*)$", re.IGNORECASE)
 _SET_POS_VALUE = re.compile(r"(?P<board>[-A-Pa-p]{26})/(?P<cube>-?[0-9]{1,2})")
@@ -343,10 +344,10 @@ class _MatBuilder(Transformer[Token, Match]):
         return _SetPos(value, token)
 
     def _dice(self, token: Token) -> tuple[int, int]:
-        d1, d2 = int(token[0]), int(token[1])
-        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        dice = _DICE.get(token[:2])
+        if dice is None:
             self._fail(f"dice must be 1-6: '{token[:2]}'", token)
-        return (d1, d2)
+        return dice
 
     def move(self, dice: Token, *parts: Token) -> _Cell:
         return self._move(dice, [(str(part), part.start_pos or 0) for part in parts])
@@ -632,14 +633,10 @@ def _plays_pieces() -> re.Pattern[str]:
 
 
 def _action(cell: _Cell, player: int, number: int) -> Action:
-    where: dict[str, Any] = {
-        "line": cell.token.line or 0,
-        "column": cell.token.column or 0,
-        "number": number,
-    }
-    kind, args = cell.kind, cell.args
-    if kind == "move":
-        return Move(player, args[0], args[1], **where)
+    token, kind, args = cell.token, cell.kind, cell.args
+    if kind == "move":  # (most actions: no keyword arguments)
+        return Move(player, args[0], args[1], token.line or 0, token.column or 0, number)
+    where: dict[str, Any] = {"line": token.line or 0, "column": token.column or 0, "number": number}
     if kind == "double":
         return Double(player, args[0], **where)
     if kind == "take":
