@@ -11,12 +11,15 @@ that both see the same machine. Printed, with the ratio bgkit / gnubg of each:
 - ``bgkit verify -q`` over ``--files`` gnubg self-play ``.mat`` records (written by
   :mod:`make_selfplay` into ``benchmarks/.cache`` on first use, which takes minutes)
   against a Python process of the PyPI ``gnubg`` running ``import mat`` on each; with the
-  machine's cores and with ``-j 1``; and two floors under any pure-Python verifier:
-  bgkit's rules replay alone over the already-read matches, and Lark reading every line
-  as one token;
-- ``bgkit analyze --plies 0`` on the bundled sample and ``--plies 2`` on a 5-point self-play match,
-  against gnubg's ``import mat`` + ``analyse match`` with ``set threads N``, where N is the
-  number of processes bgkit uses (both use every core);
+  machine's cores and with ``-j 1``; then verify's parts each alone in one process (its
+  start-up, reading the records from memory, the rules replay) and the floor they make:
+  the start-up plus reading and replay split over the cores;
+- ``bgkit analyze --plies 0`` on the bundled sample and on the longest real record (a
+  25-point match), and ``--plies 2`` on a 5-point self-play match, against gnubg's
+  ``import mat`` + ``analyse match`` with ``set threads N``, where N is the number of
+  processes bgkit uses (both use every core); then bgkit's analysis in one process with
+  every call into gnubg timed, and the floor: the start-up plus those calls split over
+  the cores (at 2-ply also gnubg with one thread, to show how well its threads share);
 - legal-play generation per (position, roll), bgkit against ``gnubg_nn.moves``
   (functions of :mod:`bench_movegen`, in this process).
 """
@@ -39,6 +42,8 @@ from make_selfplay import cached_selfplay  # (benchmarks/ is the script's folder
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample.mat"
 DEEP = ROOT / "data" / "selfplay" / "selfplay_0003.mat"  # 5 points, 150 rolls
+# the longest real record (a 25-point match, 861 rolls): bgkit's start-up counts less
+LONG = ROOT / "data" / "real" / "mat" / "andrewbaine__td-gammon__monte-carlo-2001-final.mat"
 CORES = os.cpu_count() or 1
 PYTHON = sys.executable
 BGKIT = [PYTHON, "-m", "bgkit"]
@@ -59,15 +64,47 @@ GNUBG_ANALYSE = GNUBG_QUIET + (
     "gnubg.command('import mat ' + sys.argv[1])\n"
     "gnubg.command('analyse match')\n"
 )
-REPLAY_ONLY = (
+# bgkit verify's parts, each alone: its start-up (the modules it imports, the parser
+# loaded from its cache), then reading the records (already in memory) and replaying them
+VERIFY_PARTS = (
     "import sys, time\n"
-    "from pathlib import Path\n"
-    "from bgkit.formats.mat import read_mat\n"
-    "from bgkit.verify import verify\n"
-    "matches = [read_mat(p) for p in sorted(Path(sys.argv[1]).iterdir())]\n"
     "start = time.perf_counter()\n"
+    "import bgkit.cli, bgkit.batch, multiprocessing\n"
+    "from bgkit.formats.mat import parse_mat\n"
+    "from bgkit.verify import verify\n"
+    "parse_mat(' 1 point match\\n')\n"
+    "loaded = time.perf_counter()\n"
+    "from pathlib import Path\n"
+    "texts = [(p.read_text(), str(p)) for p in sorted(Path(sys.argv[1]).iterdir())]\n"
+    "read = time.perf_counter()\n"
+    "matches = [parse_mat(text, source_name=name) for text, name in texts]\n"
+    "parsed = time.perf_counter()\n"
     "actions = sum(verify(m).actions_checked for m in matches)\n"
-    "print(time.perf_counter() - start, actions)\n"
+    "print(loaded - start, parsed - read, time.perf_counter() - parsed, actions)\n"
+)
+# bgkit's analysis in one process with every call into gnubg timed: the evaluation work
+# no split over processes can take away (and bgkit's start-up, which it adds)
+ANALYSIS_PARTS = (
+    "import sys, time\n"
+    "start = time.perf_counter()\n"
+    "import gnubg, gnubg_nn, bgkit.cli, bgkit.analysis\n"
+    "from bgkit.formats import read_match\n"
+    "from bgkit.gnubg_evaluator import GnubgEvaluator\n"
+    "match = read_match(sys.argv[1])\n"
+    "loaded = time.perf_counter()\n"
+    "inside = [0.0]\n"
+    "def timed(call):\n"
+    "    def wrapper(*args, **kwargs):\n"
+    "        begun = time.perf_counter()\n"
+    "        try:\n"
+    "            return call(*args, **kwargs)\n"
+    "        finally:\n"
+    "            inside[0] += time.perf_counter() - begun\n"
+    "    return wrapper\n"
+    "for name in ('findbestmoves', 'evaluate', 'command', 'setevalhintfilter'):\n"
+    "    setattr(gnubg, name, timed(getattr(gnubg, name)))\n"
+    "bgkit.analysis.analyze(match, int(sys.argv[2]), evaluator=GnubgEvaluator())\n"
+    "print(loaded - start, inside[0], time.perf_counter() - loaded)\n"
 )
 
 
@@ -117,9 +154,6 @@ def bench_verify(count: int, repeat: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         for path in records:
             shutil.copyfile(path, Path(folder) / path.name)
-        actions = subprocess.run(
-            [PYTHON, "-c", REPLAY_ONLY, folder], check=True, capture_output=True, text=True
-        ).stdout.split()
         times = fastest(
             {
                 "bgkit": [*BGKIT, "verify", "-q", folder],
@@ -128,60 +162,64 @@ def bench_verify(count: int, repeat: int) -> None:
             },
             repeat,
         )
-        replay = min(
-            float(
-                subprocess.run(
-                    [PYTHON, "-c", REPLAY_ONLY, folder], check=True, capture_output=True, text=True
-                ).stdout.split()[0]
-            )
+        runs = [
+            subprocess.run(
+                [PYTHON, "-c", VERIFY_PARTS, folder], check=True, capture_output=True, text=True
+            ).stdout.split()
             for _ in range(repeat)
-        )
-        floor = lark_floor(Path(folder))
+        ]
+    start_up, reading, replay = (min(float(run[k]) for run in runs) for k in range(3))
+    n = int(runs[0][3])
     g = times["gnubg"]
-    n = int(actions[1])
     print(f"verify: {len(records)} gnubg .mat records, {n} actions (gnubg: import mat, 1 thread)")
     line(f"bgkit verify -q ({CORES} processes)", times["bgkit"], g, goal="<= 5")
     line("bgkit verify -q -j 1", times["bgkit1"], g)
+    best = start_up + (reading + replay) / CORES
     print(
-        f"  floors: the rules replay alone over the read matches {replay:.2f} s on one core"
-        f" ({replay / n * 1e6:.1f} us/action), {replay / CORES / g:.1f}x gnubg's whole process"
-        f" if split over {CORES} cores;\n"
-        f"          Lark reading each line as one token {floor:.2f} s ({floor / CORES / g:.1f}x"
-        f" over {CORES} cores)"
+        f"  its parts, each alone: start-up {start_up:.2f} s (imports, parser), reading"
+        f" {reading:.2f} s ({reading / n * 1e6:.1f} us/action), rules replay {replay:.2f} s"
+        f" ({replay / n * 1e6:.1f} us/action) on one core\n"
+        f"  floor: start-up + reading and replay split over {CORES} cores = {best:.2f} s,"
+        f" {best / g:.1f}x gnubg's whole process"
     )
-
-
-def lark_floor(folder: Path) -> float:
-    """Seconds for Lark to read every line of the files as one token, and nothing else."""
-    from lark import Lark
-
-    lines = Lark("start: LINE*\nLINE: /[^\\n]*\\n/\n", parser="lalr")
-    texts = [p.read_text(encoding="utf-8", errors="replace") + "\n" for p in folder.iterdir()]
-    start = time.perf_counter()
-    for text in texts:
-        lines.parse(text)
-    return time.perf_counter() - start
 
 
 def bench_analyze(path: Path, plies: int, repeat: int) -> None:
-    times = fastest(
-        {
-            "bgkit": [*BGKIT, "analyze", str(path), "--plies", str(plies), "--json", "-"],
-            "gnubg": [
-                PYTHON,
-                "-c",
-                GNUBG_ANALYSE.format(threads=CORES),
-                str(path),
-                str(plies),
-            ],
-        },
-        repeat,
-    )
+    commands = {
+        "bgkit": [*BGKIT, "analyze", str(path), "--plies", str(plies), "--json", "-"],
+        "gnubg": [PYTHON, "-c", GNUBG_ANALYSE.format(threads=CORES), str(path), str(plies)],
+    }
+    if plies:  # (at 0-ply gnubg's threads gain nothing: it evaluates in its main thread)
+        commands["gnubg1"] = [PYTHON, "-c", GNUBG_ANALYSE.format(threads=1), str(path), str(plies)]
+    times = fastest(commands, repeat)
+    g = times["gnubg"]
     line(
         f"analyze {path.name} at {plies}-ply ({CORES} procs/threads)",
         times["bgkit"],
-        times["gnubg"],
-        goal="<= 0.8",
+        g,
+        "s",
+        "<= 0.8",
+    )
+    parts = subprocess.run(
+        [PYTHON, "-c", ANALYSIS_PARTS, str(path), str(plies)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    start_up, inside, whole = (float(x) for x in parts)
+    best = start_up + inside / CORES
+    print(
+        f"  in one process: start-up {start_up:.2f} s (imports, gnubg's nets, the record),"
+        f" analysis {whole:.2f} s, of it {inside:.2f} s inside gnubg's calls"
+    )
+    if plies:
+        print(
+            f"  gnubg with 1 thread: {times['gnubg1']:.2f} s (its {CORES} threads share its"
+            f" search: {times['gnubg1'] / g:.2f}x faster)"
+        )
+    print(
+        f"  floor: start-up + the calls into gnubg split over {CORES} cores = {best:.2f} s,"
+        f" {best / g:.2f}x gnubg"
     )
 
 
@@ -219,6 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "analyze" in parts:
         print("analysis (gnubg: import mat + analyse match)")
         bench_analyze(SAMPLE, 0, args.repeat)
+        bench_analyze(LONG, 0, args.repeat)
         if not args.skip_2ply:
             bench_analyze(DEEP, 2, max(1, args.repeat - 1))
     if "movegen" in parts:
