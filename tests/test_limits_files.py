@@ -160,7 +160,8 @@ def _free_port() -> int:
 
 def test_a_lost_dask_scheduler_exits_4_and_keeps_the_results(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    _many_records(tmp_path / "records", 80)  # 2,400 files: more than a few seconds' work
+    copies = 240  # 7,200 files: work past the first checkpoint (10 s) on a quick machine
+    _many_records(tmp_path / "records", copies)
     address = f"tcp://127.0.0.1:{_free_port()}"
     bin_dir = Path(sys.executable).parent
     scheduler = subprocess.Popen(
@@ -204,7 +205,7 @@ def test_a_lost_dask_scheduler_exits_4_and_keeps_the_results(tmp_path: Path) -> 
     assert rerun.code == 0, rerun.stderr
     import pandas as pd
 
-    assert pd.read_parquet(tmp_path / "out.parquet")["file"].nunique() == 80 * len(SELFPLAY)
+    assert pd.read_parquet(tmp_path / "out.parquet")["file"].nunique() == copies * len(SELFPLAY)
 
 
 def test_a_closed_comm_to_the_cluster_counts_as_a_lost_cluster() -> None:
