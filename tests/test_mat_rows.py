@@ -93,6 +93,10 @@ LINES = [
     " 12) 52: 0000000013/8            64: 24/14*",
     " 13) 52: 13/8,                   64: 24/14*",
     " 14) 52: 13/8 ,, 13/11           64: 24/14*",
+    " 15) 52: 13/8123: 6/5",
+    " 16) 52: 13/811/6 64: 24/1424/18",
+    " 17) 52: 8/5(2)6/5               44: 6/2(4)",
+    " 18) 52:13/8 13/11 64:24/18,13/9",
 ]
 
 
@@ -123,7 +127,7 @@ def _part(draw: st.DrawFn) -> str:
 def _cell(draw: st.DrawFn) -> str:
     dice = draw(st.sampled_from(["52:", "66:", "70:", "1:", "52"]))
     parts = draw(st.lists(_part(), max_size=5))
-    seps = [draw(st.sampled_from([" ", ", ", ",", "  "])) for _ in parts]
+    seps = [draw(st.sampled_from([" ", ", ", ",", "  ", ""])) for _ in parts]
     return dice + draw(_BLANK) + "".join(s + p for s, p in zip(seps, parts, strict=True))
 
 
@@ -131,7 +135,7 @@ def _cell(draw: st.DrawFn) -> str:
 @given(
     number=st.sampled_from(["1)", " 12)", "3) ", "4"]),
     cells=st.lists(_cell(), min_size=1, max_size=3),
-    gap=st.sampled_from([" ", "          ", "\t"]),
+    gap=st.sampled_from([" ", "          ", "\t", ""]),
     tail=st.sampled_from(["", " ", "\t", " Doubles => 2", "*"]),
 )
 def test_generated_lines_read_alike(
@@ -141,3 +145,16 @@ def test_generated_lines_read_alike(
     with pytest.MonkeyPatch.context() as monkeypatch:
         fast, slow = _both(HEADER + line + "\n", cell_by_cell, monkeypatch)
     assert fast == slow, line
+
+
+def test_the_lines_of_plays_of_a_record_are_few_tokens() -> None:
+    """The comparisons above mean nothing if PLAYS_ROWS never matches: in a gnubg record,
+    nearly every move line is read within a PLAYS_ROWS token."""
+    from bgkit._grammars import parser
+
+    text = (DATA / "selfplay" / "selfplay_0003.mat").read_text()
+    tree = parser("mat").parse(text)
+    rows = [t.children[0] for t in tree.iter_subtrees() if t.data == "plays"]
+    in_rows = sum(str(token).count(")") for token in rows)
+    other = sum(1 for t in tree.iter_subtrees() if t.data == "numbered")
+    assert in_rows >= 70 and other < in_rows / 10, (in_rows, other)  # (77 move lines)
