@@ -1,7 +1,8 @@
-"""mat.lark reads a line of plays as one PLAYS_ROW token (issue 15: a third of the reading
-time); these tests check that it reads every line as the cell-by-cell rules would.
+"""mat.lark reads the lines that hold only plays as one PLAYS_ROWS token (issue 15: reading
+took half the time again); these tests check that it reads every line as the cell-by-cell
+rules would.
 
-The reference is the same grammar without the PLAYS_ROW alternative: every record under
+The reference is the same grammar without the PLAYS_ROWS alternative: every record under
 ``data/``, a set of awkward lines and generated lines must give the same match (actions,
 their lines, columns and move numbers) or the same error message.
 """
@@ -29,7 +30,7 @@ HEADER = " 0 point match\n\n Game 1\n Ann : 0                        Bo : 0\n"
 
 @pytest.fixture(scope="module")
 def cell_by_cell() -> Lark:
-    """mat.lark's parser without PLAYS_ROW (the builder's rules run as it parses)."""
+    """mat.lark's parser without PLAYS_ROWS (the builder's rules run as it parses)."""
     grammar = resources.files("bgkit.grammars").joinpath("mat.lark")
     text = grammar.read_text()
     row = "    | plays\n"
@@ -47,13 +48,20 @@ def cell_by_cell() -> Lark:
 
 
 def _outcome(text: str) -> Any:
-    """What parse_mat makes of ``text``: every action with its place, or the error."""
+    """What parse_mat makes of ``text``: every action with its place, the results and the
+    comments, or the error."""
     try:
         match = mat.parse_mat(text, source_name="x.mat")
     except BgkitError as err:
         return ("error", str(err))
     return [
-        (game.number, game.line, [(a, a.line, a.column, a.number) for a in game.actions])
+        (
+            game.number,
+            game.line,
+            [(a, a.line, a.column, a.number, a.annotations) for a in game.actions],
+            game.result,
+            game.annotations,
+        )
         for game in match.games
     ]
 

@@ -355,8 +355,9 @@ class _MatBuilder(Transformer[Token, Match]):
     def _move(self, dice: Token, parts: Sequence[tuple[str, int]]) -> _Cell:
         """The cell of a roll and its play's parts (each with its offset in the source)."""
         steps: list[Step] = []
-        if len(parts) > self._max_steps:  # each part is at least one step: refuse a long
-            check_play_steps(len(parts), self.source, parts[0][1], self.source_name)  # play early
+        # each part is at least one step: refuse a long play before expanding it
+        if len(parts) > self._max_steps:
+            check_play_steps(len(parts), self.source, parts[0][1], self.source_name)
         for part, pos in parts:
             try:
                 steps += part_steps(part)
