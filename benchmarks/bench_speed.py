@@ -83,28 +83,35 @@ VERIFY_PARTS = (
     "print(loaded - start, parsed - read, time.perf_counter() - parsed, actions)\n"
 )
 # bgkit's analysis in one process with every call into gnubg timed: the evaluation work
-# no split over processes can take away (and bgkit's start-up, which it adds)
+# no split over processes can take away; and what only the main process can do, before
+# the workers start (start-up, the replay of the record, the tasks) and after they end
+# (the JSON, counted at the C encoder's speed)
 ANALYSIS_PARTS = (
-    "import sys, time\n"
+    "import json, sys, time\n"
     "start = time.perf_counter()\n"
     "import gnubg, gnubg_nn, bgkit.cli, bgkit.analysis\n"
     "from bgkit.formats import read_match\n"
     "from bgkit.gnubg_evaluator import GnubgEvaluator\n"
     "match = read_match(sys.argv[1])\n"
     "loaded = time.perf_counter()\n"
-    "inside = [0.0]\n"
-    "def timed(call):\n"
+    "inside = {'gnubg': 0.0, 'prepare': 0.0}\n"
+    "def timed(call, part):\n"
     "    def wrapper(*args, **kwargs):\n"
     "        begun = time.perf_counter()\n"
     "        try:\n"
     "            return call(*args, **kwargs)\n"
     "        finally:\n"
-    "            inside[0] += time.perf_counter() - begun\n"
+    "            inside[part] += time.perf_counter() - begun\n"
     "    return wrapper\n"
     "for name in ('findbestmoves', 'evaluate', 'command', 'setevalhintfilter'):\n"
-    "    setattr(gnubg, name, timed(getattr(gnubg, name)))\n"
-    "bgkit.analysis.analyze(match, int(sys.argv[2]), evaluator=GnubgEvaluator())\n"
-    "print(loaded - start, inside[0], time.perf_counter() - loaded)\n"
+    "    setattr(gnubg, name, timed(getattr(gnubg, name), 'gnubg'))\n"
+    "for name in ('_replay', '_tasks'):\n"
+    "    setattr(bgkit.analysis, name, timed(getattr(bgkit.analysis, name), 'prepare'))\n"
+    "analysis = bgkit.analysis.analyze(match, int(sys.argv[2]), evaluator=GnubgEvaluator())\n"
+    "done = time.perf_counter()\n"
+    "json.dumps(analysis.to_dict(), allow_nan=False)\n"
+    "out = time.perf_counter() - done\n"
+    "print(loaded - start, inside['prepare'], inside['gnubg'], out, done - loaded)\n"
 )
 
 
@@ -206,11 +213,12 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
         capture_output=True,
         text=True,
     ).stdout.split()
-    start_up, inside, whole = (float(x) for x in parts)
-    best = start_up + inside / CORES
+    start_up, prepare, inside, output, whole = (float(x) for x in parts)
+    best = start_up + prepare + inside / CORES + output
     print(
         f"  in one process: start-up {start_up:.2f} s (imports, gnubg's nets, the record),"
-        f" analysis {whole:.2f} s, of it {inside:.2f} s inside gnubg's calls"
+        f" analysis {whole:.2f} s, of it {inside:.2f} s inside gnubg's calls and {prepare:.2f} s"
+        f" replaying the record into tasks; JSON {output:.2f} s"
     )
     if plies:
         print(
@@ -218,8 +226,8 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
             f" search: {times['gnubg1'] / g:.2f}x faster)"
         )
     print(
-        f"  floor: start-up + the calls into gnubg split over {CORES} cores = {best:.2f} s,"
-        f" {best / g:.2f}x gnubg"
+        f"  floor: start-up, replay and JSON (one process) + the calls into gnubg split over"
+        f" {CORES} cores = {best:.2f} s, {best / g:.2f}x gnubg"
     )
 
 
