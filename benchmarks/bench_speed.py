@@ -166,6 +166,7 @@ def bench_verify(count: int, repeat: int) -> None:
                 "bgkit": [*BGKIT, "verify", "-q", folder],
                 "bgkit1": [*BGKIT, "verify", "-q", "-j", "1", folder],
                 "gnubg": [PYTHON, "-c", GNUBG_IMPORT.format(threads=1), folder],
+                "python": [PYTHON, "-c", "pass"],
             },
             repeat,
         )
@@ -181,10 +182,11 @@ def bench_verify(count: int, repeat: int) -> None:
     print(f"verify: {len(records)} gnubg .mat records, {n} actions (gnubg: import mat, 1 thread)")
     line(f"bgkit verify -q ({CORES} processes)", times["bgkit"], g, goal="<= 5")
     line("bgkit verify -q -j 1", times["bgkit1"], g)
+    start_up += times["python"]  # (the interpreter's own start, before the parts' clock)
     best = start_up + (reading + replay) / CORES
     print(
-        f"  its parts, each alone: start-up {start_up:.2f} s (imports, parser), reading"
-        f" {reading:.2f} s ({reading / n * 1e6:.1f} us/action), rules replay {replay:.2f} s"
+        f"  its parts, each alone: start-up {start_up:.2f} s (interpreter, imports, parser),"
+        f" reading {reading:.2f} s ({reading / n * 1e6:.1f} us/action), rules replay {replay:.2f} s"
         f" ({replay / n * 1e6:.1f} us/action) on one core\n"
         f"  floor: start-up + reading and replay split over {CORES} cores = {best:.2f} s,"
         f" {best / g:.1f}x gnubg's whole process"
@@ -195,6 +197,7 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
     commands = {
         "bgkit": [*BGKIT, "analyze", str(path), "--plies", str(plies), "--json", "-"],
         "gnubg": [PYTHON, "-c", GNUBG_ANALYSE.format(threads=CORES), str(path), str(plies)],
+        "python": [PYTHON, "-c", "pass"],
     }
     if plies:  # (at 0-ply a second thread gains gnubg nothing: 0.35 s either way, sample.mat)
         commands["gnubg1"] = [PYTHON, "-c", GNUBG_ANALYSE.format(threads=1), str(path), str(plies)]
@@ -214,9 +217,11 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
         text=True,
     ).stdout.split()
     start_up, prepare, inside, output, whole = (float(x) for x in parts)
+    start_up += times["python"]  # (the interpreter's own start, before the parts' clock)
     best = start_up + prepare + inside / CORES + output
     print(
-        f"  in one process: start-up {start_up:.2f} s (imports, gnubg's nets, the record),"
+        f"  in one process: start-up {start_up:.2f} s (interpreter, imports, gnubg's nets,"
+        " the record),"
         f" analysis {whole:.2f} s, of it {inside:.2f} s inside gnubg's calls and {prepare:.2f} s"
         f" replaying the record into tasks; JSON {output:.2f} s"
     )
