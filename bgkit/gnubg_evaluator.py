@@ -125,15 +125,16 @@ class _Table:
 
 
 _lock = threading.Lock()
+#: The cubeless chances gnubg prints under a play or a cube analysis, as groups
+#: (``0.52 0.15 0.009 - 0.47 0.17 0.008``: the player's win, gammon, backgammon, then the
+#: opponent's win, gammon, backgammon; the opponent's win is left out).
+_CHANCES_LINE = r"([0-9.]+) ([0-9.]+) ([0-9.]+) - [0-9.]+ ([0-9.]+) ([0-9.]+)"
 _HINT = re.compile(
     r"^\s*\d+\.\s+Cubeful (\d+)-ply\s+(.+?)\s+Eq\.:\s+([+-]?\d+\.\d+)[^\n]*"
-    r"(?:\n\s*([0-9.]+) ([0-9.]+) ([0-9.]+) - [0-9.]+ ([0-9.]+) ([0-9.]+))?",
+    rf"(?:\n\s*{_CHANCES_LINE})?",
     re.MULTILINE,
 )
-#: The cubeless chances a cube analysis prints (``0.52 0.15 0.009 - 0.47 0.17 0.008``).
-_CHANCES = re.compile(
-    r"^\s*([0-9.]+) ([0-9.]+) ([0-9.]+) - [0-9.]+ ([0-9.]+) ([0-9.]+)\s*$", re.MULTILINE
-)
+_CHANCES = re.compile(rf"^\s*{_CHANCES_LINE}\s*$", re.MULTILINE)
 _ROW = re.compile(r"^\s*(?:static|\d+ ply):((?:\s+[+-]?\d+\.\d+){7})\s*$", re.MULTILINE)
 _CUBE = re.compile(
     r"^\s*\d\.\s+(No (?:re)?double|(?:Re)?[Dd]ouble, (?:take|pass|beaver))"
@@ -674,28 +675,24 @@ class GnubgEvaluator:
         ranks = self._ranks(position, dice)
         last = max((ranks.get(key, len(legal)) for key in wanted), default=len(legal))
         extra = min(len(legal), last + 2)  # (and one more: plays of equal figures)
-        found = self._hint_through(position, dice, plies, (0, extra, 10.0))
+        found = self._hint_through(position, dice, legal, plies, (0, extra, 10.0))
         deepest = max(c.plies for c in found.values())
         if any(found[key].plies < deepest for key in wanted):  # (ties ranked otherwise)
-            found = self._hint_through(position, dice, plies, (len(legal), 0, 0.0))
+            found = self._hint_through(position, dice, legal, plies, (len(legal), 0, 0.0))
         return found
 
     def _hint_through(
         self,
         position: Position,
         dice: tuple[int, int],
+        legal: dict[Key, Play],
         plies: int,
         level: tuple[int, int, float],
     ) -> dict[Key, Candidate]:
         """:meth:`_hint` with the move filter ``level`` (accept, extra, threshold) at every
-        level, by result."""
-        legal = position.legal_results(*dice)
-        saved = self._filters
-        self._filters = {n: (level,) * n for n in range(1, plies + 1)}
-        try:
-            found = self._hint(position, dice, plies)
-        finally:
-            self._filters = saved
+        level, by result (``legal``: the roll's legal plays)."""
+        filters = {n: (level,) * n for n in range(1, plies + 1)}
+        found = self._hint(position, dice, plies, filters)
         return {c.key: c for c in _candidates(position, legal, found)}
 
     def _ranks(self, position: Position, dice: tuple[int, int]) -> dict[Key, int]:
@@ -718,15 +715,22 @@ class GnubgEvaluator:
         out.sort(key=lambda item: -item[1])
         return out
 
-    def _hint(self, position: Position, dice: tuple[int, int], plies: int) -> list[_Scored]:
-        """Every play with its equity, depth and chances, from gnubg's ``hint`` command."""
+    def _hint(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        plies: int,
+        filters: dict[int, tuple[tuple[int, int, float], ...]] | None = None,
+    ) -> list[_Scored]:
+        """Every play with its equity, depth and chances, from gnubg's ``hint`` command
+        (with the move filters ``filters``, default the evaluator's)."""
         gnubg = self._gnubg()
         me = position.board[position.turn]
         opp = position.board[position.opponent]
         rolled = replace(position, dice=(dice[0], dice[1]), doubled=False, resigned=0)
         with _lock:
             session = _session()
-            session.set_plies(gnubg, plies, self._filters)
+            session.set_plies(gnubg, plies, self._filters if filters is None else filters)
             session.run(gnubg, f"set gnubgid {rolled.gnubg_id()}:{rolled.match_id()}")
             text = session.search(gnubg, "hint 9999", plies)
         out = []
