@@ -36,6 +36,7 @@ __all__ = [
     "CubeAnalysis",
     "PositionExport",
     "Probabilities",
+    "Rollout",
 ]
 
 
@@ -71,6 +72,46 @@ class Probabilities:
 
 
 @dataclass(frozen=True, slots=True)
+class Rollout:
+    """How a program rolled a position out, and how sure its figures are.
+
+    The equity and chances a rollout found stay where an evaluation's go (the
+    :class:`CandidatePlay` or :class:`CubeAnalysis` it belongs to, whose ``level`` is then
+    ``"Rollout"``); this says how they were found.
+
+    >>> r = Rollout(1296, confidence=0.0088, checker_level="4-ply", cube_level="XG Roller")
+    >>> r.trials, r.truncation, r.confidence
+    (1296, None, 0.0088)
+    """
+
+    trials: int
+    """Games rolled."""
+    truncation: int | None = None
+    """Where each trial stops and the position is evaluated instead, in the program's own
+    count (XG's ``Truncate``, in plies); ``None`` when every trial is played to the end."""
+    standard_error: float | None = None
+    """One standard error of the rolled-out equity, in the equity's unit. XG stores the
+    95% confidence half-width (:attr:`confidence`); bgkit gives it divided by 1.96."""
+    confidence: float | None = None
+    """Half-width of the equity's 95% confidence interval as the program gives it (XG's
+    ``±0.009``), in the equity's unit."""
+    checker_level: str | None = None
+    """The level the trials' checker plays were chosen at (``"3-ply"``)."""
+    cube_level: str | None = None
+    """The level the trials' cube decisions were made at; ``None`` in a cubeless rollout."""
+    late_checker_level: str | None = None
+    """XG: the checker-play level used from ply :attr:`late_from` on, when it changes."""
+    late_cube_level: str | None = None
+    """XG: the cube level used from ply :attr:`late_from` on, when it changes."""
+    late_from: int | None = None
+    """XG: the ply from which the late levels are used (``None``: one level throughout)."""
+    variance_reduction: bool | None = None
+    cubeful: bool | None = None
+    seed: int | None = None
+    """The dice seed the user gave (XG's ``RandomSeedI``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class CandidatePlay:
     """One play the program evaluated, in its rank order."""
 
@@ -83,6 +124,8 @@ class CandidatePlay:
     """The evaluation level as written: ``"4-ply"``, ``"XG Roller++"``, ``"Cubeful 0-ply"``."""
     match_winning_chance: float | None = None
     """BGBlitz's ``mwp`` column (match winning chance) when written."""
+    rollout: Rollout | None = None
+    """How the figures were rolled out, when they were."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +165,10 @@ class CubeAnalysis:
     """Equity the doubling decision gave away (XG files; ``0`` or negative)."""
     error_take: float | None = None
     """Equity the take/pass decision gave away (XG files; ``0`` or negative)."""
+    rollout: Rollout | None = None
+    """The rollout of the no-double line, when the figures were rolled out."""
+    double_rollout: Rollout | None = None
+    """The rollout of the double/take line (its own trials and confidence)."""
 
     @property
     def proper_action(self) -> str | None:

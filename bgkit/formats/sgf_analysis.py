@@ -43,7 +43,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Any, TypeVar
 
 from bgkit.formats.annotations import (
@@ -52,6 +52,7 @@ from bgkit.formats.annotations import (
     CheckerAnalysis,
     CubeAnalysis,
     Probabilities,
+    Rollout,
 )
 from bgkit.formats.sgf import _letter, _point
 from bgkit.met import shipped_met
@@ -291,6 +292,8 @@ def _to_json(note: ActionAnalysis) -> dict[str, Any]:
                 "verdict": c.verdict,
                 "error_double": c.error_double,
                 "error_take": c.error_take,
+                "rollout": _rollout_to_json(c.rollout),
+                "double_rollout": _rollout_to_json(c.double_rollout),
             }
         )
     if note.checker is not None:
@@ -305,6 +308,7 @@ def _to_json(note: ActionAnalysis) -> dict[str, Any]:
                             "probabilities": _probability_list(c.probabilities),
                             "level": c.level,
                             "match_winning_chance": c.match_winning_chance,
+                            "rollout": _rollout_to_json(c.rollout),
                         }
                     )
                     for c in k.candidates
@@ -333,6 +337,8 @@ def _from_json(data: dict[str, Any], comment: str | None) -> ActionAnalysis:
             verdict=c.get("verdict"),
             error_double=c.get("error_double"),
             error_take=c.get("error_take"),
+            rollout=_rollout_from_json(c.get("rollout")),
+            double_rollout=_rollout_from_json(c.get("double_rollout")),
         )
     if "checker" in data:
         k = data["checker"]
@@ -344,6 +350,7 @@ def _from_json(data: dict[str, Any], comment: str | None) -> ActionAnalysis:
                     _probabilities(c.get("probabilities")),
                     level=c.get("level"),
                     match_winning_chance=c.get("match_winning_chance"),
+                    rollout=_rollout_from_json(c.get("rollout")),
                 )
                 for c in k["candidates"]
             ),
@@ -364,3 +371,16 @@ def _probability_list(p: Probabilities | None) -> list[float] | None:
 
 def _probabilities(values: list[float] | None) -> Probabilities | None:
     return None if values is None else Probabilities(*values)
+
+
+def _rollout_to_json(r: Rollout | None) -> dict[str, Any] | None:
+    """A rollout's settings and confidence, every field that is set."""
+    if r is None:
+        return None
+    return _drop_none({f.name: getattr(r, f.name) for f in fields(Rollout)})
+
+
+def _rollout_from_json(data: dict[str, Any] | None) -> Rollout | None:
+    if data is None:
+        return None
+    return Rollout(**{f.name: data[f.name] for f in fields(Rollout) if f.name in data})

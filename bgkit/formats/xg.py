@@ -61,6 +61,7 @@ from bgkit.formats.annotations import (
     CheckerAnalysis,
     CubeAnalysis,
     Probabilities,
+    Rollout,
 )
 from bgkit.formats.sgf_analysis import annotate_match
 from bgkit.limits import active, size_text
@@ -111,7 +112,16 @@ _BEST_MOVES = _MOVE_ANALYSIS + 900  # 32 x 8 signed bytes
 _BEST_LEVELS = _MOVE_ANALYSIS + 1156  # 32 x (int16 level, bool is_double, pad)
 _BEST_EVALS = _MOVE_ANALYSIS + 1284  # 32 x 7 floats
 _MOVE_PLAYED = 2308  # Played, pad, ErrMove, ErrLuck
+_MOVE_ROLLOUTS = 2344  # RolloutIndexM: 32 x int32, one per candidate (-1: none)
 _MOVE_COMMENT = 2524
+_CUBE_ROLLOUT = 224  # RolloutIndexD (-1: none)
+_ROLLOUT_SIZE = 2184  # one TRolloutContext of temp.xgr
+# TRolloutContext (xg_format.pas): the settings, then Rolled at 84, Error1/Error2 at 2020,
+# Rolled2 at 2140 (the per-first-roll sums and deviations between them are not kept).
+_ROLLOUT_SETTINGS = "<??xxllxxxxdllll???xllLlll?xxxfl???xl"
+_ROLLOUT_ERRORS = 2020
+_ROLLOUT_ROLLED2 = 2140
+_CONFIDENCE_Z = 1.96  # XG's confidence interval is at 95%
 
 
 @dataclass(frozen=True, slots=True)
@@ -423,6 +433,7 @@ class _Reader:
         self.data = data
         self.source_name = source_name
         self.comments: tuple[str, ...] = ()
+        self.rollouts: tuple[tuple[Rollout, Rollout], ...] = ()
 
     def record(self) -> XgRecord:
         data, name = self.data, self.source_name
@@ -440,12 +451,27 @@ class _Reader:
         if game is None:
             raise _error("the archive holds no 'temp.xg' (the match)", 0, name)
         self.comments = _comments(files.get("temp.xgc", b""))
+        self.rollouts = _rollouts(files.get("temp.xgr", b""), name)
         match, analysis, version = self.match(game)
         match = annotate_match(match, analysis)  # (XG's analysis travels with the actions)
         return XgRecord(match, analysis, title, self.comments, version)
 
     def comment(self, index: int) -> str | None:
         return self.comments[index] if 0 <= index < len(self.comments) else None
+
+    def rollout(self, rec: _Bytes, at: int) -> tuple[Rollout, Rollout] | None:
+        """The rollout (no-double or play line, double/take line) a record's index at byte
+        ``at`` points to, or ``None`` for ``-1``."""
+        (index,) = rec.unpack("<l", at)
+        if index < 0:
+            return None
+        if index >= len(self.rollouts):
+            raise rec.fail(
+                f"the analysis points to rollout {index + 1}, but 'temp.xgr' holds"
+                f" {len(self.rollouts)}",
+                at,
+            )
+        return self.rollouts[index]
 
     def match(
         self, body: bytes
@@ -624,6 +650,7 @@ class _Reader:
         (err_take,) = rec.unpack("<d", _CUBE_ERR_TAKE)
         if not any(nd_probs) and equ_nd == 0.0 and equ_dt == 0.0:
             return None
+        lines = self.rollout(rec, _CUBE_ROLLOUT) if level == 100 else None
         return CubeAnalysis(
             no_double=equ_nd,
             double_take=equ_dt,
@@ -633,6 +660,8 @@ class _Reader:
             level=_level_name(level),
             error_double=None if err_cube <= _NOT_ANALYSED else err_cube,
             error_take=None if err_take <= _NOT_ANALYSED else err_take,
+            rollout=None if lines is None else lines[0],
+            double_rollout=None if lines is None else lines[1],
         )
 
     def move(self, rec: _Bytes, game: _GameBuild) -> None:
@@ -668,9 +697,16 @@ class _Reader:
             play = _play(rec.unpack("<8b", _BEST_MOVES + 8 * i), board)
             (level,) = rec.unpack("<h", _BEST_LEVELS + 4 * i)
             probs = rec.unpack("<7f", _BEST_EVALS + 28 * i)
+            lines = self.rollout(rec, _MOVE_ROLLOUTS + 4 * i) if level == 100 else None
             if play is not None:
                 candidates.append(
-                    CandidatePlay(play, probs[6], _probabilities(probs), _level_name(level))
+                    CandidatePlay(
+                        play,
+                        probs[6],
+                        _probabilities(probs),
+                        _level_name(level),
+                        rollout=None if lines is None else lines[0],
+                    )
                 )
         played_flag, err_move, err_luck = rec.unpack("<?xxxdd", _MOVE_PLAYED)
         made_result = _result(made)
@@ -699,6 +735,56 @@ class _Reader:
         game.analysis.append(None if empty else note)
 
 
+def _rollouts(raw: bytes, source_name: str | None) -> tuple[tuple[Rollout, Rollout], ...]:
+    """Every rollout of ``temp.xgr``: per record, the no-double (or play) line and the
+    double/take line."""
+    if len(raw) % _ROLLOUT_SIZE:
+        raise _error(
+            f"'temp.xgr' is {len(raw)} bytes, not a whole number of {_ROLLOUT_SIZE}-byte rollouts",
+            0,
+            source_name,
+        )
+    out = []
+    for n in range(len(raw) // _ROLLOUT_SIZE):
+        rec = _Bytes(
+            raw[n * _ROLLOUT_SIZE : (n + 1) * _ROLLOUT_SIZE],
+            source_name,
+            0,
+            f"rollout {n + 1} of 'temp.xgr'",
+        )
+        d = rec.unpack(_ROLLOUT_SETTINGS, 0)
+        truncated, truncate = d[0], d[2]
+        level1, level2, cut, variance, cubeless = d[6:11]
+        level1c, level2c, seed, rolled = d[12], d[13], d[17], d[24]
+        error1, error2 = rec.unpack("<ff", _ROLLOUT_ERRORS)
+        (rolled2,) = rec.unpack("<l", _ROLLOUT_ROLLED2)
+        late = cut > 0 and (level2, level2c) != (level1, level1c)
+        common = Rollout(
+            trials=rolled,
+            truncation=truncate if truncated else None,
+            checker_level=_level_name(level1),
+            cube_level=None if cubeless else _level_name(level1c),
+            late_checker_level=_level_name(level2) if late else None,
+            late_cube_level=_level_name(level2c) if late and not cubeless else None,
+            late_from=cut if late else None,
+            variance_reduction=variance,
+            cubeful=not cubeless,
+            seed=seed,
+        )
+        out.append(
+            (
+                replace(common, confidence=error1, standard_error=error1 / _CONFIDENCE_Z),
+                replace(
+                    common,
+                    trials=rolled2,
+                    confidence=error2,
+                    standard_error=error2 / _CONFIDENCE_Z,
+                ),
+            )
+        )
+    return tuple(out)
+
+
 def _result(play: Play) -> tuple[frozenset[tuple[int, int]], frozenset[int]]:
     """What a play does, whatever its intermediate points: the net change of the mover's
     checkers per point, and the points where it hits (``7/3 3/2`` and ``7/5 5/2`` are
@@ -718,27 +804,29 @@ def _probabilities(values: Sequence[float]) -> Probabilities | None:
     return Probabilities(values[3], values[4], values[5], values[1], values[0])
 
 
-_LEVELS = {
-    -1: "book",
+LEVELS = {
     0: "1-ply",
     1: "2-ply",
     2: "3-ply",
+    12: "3-ply red",
     3: "4-ply",
     4: "5-ply",
     5: "6-ply",
     6: "7-ply",
-    100: "XG Roller",
+    100: "Rollout",
     998: "Book",
     999: "Book",
-    1000: "Rollout",
+    1000: "XG Roller",
     1001: "XG Roller+",
     1002: "XG Roller++",
-    1003: "XG Roller+++",
 }
+"""XG's analysis levels by code, as XG names them (``PLAYERLEVEL`` in ``xg_format.pas``);
+998 and 999, which XG writes for plays of its opening book but the published table does
+not name, are ``"Book"``. Any other code reads as ``"level N"``."""
 
 
-def _level_name(level: int) -> str | None:
-    return _LEVELS.get(level, f"level {level}")
+def _level_name(level: int) -> str:
+    return LEVELS.get(level, f"level {level}")
 
 
 def _play(raw: Sequence[int], board: Sequence[int]) -> Play | None:
