@@ -4,7 +4,9 @@ The command object :data:`hint` is registered in :mod:`bgkit.cli`. Each position
 notation (XGID, GNU Backgammon Position ID with an optional Match ID, FIBS ``board:``) or
 a position export file (eXtreme Gammon, BGBlitz, GNU Backgammon text). A position with
 dice (or ``--dice``) gets its plays ranked, best first; one without dice its cube
-decision. ``--json`` prints one JSON object per position (JSON Lines).
+decision. ``--json`` prints one JSON object per position (JSON Lines). An XG position
+file (``.xgp``) holds XG's own analysis of its position: that is printed, unless
+``--gnubg`` (or ``--dice``) asks GNU Backgammon.
 """
 
 from __future__ import annotations
@@ -42,6 +44,12 @@ __all__ = ["hint"]
 @candidates_option("How many plays to list, best first.")
 @met_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per position (JSON Lines).")
+@click.option(
+    "--gnubg",
+    "use_gnubg",
+    is_flag=True,
+    help="Ask GNU Backgammon about an XG position file (.xgp) too, not print XG's analysis.",
+)
 def hint(
     positions: tuple[str, ...],
     dice: str | None,
@@ -49,6 +57,7 @@ def hint(
     candidates: int,
     met: str,
     as_json: bool,
+    use_gnubg: bool = False,
 ) -> None:
     """Rank the plays of each position with dice, or give its cube decision without.
 
@@ -59,12 +68,10 @@ def hint(
     from dataclasses import replace
 
     from bgkit.cli._common import fail, parse_dice
+    from bgkit.cli._file_analysis import file_analysis, file_hint_dict, file_hint_text
     from bgkit.errors import BgkitError, error_line
+    from bgkit.formats.annotations import PositionExport
     from bgkit.formats.positions import positions_from
-
-    if importlib.util.find_spec("gnubg") is None:
-        fail("`bgkit hint` needs the analysis extra: pip install 'bgkit[analysis]'")
-    from bgkit.hints import hint as ask
 
     roll = None
     if dice is not None:
@@ -72,13 +79,25 @@ def hint(
             roll = parse_dice(dice)
         except BgkitError as err:
             fail(error_line(err, source="--dice"))
-    found: list[Position] = []
+    found: list[Position | PositionExport] = []
     for argument in positions:
         try:
-            found.extend(positions_from(argument))
+            xg = None if use_gnubg or roll is not None else file_analysis(argument)
+            found.extend((xg,) if xg is not None else positions_from(argument))
         except (BgkitError, OSError) as err:
             fail(error_line(err, source=argument))
+    needs_gnubg = not all(isinstance(p, PositionExport) for p in found)
+    if needs_gnubg and importlib.util.find_spec("gnubg") is None:
+        fail("`bgkit hint` needs the analysis extra: pip install 'bgkit[analysis]'")
+    from bgkit.hints import hint as ask
+
     for pos in found:
+        if isinstance(pos, PositionExport):  # XG's own analysis, from an .xgp
+            if as_json:
+                click.echo(json.dumps(file_hint_dict(pos, candidates)))
+            else:
+                click.echo(file_hint_text(pos, candidates))
+            continue
         if roll is not None:
             pos = replace(pos, dice=roll, doubled=False)
         try:

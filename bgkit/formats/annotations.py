@@ -175,8 +175,9 @@ class CubeAnalysis:
         """The proper action from the three equities, in GNU Backgammon's words.
 
         ``"no double, take"``, ``"double, take"``, ``"double, pass"``, ``"too good,
-        pass"``, ``"no double, pass"`` (rare: a pass that is wrong to offer), or ``None``
-        when an equity is missing.
+        pass"``, ``"too good, take"`` (no double: playing on wins more than the pass,
+        which the opponent would not take), ``"no double, pass"`` (rare: a pass that is
+        wrong to offer), or ``None`` when an equity is missing.
         """
         nd, dt, dp = self.no_double, self.double_take, self.double_pass
         if nd is None or dt is None or dp is None:
@@ -186,7 +187,7 @@ class CubeAnalysis:
         if best_double > nd:
             return "double, take" if take else "double, pass"
         if take:
-            return "no double, take"
+            return "too good, take" if nd > dp else "no double, take"
         return "too good, pass" if nd > dp else "no double, pass"
 
 

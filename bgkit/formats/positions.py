@@ -1,7 +1,8 @@
 """Positions from a file of any position export bgkit reads, or from a notation.
 
 :func:`read_positions` gives the positions of an eXtreme Gammon, BGBlitz or GNU
-Backgammon position text export (recognised by content); :func:`positions_from` takes
+Backgammon position text export or of an eXtreme Gammon position file (``.xgp``),
+recognised by content; :func:`positions_from` takes
 what a user types on the command line: a position notation (XGID, GNU Backgammon
 Position ID with an optional Match ID, FIBS ``board:``) or the path of such a file.
 """
@@ -20,17 +21,22 @@ __all__ = ["positions_from", "read_exports", "read_positions"]
 
 
 def read_exports(path: str | os.PathLike[str]) -> tuple[PositionExport, ...]:
-    """Every position of the export file at ``path``, with what the file says of it.
+    """Every position of the export file at ``path``, with what the file says of it (an
+    XG position file, ``.xgp``, holds one, with XG's analysis and rollouts of it).
 
     :raises NotationError: when the file is no position export bgkit knows.
     :raises OSError: when it cannot be read.
     """
     from bgkit.formats.bgblitz_text import parse_bgblitz_text, sniff_bgblitz_text
     from bgkit.formats.gnubg_text import parse_gnubg_text, sniff_gnubg_text
+    from bgkit.formats.xg import parse_xgp, sniff_xg
     from bgkit.formats.xg_text import parse_xg_text, sniff_xg_text
 
     name = str(path)
-    text = decode_bytes(read_file(path))
+    data = read_file(path)
+    if sniff_xg(data):
+        return (parse_xgp(data, source_name=name),)
+    text = decode_bytes(data)
     if sniff_gnubg_text(text):
         return parse_gnubg_text(text, source_name=name)
     if sniff_xg_text(text):
@@ -38,7 +44,8 @@ def read_exports(path: str | os.PathLike[str]) -> tuple[PositionExport, ...]:
     if sniff_bgblitz_text(text):
         return (parse_bgblitz_text(text, source_name=name),)
     raise NotationError(
-        "not a position export bgkit can read (eXtreme Gammon, BGBlitz or GNU Backgammon text)",
+        "not a position export bgkit can read (eXtreme Gammon, BGBlitz or GNU Backgammon"
+        " text, or an eXtreme Gammon .xgp)",
         text[:200],
         0,
         source_name=name,

@@ -60,6 +60,7 @@ from bgkit.formats.annotations import (
     CandidatePlay,
     CheckerAnalysis,
     CubeAnalysis,
+    PositionExport,
     Probabilities,
     Rollout,
 )
@@ -79,7 +80,17 @@ from bgkit.records import (
     Take,
 )
 
-__all__ = ["XgRecord", "parse_xg", "parse_xg_record", "read_xg", "read_xg_record", "sniff_xg"]
+__all__ = [
+    "LEVELS",
+    "XgRecord",
+    "parse_xg",
+    "parse_xg_record",
+    "parse_xgp",
+    "read_xg",
+    "read_xg_record",
+    "read_xgp",
+    "sniff_xg",
+]
 
 MAGIC = b"RGMH"
 """The first four bytes of every ``.xg`` file."""
@@ -179,6 +190,35 @@ def read_xg_record(source: str | os.PathLike[str] | IO[bytes]) -> XgRecord:
     if isinstance(data, str):
         raise TypeError("an .xg file must be opened in binary mode")
     return parse_xg_record(data, source_name=name)
+
+
+def read_xgp(source: str | os.PathLike[str] | IO[bytes]) -> PositionExport:
+    """:func:`parse_xgp` of a file path or a binary file opened for reading.
+
+    :raises FileNotFoundError: when the path does not exist.
+    :raises NotationError: when the file is not an XG position file or is damaged.
+    """
+    data, name = source_data(source)
+    if isinstance(data, str):
+        raise TypeError("an .xgp file must be opened in binary mode")
+    return parse_xgp(data, source_name=name)
+
+
+def parse_xgp(data: bytes, *, source_name: str | None = None) -> PositionExport:
+    """The position of an XG position file (``.xgp``) and XG's analysis of it.
+
+    An ``.xgp`` is an ``.xg`` container whose ``temp.xg`` holds one position: the match
+    and game headers, then the cube record (the position, the player on roll, the cube
+    and, for a cube decision, XG's analysis of it) and, when dice were rolled, a move
+    record (the dice and XG's candidate plays). The position is XG's player 1 as X
+    (bgkit's player 1, as in an XGID); :attr:`~PositionExport.names` are players 0 and
+    1, :attr:`~PositionExport.heading` the file's save name ("Position: 5 point match
+    3-1"). Rolled-out figures come with their :class:`~bgkit.formats.annotations.Rollout`.
+
+    :raises NotationError: when the bytes are not an XG position file (a match file says
+        so) or are damaged.
+    """
+    return _Reader(data, source_name).position()
 
 
 def parse_xg_record(data: bytes, *, source_name: str | None = None) -> XgRecord:
@@ -436,6 +476,22 @@ class _Reader:
         self.rollouts: tuple[tuple[Rollout, Rollout], ...] = ()
 
     def record(self) -> XgRecord:
+        game = self.open()
+        named = (self.source_name or "").lower().endswith(".xgp")
+        # (a match saved after its first roll has the same shape; its play is made)
+        if _holds_a_position(game) and (named or not _played(game)):
+            raise _error(
+                "an eXtreme Gammon position file (.xgp) holds one position, not a match:"
+                " read it with `bgkit show` or `bgkit hint`",
+                0,
+                self.source_name,
+            )
+        match, analysis, version = self.match(game)
+        match = annotate_match(match, analysis)  # (XG's analysis travels with the actions)
+        return XgRecord(match, analysis, self.title, self.comments, version)
+
+    def open(self) -> bytes:
+        """Check the header, read the archive; ``temp.xg``'s bytes."""
         data, name = self.data, self.source_name
         if not sniff_xg(data):
             raise _error(f"not an .xg file: it starts with {data[:4]!r}, not {MAGIC!r}", 0, name)
@@ -445,16 +501,95 @@ class _Reader:
                 0,
                 name,
             )
-        title = _utf16(_Bytes(data, name).unpack("<1024H", 40))
+        self.title = _utf16(_Bytes(data, name).unpack("<1024H", 40))
+        self.save_name = _utf16(_Bytes(data, name).unpack("<1024H", 40 + 2048))
         files = _archive(data, name)
         game = files.get("temp.xg")
         if game is None:
             raise _error("the archive holds no 'temp.xg' (the match)", 0, name)
         self.comments = _comments(files.get("temp.xgc", b""))
         self.rollouts = _rollouts(files.get("temp.xgr", b""), name)
-        match, analysis, version = self.match(game)
-        match = annotate_match(match, analysis)  # (XG's analysis travels with the actions)
-        return XgRecord(match, analysis, title, self.comments, version)
+        return game
+
+    def records(self, body: bytes) -> list[_Bytes]:
+        if len(body) % _RECORD_SIZE or not body:
+            raise _error(
+                f"'temp.xg' is {len(body)} bytes, not a whole number of {_RECORD_SIZE}-byte"
+                " records",
+                0,
+                self.source_name,
+            )
+        return [
+            _Bytes(
+                body[n * _RECORD_SIZE : (n + 1) * _RECORD_SIZE],
+                self.source_name,
+                0,
+                f"record {n + 1} of 'temp.xg'",
+            )
+            for n in range(len(body) // _RECORD_SIZE)
+        ]
+
+    def position(self) -> PositionExport:
+        """The one position of an ``.xgp`` file (see :func:`parse_xgp`)."""
+        body = self.open()
+        if not _holds_a_position(body):
+            raise _error(
+                "an eXtreme Gammon match file, not a position file (.xgp): `bgkit verify`,"
+                " `convert` and `analyze` read it",
+                0,
+                self.source_name,
+            )
+        recs = self.records(body)
+        if recs[0].unpack("<B", 8)[0] != _HEADER_MATCH:
+            raise recs[0].fail("the file starts with no match header", 8)
+        header = self.header_match(recs[0])
+        found: dict[int, _Bytes] = {}
+        for rec in recs[1:]:
+            found.setdefault(rec.unpack("<B", 8)[0], rec)
+        if _HEADER_GAME not in found or _CUBE not in found:
+            raise recs[-1].fail("the position file holds no game header and cube record", 8)
+        game, cube = found[_HEADER_GAME], found[_CUBE]
+        score1, score2, crawford = game.unpack("<ll?", 12)
+        active, _double, _take, _beaver, _raccoon, cube_b = cube.unpack("<6l", 12)
+        board = cube.unpack("<26b", 36)
+        dice = "00"
+        checker = None
+        move = found.get(_MOVE)
+        if move is not None:
+            d = move.unpack("<26b26bxxxl8l2l", 9)
+            board, active = d[0:26], d[52]
+            if not all(1 <= x <= 6 for x in d[61:63]):
+                raise move.fail(f"the dice are {d[61]} and {d[62]}", 100)
+            dice = f"{d[61]}{d[62]}"
+            checker = self.checker_analysis(move, None)
+        if active not in (1, -1):
+            raise cube.fail(f"the player on roll is {active}, not 1 or -1", 12)
+        if any(abs(n) > 15 for n in board) or abs(cube_b) > 15:
+            raise cube.fail("the board or the cube is not a backgammon position's", 36)
+        tags = dict(header.tags)
+        if header.length:
+            rules = int(crawford)
+        else:
+            rules = int(tags.get("Jacoby") == "On") | int(tags.get("Beaver") == "On") << 1
+        limit = int(tags.get("CubeLimit", "1024")).bit_length() - 1
+        owner = (cube_b > 0) - (cube_b < 0)
+        xgid = (
+            f"XGID={_xgid_board(board)}:{abs(cube_b)}:{owner}:{active}:{dice}:{score1}:{score2}"
+            f":{rules}:{header.length}:{limit}"
+        )
+        from bgkit.position import Position
+
+        try:
+            position = Position.from_xgid(xgid)
+        except NotationError as err:
+            raise cube.fail(f"the position is not one bgkit can play: {err.msg}", 36) from None
+        return PositionExport(
+            position,
+            (header.players[1], header.players[0]),
+            checker=checker,
+            cube=self.cube_analysis(cube),
+            heading=self.save_name or self.title or None,
+        )
 
     def comment(self, index: int) -> str | None:
         return self.comments[index] if 0 <= index < len(self.comments) else None
@@ -476,25 +611,12 @@ class _Reader:
     def match(
         self, body: bytes
     ) -> tuple[Match, tuple[tuple[ActionAnalysis | None, ...], ...], int]:
-        if len(body) % _RECORD_SIZE or not body:
-            raise _error(
-                f"'temp.xg' is {len(body)} bytes, not a whole number of {_RECORD_SIZE}-byte"
-                " records",
-                0,
-                self.source_name,
-            )
         header: _Header | None = None
         games: list[Game] = []
         analysis: list[tuple[ActionAnalysis | None, ...]] = []
         current: _GameBuild | None = None
         match_comments: list[str] = []
-        for n in range(len(body) // _RECORD_SIZE):
-            rec = _Bytes(
-                body[n * _RECORD_SIZE : (n + 1) * _RECORD_SIZE],
-                self.source_name,
-                0,
-                f"record {n + 1} of 'temp.xg'",
-            )
+        for n, rec in enumerate(self.records(body)):
             (kind,) = rec.unpack("<B", 8)
             if n == 0 and kind != _HEADER_MATCH:
                 raise rec.fail(f"the match file starts with a record of kind {kind}", 8)
@@ -687,7 +809,7 @@ class _Reader:
         game.pending_comment = None
         self.add(game, Move(player, dice, play), note)
 
-    def checker_analysis(self, rec: _Bytes, made: Play) -> CheckerAnalysis | None:
+    def checker_analysis(self, rec: _Bytes, made: Play | None) -> CheckerAnalysis | None:
         (n_moves,) = rec.unpack("<l", _BEST_N_MOVES)
         if not 0 < n_moves <= 32:
             return None
@@ -709,7 +831,7 @@ class _Reader:
                     )
                 )
         played_flag, err_move, err_luck = rec.unpack("<?xxxdd", _MOVE_PLAYED)
-        made_result = _result(made)
+        made_result = None if made is None else _result(made)
         played = next((i for i, c in enumerate(candidates) if _result(c.play) == made_result), None)
         return CheckerAnalysis(
             tuple(candidates),
@@ -733,6 +855,35 @@ class _Reader:
         game.actions.append(action)
         empty = note is None or (note.cube is None and note.checker is None and not note.comment)
         game.analysis.append(None if empty else note)
+
+
+def _holds_a_position(body: bytes) -> bool:
+    """``temp.xg`` has an ``.xgp``'s shape: one game, one cube record, at most one move
+    record, no footer (what XG saves from its position editor or from one decision of a
+    match)."""
+    kinds = [body[n * _RECORD_SIZE + 8] for n in range(len(body) // _RECORD_SIZE)]
+    return (
+        kinds.count(_HEADER_GAME) == 1
+        and kinds.count(_CUBE) == 1
+        and kinds.count(_MOVE) <= 1
+        and _FOOTER_GAME not in kinds
+        and _FOOTER_MATCH not in kinds
+    )
+
+
+def _played(body: bytes) -> bool:
+    """Some move record of ``temp.xg`` has its play made (XG's ``Played``)."""
+    return any(
+        body[at + 8] == _MOVE and body[at + _MOVE_PLAYED]
+        for at in range(0, len(body) - _RECORD_SIZE + 1, _RECORD_SIZE)
+    )
+
+
+def _xgid_board(board: Sequence[int]) -> str:
+    """XG's PositionEngine (from XG's player 1, X) as an XGID's 26 letters."""
+    return "".join(
+        chr(ord("A") + n - 1) if n > 0 else chr(ord("a") - n - 1) if n < 0 else "-" for n in board
+    )
 
 
 def _rollouts(raw: bytes, source_name: str | None) -> tuple[tuple[Rollout, Rollout], ...]:
