@@ -29,7 +29,29 @@ What becomes of it:
 * XG's analysis, where the file holds it, is kept by :func:`parse_xg_record` as
   :class:`~bgkit.formats.annotations.ActionAnalysis` per action: the candidate plays
   with equities and chances, the played move's error and luck, the cube equities and
-  the cube and take errors, and the comments (RTF turned into plain text).
+  the cube and take errors, and the comments (RTF turned into plain text). Each figure
+  carries XG's level by the name XG gives it (:data:`LEVELS`: ``"3-ply"``, ``"XG
+  Roller++"``, ``"Rollout"``...).
+* XG's rollouts (``temp.xgr``, one 2184-byte ``TRolloutContext`` per rollout, which a
+  candidate or cube decision at level 100 points to) become
+  :class:`~bgkit.formats.annotations.Rollout`: the trials, the truncation, XG's 95%
+  confidence half-width and the standard error (that divided by 1.96), the levels the
+  trials were played at, variance reduction and the seed; a cube rollout has one per
+  line (no double, double/take).
+
+An XG position file (``.xgp``) is the same container holding one position: the match and
+game headers, the cube record and, when the dice are rolled, the move record, no footer.
+:func:`parse_xgp` reads it (the position with XG's analysis and rollouts of it, as a
+:class:`~bgkit.formats.annotations.PositionExport`, XG's player 1 as X, bgkit's player 1,
+as in an XGID); reading one as a match raises :class:`~bgkit.errors.NotationError`
+saying it holds a position. (A match saved after its first roll has the same shape: it
+reads as a match unless its name ends in ``.xgp``.)
+
+>>> cube = read_xgp("data/fixtures/xg/cube_rollout.xgp").cube
+>>> cube.level, round(cube.no_double, 3), cube.proper_action
+('Rollout', 1.171, 'too good, take')
+>>> cube.rollout.trials, round(cube.rollout.confidence, 4), cube.rollout.cube_level
+(1296, 0.0088, 'XG Roller')
 
 >>> record = read_xg_record("data/real/xg/kevung__gbf__test.xg")
 >>> record.match
