@@ -13,9 +13,9 @@ its natural alignment: this script packs them in order and does not use the offs
   match and game headers, the cube record with its level-100 analysis and the rollout
   context of ``temp.xgr``;
 * ``play.xgp``: XG's own records of one decision of ``data/real/xg/kevung__gbf__test.xg``
-  (game 1, the 53 of its second player, its tenth roll), copied byte for byte in XG's save-from-match
-  shape: the match header, the game header, the cube record of that turn and its move
-  record (XG Roller++ candidates);
+  (game 1, the 53 of its second player, its tenth roll), copied byte for byte in XG's
+  save-from-match shape: the match header, the game header, the cube record of that turn
+  and its move record (XG Roller++ candidates);
 * ``play_rollout.xgp``: ``play.xgp`` with its second candidate marked as rolled out
   (level 100, its figures and rollout index pointing to the rollout context of
   ``cube_rollout.xgp``): made up, to read a checker-play rollout.
@@ -179,7 +179,9 @@ def real_records() -> list[bytes]:
     for i in range(count):
         at = i * 532
         name = registry[at + 1 : at + 1 + registry[at]]
-        osize, csize, offset, _crc2, stored, _level = struct.unpack_from("<iiiIBB", registry, at + 512)
+        _size, csize, offset, _crc, stored, _level = struct.unpack_from(
+            "<iiiIBB", registry, at + 512
+        )
         if name == b"temp.xg":
             raw = data[start + offset : start + offset + csize]
             body = raw if stored else zlib.decompress(raw)

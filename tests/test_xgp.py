@@ -15,6 +15,8 @@ import struct
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from make_xg_fixtures import (
     RESULT1,
     archive,
@@ -188,7 +190,9 @@ def test_cube_position_is_the_records() -> None:
 def test_play_position_is_the_matchs() -> None:
     # the same decision replayed from the match (whose plays XG's .mat export confirms)
     step = next(
-        s for s in bgkit.replay(bgkit.read_match(TEST_XG)) if (s.game_index, s.action_index) == (0, 9)
+        s
+        for s in bgkit.replay(bgkit.read_match(TEST_XG))
+        if (s.game_index, s.action_index) == (0, 9)
     )
     export = read_xgp(PLAY)
     pos = export.position
@@ -208,11 +212,34 @@ def test_a_match_is_not_read_as_a_position_nor_a_position_as_a_match(tmp_path: P
         bgkit.read_match(PLAY)
     # a match saved after its first roll has an .xgp's shape, but its play is made
     records = real_records()
-    first = [i for i, r in enumerate(records) if r[8] == 3][0]
+    first = next(i for i, r in enumerate(records) if r[8] == 3)
     data = rich_header("") + archive({"temp.xg": b"".join(records[: first + 1])})
     assert len(parse_xg_record(data, source_name="one.xg").match.games[0].actions) == 1
     with pytest.raises(NotationError, match="holds one position"):
         parse_xg_record(data, source_name="one.xgp")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 4 * 2560 - 1), st.integers(0, 255)), min_size=1, max_size=6),
+    st.sampled_from([PLAY, CUBE, PLAY_ROLLOUT]),
+)
+def test_damaged_position_files_fail_with_a_located_error(
+    changes: list[tuple[int, int]], path: Path
+) -> None:
+    from bgkit.formats.xg import _archive
+
+    files = {k: bytearray(v) for k, v in _archive(path.read_bytes(), None).items()}
+    body = files["temp.xg"]
+    for at, value in changes:
+        body[at % len(body)] = value
+    data = rich_header("") + archive({k: bytes(v) for k, v in files.items()})
+    try:
+        read = read_xgp(io.BytesIO(data))
+    except NotationError as err:
+        assert err.location.startswith("1:") or ":1:" in err.location
+    else:
+        assert read.position.is_valid()
 
 
 # ------------------------------------------------------------------ the command line

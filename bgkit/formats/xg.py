@@ -75,7 +75,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import IO, Any
 
-from bgkit.errors import LimitError, NotationError
+from bgkit.errors import BgkitError, LimitError, NotationError
 from bgkit.formats import source_data
 from bgkit.formats.annotations import (
     ActionAnalysis,
@@ -584,10 +584,17 @@ class _Reader:
                 raise move.fail(f"the dice are {d[61]} and {d[62]}", 100)
             dice = f"{d[61]}{d[62]}"
             checker = self.checker_analysis(move, None)
+        where = cube if move is None else move  # (the record the board and turn are from)
         if active not in (1, -1):
-            raise cube.fail(f"the player on roll is {active}, not 1 or -1", 12)
-        if any(abs(n) > 15 for n in board) or abs(cube_b) > 15:
-            raise cube.fail("the board or the cube is not a backgammon position's", 36)
+            raise where.fail(
+                f"the player on roll is {active}, not 1 or -1", 12 if move is None else 64
+            )
+        if any(abs(n) > 15 for n in board):
+            raise where.fail(
+                f"the board {list(board)} is not a backgammon position's", 36 if move is None else 9
+            )
+        if abs(cube_b) > 15:
+            raise cube.fail(f"the cube is 2 to the power {abs(cube_b)}", 32)
         tags = dict(header.tags)
         if header.length:
             rules = int(crawford)
@@ -603,8 +610,9 @@ class _Reader:
 
         try:
             position = Position.from_xgid(xgid)
-        except NotationError as err:
-            raise cube.fail(f"the position is not one bgkit can play: {err.msg}", 36) from None
+        except BgkitError as err:
+            reason = err.msg if isinstance(err, NotationError) else str(err)
+            raise where.fail(f"the position is not one bgkit can play: {reason}", 8) from None
         return PositionExport(
             position,
             (header.players[1], header.players[0]),
