@@ -74,9 +74,7 @@ def file_hint_dict(export: PositionExport, candidates: int) -> dict[str, Any]:
                 "play": str(c.play),
                 "equity": c.equity,
                 "difference": c.equity - best,
-                "probabilities": None
-                if c.probabilities is None
-                else list(c.probabilities.values()),
+                "probabilities": _values(c.probabilities),
                 "level": c.level,
                 "rollout": _rollout_dict(c.rollout),
             }
@@ -89,7 +87,7 @@ def file_hint_dict(export: PositionExport, candidates: int) -> dict[str, Any]:
             "double_take": cube.double_take,
             "double_pass": cube.double_pass,
             "proper_action": cube.proper_action,
-            "probabilities": None if cube.probabilities is None else cube.probabilities.values(),
+            "probabilities": _values(cube.probabilities),
             "level": cube.level,
             "rollout": _rollout_dict(cube.rollout),
             "double_rollout": _rollout_dict(cube.double_rollout),
@@ -151,6 +149,10 @@ def _rollout_dict(r: Rollout | None) -> dict[str, Any] | None:
         "variance_reduction": r.variance_reduction,
         "seed": r.seed,
     }
+
+
+def _values(p: Probabilities | None) -> list[float] | None:
+    return None if p is None else list(p.values())
 
 
 def _chances_of(p: Probabilities) -> str:
