@@ -298,3 +298,16 @@ def test_fixtures_are_what_the_script_builds(tmp_path: Path) -> None:
     make_xg_fixtures.main()
     for name in ("cube_rollout.xgp", "play.xgp", "play_rollout.xgp"):
         assert (tmp_path / name).read_bytes() == (FIXTURES / name).read_bytes(), name
+
+
+def test_the_core_install_prints_xgs_analysis_without_gnubg() -> None:
+    from test_cli_unix import run
+
+    result = run("hint", str(CUBE), core=True)
+    assert result.returncode == 0, result.stderr
+    assert "rollout: 1296 trials, ±0.009 (95%)" in result.stdout.decode()
+    result = run("hint", "--gnubg", str(CUBE), core=True)
+    assert result.returncode == 2
+    assert result.stderr.decode() == (
+        "bgkit: `bgkit hint` needs the analysis extra: pip install 'bgkit[analysis]'\n"
+    )
