@@ -311,3 +311,13 @@ def test_the_core_install_prints_xgs_analysis_without_gnubg() -> None:
     assert result.stderr.decode() == (
         "bgkit: `bgkit hint` needs the analysis extra: pip install 'bgkit[analysis]'\n"
     )
+
+
+def test_a_decision_saved_from_a_match_is_a_position_without_its_name() -> None:
+    # play.xgp keeps XG's Played flag (XG's save of a decision of a match); read from
+    # stdin, without the .xgp name, its position is not where its game starts
+    from test_cli_unix import run
+
+    result = run("verify", "-", stdin=PLAY.read_bytes())
+    assert result.returncode == 2
+    assert "holds one position, not a match" in result.stderr.decode()

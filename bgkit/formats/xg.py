@@ -500,8 +500,7 @@ class _Reader:
     def record(self) -> XgRecord:
         game = self.open()
         named = (self.source_name or "").lower().endswith(".xgp")
-        # (a match saved after its first roll has the same shape; its play is made)
-        if _holds_a_position(game) and (named or not _played(game)):
+        if _holds_a_position(game) and (named or not _a_match_begun(game)):
             raise _error(
                 "an eXtreme Gammon position file (.xgp) holds one position, not a match:"
                 " read it with `bgkit show` or `bgkit hint`",
@@ -901,12 +900,23 @@ def _holds_a_position(body: bytes) -> bool:
     )
 
 
-def _played(body: bytes) -> bool:
-    """Some move record of ``temp.xg`` has its play made (XG's ``Played``)."""
-    return any(
-        body[at + 8] == _MOVE and body[at + _MOVE_PLAYED]
-        for at in range(0, len(body) - _RECORD_SIZE + 1, _RECORD_SIZE)
-    )
+_OPENING = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
+"""The starting position as XG's PositionEngine holds it (a game header's ``PosInit`` is
+all zeros for it)."""
+
+
+def _a_match_begun(body: bytes) -> bool:
+    """``temp.xg`` (of an ``.xgp``'s shape) is a match saved after its first roll: the
+    play is made (XG's ``Played``) from the position the game starts at. A decision XG
+    saved from a match keeps its ``Played`` flag, but not the game's start."""
+    records = [body[at : at + _RECORD_SIZE] for at in range(0, len(body), _RECORD_SIZE)]
+    game = next(r for r in records if r[8] == _HEADER_GAME)
+    start = struct.unpack_from("<26b", game, 21)
+    start = start if any(start) else _OPENING
+    cube = next(r for r in records if r[8] == _CUBE)
+    move = next((r for r in records if r[8] == _MOVE), None)
+    played = move is not None and bool(move[_MOVE_PLAYED])
+    return played and struct.unpack_from("<26b", cube, 36) == start
 
 
 def _xgid_board(board: Sequence[int]) -> str:
