@@ -112,10 +112,12 @@ SUM1, SUMSQ1, STDEV1 = 1079.229157924652, 899.1326926153253, 0.01793702378906341
 SUM2, SUMSQ2, STDEV2 = 999.7682628929615, 772.8912008486757, 0.035614535853463
 
 
-def match_header(length: int, players: tuple[str, str], version: int = 30) -> bytes:
+def match_header(
+    length: int, players: tuple[str, str], version: int = 30, *, jacoby: bool = False
+) -> bytes:
     p = record_start(0)
     p.short_string(players[0], 40).short_string(players[1], 40)
-    p.put("l", length, 0).put("?", True, False, False, False)  # Crawford, Jacoby, Beaver, Auto
+    p.put("l", length, 0).put("?", True, jacoby, False, False)  # Crawford, Jacoby, Beaver, Auto
     p.put("d", 1600.0, 1600.0).put("l", 0, 0).put("d", 46241.789)  # Elo, exp, date
     p.short_string("", 128).put("l", 854178929, -1, -1).put("?", False, False, False)
     p.short_string("eXtreme Gammon", 128).put("l", 0).put("?", False).short_string("", 128)

@@ -20,6 +20,9 @@ from hypothesis import strategies as st
 from make_xg_fixtures import (
     RESULT1,
     archive,
+    cube_record,
+    game_header,
+    match_header,
     real_records,
     rich_header,
     rollout_context,
@@ -240,6 +243,18 @@ def test_damaged_position_files_fail_with_a_located_error(
         assert err.location.startswith("1:") or ":1:" in err.location
     else:
         assert read.position.is_valid()
+
+
+def test_money_and_a_double_to_answer() -> None:
+    # a money session (length 99999, Jacoby) keeps running totals in its game headers;
+    # a cube record that doubles with no answer yet is a take decision
+    cube = bytearray(cube_record())
+    struct.pack_into("<l", cube, 16, 1)  # double = 1, take = -1
+    records = [match_header(99999, ("A", "B"), jacoby=True), game_header((2, 5)), bytes(cube)]
+    files = {"temp.xg": b"".join(records), "temp.xgr": rollout_context()}
+    pos = read_xgp(io.BytesIO(rich_header("") + archive(files))).position
+    assert (pos.match_length, pos.score, pos.jacoby, pos.doubled) == (0, (0, 0), True, True)
+    assert pos.xgid() == "XGID=abBBBBBB----bC---abcbb----:0:0:1:D:0:0:1:0:10"
 
 
 # ------------------------------------------------------------------ the command line

@@ -89,6 +89,7 @@ from bgkit.formats.annotations import (
 from bgkit.formats.sgf_analysis import annotate_match
 from bgkit.limits import active, size_text
 from bgkit.play import Play, Step
+from bgkit.position import Position
 from bgkit.records import (
     Action,
     Beaver,
@@ -571,9 +572,9 @@ class _Reader:
             raise recs[-1].fail("the position file holds no game header and cube record", 8)
         game, cube = found[_HEADER_GAME], found[_CUBE]
         score1, score2, crawford = game.unpack("<ll?", 12)
-        active, _double, _take, _beaver, _raccoon, cube_b = cube.unpack("<6l", 12)
+        active, double, take, _beaver, _raccoon, cube_b = cube.unpack("<6l", 12)
         board = cube.unpack("<26b", 36)
-        dice = "00"
+        dice = "D" if double == 1 and take not in (0, 1, 2) else "00"  # (a double to answer)
         checker = None
         move = found.get(_MOVE)
         if move is not None:
@@ -597,16 +598,15 @@ class _Reader:
         tags = dict(header.tags)
         if header.length:
             rules = int(crawford)
-        else:
+        else:  # (an XGID's money score is 0-0)
             rules = int(tags.get("Jacoby") == "On") | int(tags.get("Beaver") == "On") << 1
+            score1 = score2 = 0
         limit = int(tags.get("CubeLimit", "1024")).bit_length() - 1
         owner = (cube_b > 0) - (cube_b < 0)
         xgid = (
             f"XGID={_xgid_board(board)}:{abs(cube_b)}:{owner}:{active}:{dice}:{score1}:{score2}"
             f":{rules}:{header.length}:{limit}"
         )
-        from bgkit.position import Position
-
         try:
             position = Position.from_xgid(xgid)
         except BgkitError as err:
