@@ -20,7 +20,8 @@ def show(positions: tuple[str, ...]) -> None:
 
     Each argument is an XGID, a GNU Backgammon Position ID (optionally ':' and a Match
     ID), a FIBS board: line, or a position export file (eXtreme Gammon, BGBlitz or GNU
-    Backgammon text), whose positions are all shown.
+    Backgammon text, or an eXtreme Gammon position file, .xgp), whose positions are all
+    shown.
     """
     from bgkit.formats.positions import positions_from
 
