@@ -377,7 +377,8 @@ def verify_rows(
     rows: list[Row] = []
     for issue in report.issues:
         row = issue.to_dict()
-        del row["file"]
+        if row["file"] in (None, str(path)):  # (a game of a gnubg export series: its file)
+            del row["file"]
         rows.append({**row, **summary})
     return rows or [summary]
 

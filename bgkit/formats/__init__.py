@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS",
     "RECORD_SUFFIXES",
+    "SERIES_NAME",
     "WRITABLE",
     "Format",
     "RecordSource",
@@ -65,11 +66,14 @@ class Format:
     binary: bool = False
     """``parse_<name>`` takes the file's bytes, not text (``.xg``); ``sniff`` is then
     given the bytes decoded as Latin-1 (one character per byte)."""
+    function: str | None = None
+    """The suffix of the module's functions when it is not :attr:`name` (a name with a
+    ``-``: ``gnubg-text`` is read by ``parse_gnubg_match``)."""
 
     def parse(self, text: str, *, source_name: str | None = None) -> Match:
         """Parse ``text`` with this format's ``parse_<name>``."""
         module = importlib.import_module(self.module)
-        parse: Callable[..., Match] = getattr(module, f"parse_{self.name}")
+        parse: Callable[..., Match] = getattr(module, f"parse_{self.function or self.name}")
         return parse(text, source_name=source_name)
 
     def parse_bytes(self, data: bytes, *, source_name: str | None = None) -> Match:
@@ -77,7 +81,7 @@ class Format:
         if not self.binary:
             return self.parse(decode_bytes(data), source_name=source_name)
         module = importlib.import_module(self.module)
-        parse: Callable[..., Match] = getattr(module, f"parse_{self.name}")
+        parse: Callable[..., Match] = getattr(module, f"parse_{self.function or self.name}")
         return parse(data, source_name=source_name)
 
 
@@ -114,7 +118,22 @@ def _looks_like_javafibs(text: str) -> bool:
     return text.lstrip("\ufeff \t\r\n").startswith("JavaFIBS internal match representation")
 
 
+_GNUBG_SCORE_LINE = re.compile(
+    r"The score \(after [0-9]+ games?\) is: .* [0-9]+, .* [0-9]+"
+    r"(?: \(match to [0-9]+ points?\))?[^0-9\n]*$"
+)
+
+
+def _looks_like_gnubg_text(text: str) -> bool:
+    """GNU Backgammon's ``export match text``: its first line is the score line."""
+    first = text.lstrip("\ufeff \t\r\n")[:400].split("\n", 1)[0].rstrip("\r")
+    return _GNUBG_SCORE_LINE.match(first) is not None
+
+
 FORMATS: tuple[Format, ...] = (
+    Format(
+        "gnubg-text", "bgkit.formats.gnubg_text", (), _looks_like_gnubg_text, function="gnubg_match"
+    ),
     Format("mat", "bgkit.formats.mat", (".mat",), _looks_like_mat),
     Format("sgf", "bgkit.formats.sgf", (".sgf",), _looks_like_sgf),
     Format("json", "bgkit.formats.json_record", (".json",), _looks_like_json),
@@ -284,14 +303,23 @@ def read_match(
             data, name = text, None
         elif isinstance(source, (str, os.PathLike)):
             data, name = read_file(source), os.fspath(source)
+            return _parse(data, name, format, encoding, path=True)
         else:
             assert source is not None
             data, name = source_data(source)
         return _parse(data, name, format, encoding)
 
 
-def _parse(data: str | bytes, name: str | None, format: str | None, encoding: str | None) -> Match:
-    """Pick the format (named, else by extension, else by content) and parse ``data``."""
+def _parse(
+    data: str | bytes,
+    name: str | None,
+    format: str | None,
+    encoding: str | None,
+    *,
+    path: bool = False,
+) -> Match:
+    """Pick the format (named, else by extension, else by content) and parse ``data``;
+    ``path``: ``name`` is the file's path (a gnubg export series is read from it)."""
     suffix = Path(name).suffix.lower() if name else ""
     if format is not None:
         fmt = next((f for f in FORMATS if f.name == format), None)
@@ -307,11 +335,20 @@ def _parse(data: str | bytes, name: str | None, format: str | None, encoding: st
         raw = data if isinstance(data, bytes) else data.encode("latin-1", "replace")
         return fmt.parse_bytes(raw, source_name=name)
     decoded = data if isinstance(data, str) else decode_bytes(data, encoding=encoding)
-    return (fmt or detect_format(decoded, name)).parse(decoded, source_name=name)
+    fmt = fmt or detect_format(decoded, name)
+    if path and name is not None and fmt.name == "gnubg-text":
+        from bgkit.formats.gnubg_text import parse_gnubg_series
+
+        return parse_gnubg_series(decoded, name, encoding=encoding)
+    return fmt.parse(decoded, source_name=name)
 
 
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".json", ".xg", ".ogxm", ".gvab", ".gmd", ".match")
 """File endings :func:`find_records` (and so ``bgkit verify``) picks up in a folder."""
+
+
+SERIES_NAME = re.compile(r"(?P<stem>.*)_(?P<n>[0-9]{3,})(?P<suffix>\.[^./\\]*)$")
+"""The name of a later file of a gnubg export series: ``x_002.txt`` (game 2 of ``x.txt``)."""
 
 
 def find_records(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], list[Path]]:
@@ -319,7 +356,9 @@ def find_records(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], l
 
     Returns ``(records, skipped)``: in folders, a ``.txt`` file is taken only when its
     text looks like a match record (``.txt`` also holds position exports and notes);
-    files named explicitly are always taken.
+    files named explicitly are always taken. In a folder, the later files of a GNU
+    Backgammon export series (``x_002.txt``... next to ``x.txt``) are not listed: reading
+    ``x.txt`` reads them (see :func:`read_match`).
     """
     found: list[Path] = []
     skipped: list[Path] = []
@@ -331,20 +370,36 @@ def find_records(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], l
         for p in sorted(path.rglob("*")):
             if not p.is_file() or p.suffix.lower() not in RECORD_SUFFIXES:
                 continue
-            if p.suffix.lower() == ".txt" and not _looks_like_record(p):
+            if p.suffix.lower() != ".txt":
+                found.append(p)
+                continue
+            kind = _record_kind(p)
+            if kind is None:
                 skipped.append(p)
-            else:
+            elif kind != "gnubg-text" or not _later_in_series(p):
                 found.append(p)
     return found, skipped
 
 
-def _looks_like_record(path: Path) -> bool:
+def _record_kind(path: Path) -> str | None:
+    """The format a ``.txt`` file's text looks like (``"?"`` when it cannot be read: the
+    reader reports it), or ``None``."""
     try:
         with path.open("rb") as handle:
             head = decode_bytes(handle.read(1 << 16))
     except OSError:
-        return True  # let the reader report it
-    return any(fmt.sniff(head) for fmt in FORMATS if not fmt.binary)
+        return "?"  # let the reader report it
+    return next((fmt.name for fmt in FORMATS if not fmt.binary and fmt.sniff(head)), None)
+
+
+def _later_in_series(path: Path) -> bool:
+    """A numbered gnubg export (``x_002.txt``) whose series' first file is a gnubg export
+    too: reading the first file reads this one."""
+    m = SERIES_NAME.match(path.name)
+    if m is None:
+        return False
+    first = path.with_name(m["stem"] + m["suffix"])
+    return first.is_file() and _record_kind(first) == "gnubg-text"
 
 
 WRITABLE: dict[str, str] = {".mat": "mat", ".sgf": "sgf", ".json": "json", ".ogxm": "ogxm"}
