@@ -77,3 +77,67 @@ def test_show_dash_with_bad_input_says_so_in_one_line(stdin: str, message: str) 
     result = run("show", "-", stdin=stdin)
     assert result.exit_code == 2
     assert result.stderr == message
+
+
+XG_MOBILE = (  # an XG Mobile text record, as a user saved it with the .xg extension
+    '; [Site "XG Mobile"]\n'
+    "\n"
+    " 3 point match\n"
+    "\n"
+    " Game 1\n"
+    " Alice : 0                      Bob : 0\n"
+    "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+    "  2)  Doubles => 2                Drops\n"
+    "      Wins 1 point\n"
+)
+
+
+def test_the_content_decides_when_the_extension_lies(tmp_path: Path) -> None:
+    record = tmp_path / "mobile.xg"
+    record.write_text(XG_MOBILE)
+    summary = (
+        "1 file(s), 1 game(s), 4 action(s) checked: 1 clean, 0 with errors, 0 unreadable;"
+        " 0 error(s), 1 note(s)\n"
+    )
+    result = run("verify", str(record))
+    assert result.exit_code == 0
+    assert result.stderr == (
+        f"{record}:9:7: note: the match stops at 1-0 of 3 (game 1, move 1)\n{summary}"
+    )
+    piped = run("verify", "-", stdin=XG_MOBILE)
+    assert piped.stderr == result.stderr.replace(str(record), "-")
+    converted = tmp_path / "mobile.sgf"
+    assert run("convert", str(record), str(converted)).exit_code == 0
+    # an .xg file that is neither XG's nor any text record gets XG's own message
+    junk = tmp_path / "junk.xg"
+    junk.write_bytes(b"junk")
+    refused = run("verify", str(junk))
+    assert refused.exit_code == 2
+    assert refused.stderr.splitlines()[0] == (
+        f"{junk}:1:1: error: not an .xg file: it starts with b'junk', not b'RGMH'"
+    )
+
+
+def test_from_names_the_format_of_every_command(tmp_path: Path) -> None:
+    record = tmp_path / "mobile.xg"
+    record.write_text(XG_MOBILE)
+    verified = run("verify", "--from", "sgf", str(record))
+    assert verified.exit_code == 2
+    assert verified.stderr.splitlines()[0] == (
+        f"{record}:1:1: error: expected '(' to start a game tree, found ';'"
+    )
+    assert run("verify", "--from", "mat", str(record)).exit_code == 0
+    analysed = run("analyze", "--from", "sgf", str(record))
+    assert analysed.exit_code == 2
+    assert analysed.stderr == (
+        f"bgkit: {record}:1:1: expected '(' to start a game tree, found ';'\n"
+    )
+    converted = run("convert", "--from", "sgf", str(record), str(tmp_path / "x.json"))
+    assert converted.exit_code == 2
+    assert converted.stderr.startswith(f"bgkit: {record}:1:1: expected '('")
+    season = run("analyze", "--from", "mat", str(tmp_path))
+    assert season.exit_code == 2
+    assert season.stderr == (
+        "bgkit: a folder is analysed as a season: --sgf, --candidates, --from and"
+        " --use-file-analysis are for one match\n"
+    )

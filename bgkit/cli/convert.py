@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bgkit.cli._common import fail, max_size_option, stdin
+from bgkit.cli._common import fail, from_option, max_size_option, stdin
 from bgkit.errors import BgkitError, error_line
 from bgkit.formats import FORMATS, WRITABLE
 
@@ -21,12 +21,7 @@ __all__ = ["convert"]
 @click.command(short_help="Convert a match record to .mat, SGF, JSON or OGXM.")
 @click.argument("source")
 @click.argument("target")
-@click.option(
-    "--from",
-    "from_",
-    type=click.Choice([f.name for f in FORMATS]),
-    help="Format of SOURCE.  [default: from its extension, else its content]",
-)
+@from_option
 @click.option(
     "--to",
     type=click.Choice(sorted(WRITABLE.values())),

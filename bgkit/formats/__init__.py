@@ -131,9 +131,6 @@ def _looks_like_gnubg_text(text: str) -> bool:
 
 
 FORMATS: tuple[Format, ...] = (
-    Format(
-        "gnubg-text", "bgkit.formats.gnubg_text", (), _looks_like_gnubg_text, function="gnubg_match"
-    ),
     Format("mat", "bgkit.formats.mat", (".mat",), _looks_like_mat),
     Format("sgf", "bgkit.formats.sgf", (".sgf",), _looks_like_sgf),
     Format("json", "bgkit.formats.json_record", (".json",), _looks_like_json),
@@ -141,6 +138,9 @@ FORMATS: tuple[Format, ...] = (
     Format("ogxm", "bgkit.formats.ogxm_record", (".ogxm", ".gvab"), _looks_like_ogxm, binary=True),
     Format("gmd", "bgkit.formats.gmd", (".gmd",), _looks_like_gmd),
     Format("javafibs", "bgkit.formats.javafibs", (".match",), _looks_like_javafibs),
+    Format(
+        "gnubg-text", "bgkit.formats.gnubg_text", (), _looks_like_gnubg_text, function="gnubg_match"
+    ),
 )
 """The formats :func:`read_match` tries, in order."""
 
@@ -234,18 +234,26 @@ def source_text(source: RecordSource, *, encoding: str | None = None) -> tuple[s
 
 
 def detect_format(text: str, name: str | None = None) -> Format:
-    """The format of a record: by the extension of ``name`` if it is known, else by content.
+    """The format of a record: the one its content shows, else the extension of ``name``.
+
+    The extension decides when the content fits its format, or fits no format (so that
+    a broken record gets its format's own message); a record whose content is another
+    format's (an XG Mobile ``.mat`` text saved as ``.xg``) is read as what it is.
+
+    >>> detect_format(" 5 point match\\n", "game.xg").name
+    'mat'
 
     :raises NotationError: when no format recognises the text.
     """
-    if name is not None:
-        suffix = Path(name).suffix.lower()
-        for fmt in FORMATS:
-            if suffix in fmt.extensions:
-                return fmt
-    for fmt in FORMATS:
-        if not fmt.binary and fmt.sniff(text):
-            return fmt
+    suffix = Path(name).suffix.lower() if name is not None else ""
+    by_name = next((fmt for fmt in FORMATS if suffix in fmt.extensions), None)
+    if by_name is not None and by_name.sniff(text):
+        return by_name
+    by_content = next((fmt for fmt in FORMATS if not fmt.binary and fmt.sniff(text)), None)
+    if by_content is not None:
+        return by_content
+    if by_name is not None:
+        return by_name
     known = ", ".join(fmt.name for fmt in FORMATS)
     raise NotationError(
         f"not a match record bgkit can read (known formats: {known})",
@@ -326,11 +334,14 @@ def _parse(
         if fmt is None:
             known = ", ".join(f.name for f in FORMATS)
             raise UnsupportedFormatError(f"unknown format {format!r} (bgkit reads {known})")
-    else:
+    else:  # a binary format when the bytes show it, or the name does and no text does
         head = data[:64] if isinstance(data, str) else data[:64].decode("latin-1")
-        fmt = next(
-            (f for f in FORMATS if f.binary and (suffix in f.extensions or f.sniff(head))), None
-        )
+        fmt = next((f for f in FORMATS if f.binary and f.sniff(head)), None)
+        named = next((f for f in FORMATS if f.binary and suffix in f.extensions), None)
+        if fmt is None and named is not None:
+            text = data if isinstance(data, str) else _decoded(data, encoding)
+            if text is None or not any(f.sniff(text) for f in FORMATS if not f.binary):
+                fmt = named
     if fmt is not None and fmt.binary:
         raw = data if isinstance(data, bytes) else data.encode("latin-1", "replace")
         return fmt.parse_bytes(raw, source_name=name)
@@ -341,6 +352,14 @@ def _parse(
 
         return parse_gnubg_series(decoded, name, encoding=encoding)
     return fmt.parse(decoded, source_name=name)
+
+
+def _decoded(data: bytes, encoding: str | None) -> str | None:
+    """:func:`decode_bytes`, or ``None`` when ``encoding`` does not fit the bytes."""
+    try:
+        return decode_bytes(data, encoding=encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
 
 
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".json", ".xg", ".ogxm", ".gvab", ".gmd", ".match")
