@@ -4,6 +4,7 @@ from its description, with the exact lines and exit codes."""
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,77 @@ def test_from_names_the_format_of_every_command(tmp_path: Path) -> None:
         "bgkit: a folder is analysed as a season: --sgf, --candidates, --from and"
         " --use-file-analysis are for one match\n"
     )
+
+
+RATED = (  # GridGammon writes each player's rating after the name
+    " 3 point match\n"
+    "\n"
+    " Game 1\n"
+    " BlueNote,1780 : 0              Red,1650.5 : 0\n"
+    "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+    "  2)  Doubles => 2                Drops\n"
+    "      Wins 1 point\n"
+    "\n"
+    " Game 2\n"
+    " BlueNote,1780 : 1              Red,1650.5 : 0\n"
+    "  1) 21: 13/11 6/5               63: 24/18 13/10\n"
+)
+
+
+def test_ratings_written_in_names_become_rating_tags(tmp_path: Path) -> None:
+    from bgkit.formats import read_match
+    from bgkit.formats.json_record import parse_json
+
+    match = read_match(text=RATED)
+    assert match.players == ("BlueNote", "Red")
+    assert match.tags == (("Player 1 Elo", "1780"), ("Player 2 Elo", "1650.5"))
+    assert match.to_mat().startswith('; [Player 1 Elo "1780"]\n; [Player 2 Elo "1650.5"]\n')
+    assert parse_json(match.to_json()).tags == match.tags
+    assert read_match(text=match.to_sgf()).tags == match.tags
+    record = tmp_path / "rated.mat"
+    record.write_text(RATED)
+    for target in ("rated.ogxm", "rated.sgf", "rated.json", "again.mat"):
+        assert run("convert", str(record), str(tmp_path / target)).exit_code == 0
+        assert read_match(tmp_path / target).tags == match.tags, target
+    # a rating tag the record has already wins over the one in the name
+    tagged = read_match(text='; [Player 2 Elo "1700/120"]\n' + RATED)
+    assert tagged.tags == (("Player 2 Elo", "1700/120"), ("Player 1 Elo", "1780"))
+
+
+def test_utf16_records_are_read(tmp_path: Path) -> None:
+    text = XG_MOBILE.replace("Alice", "Jérôme")
+    (tmp_path / "notepad.txt").write_bytes(text.encode("utf-16"))  # with its BOM (LE)
+    (tmp_path / "big-endian.mat").write_bytes(codecs.BOM_UTF16_BE + text.encode("utf-16-be"))
+    result = run("verify", str(tmp_path))
+    assert result.exit_code == 0
+    assert result.stderr == (
+        f"{tmp_path / 'big-endian.mat'}:9:7: note: the match stops at 1-0 of 3 (game 1, move 1)\n"
+        f"{tmp_path / 'notepad.txt'}:9:7: note: the match stops at 1-0 of 3 (game 1, move 1)\n"
+        "2 file(s), 2 game(s), 8 action(s) checked: 2 clean, 0 with errors, 0 unreadable;"
+        " 0 error(s), 2 note(s)\n"
+    )
+    from bgkit.formats import read_match
+
+    assert read_match(tmp_path / "notepad.txt").players == ("Jérôme", "Bob")
+
+
+def test_convert_writes_gammonviews_gvab(tmp_path: Path) -> None:
+    gvformat = pytest.importorskip("gvformat")
+    from bgkit.formats import read_match
+
+    sample = ROOT / "data" / "sample.mat"
+    target = tmp_path / "sample.gvab"
+    result = run("convert", str(sample), str(target))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == f"{sample} -> {target}: 5 game(s) as ogxm\n"
+    assert target.read_bytes()[:4] == b"OGXM"
+    doc = gvformat.read_gvab(target.read_bytes())  # GammonView's own codec reads it
+    match = read_match(sample)
+    assert (doc["player_white"], doc["player_black"]) == match.players
+    assert [(g["winner"], g["points_won"]) for g in doc["games"]] == [
+        (g.result.winner, g.result.points) for g in match.games if g.result is not None
+    ]
+    assert read_match(target) == match
+    again = run("convert", str(sample), str(target))
+    assert again.exit_code == 2
+    assert again.stderr == f"bgkit: {target}: exists; use --force to overwrite it\n"

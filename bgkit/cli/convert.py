@@ -24,8 +24,8 @@ __all__ = ["convert"]
 @from_option
 @click.option(
     "--to",
-    type=click.Choice(sorted(WRITABLE.values())),
-    help="Format of TARGET.  [default: from its extension: .mat, .sgf, .json or .ogxm]",
+    type=click.Choice(sorted(set(WRITABLE.values()))),
+    help="Format of TARGET.  [default: from its extension: .mat, .sgf, .json, .ogxm or .gvab]",
 )
 @click.option(
     "--force",
@@ -58,7 +58,7 @@ def convert(
     if out_format is None:
         known = ", ".join(WRITABLE)
         if target == "-":
-            fail(f"writing to stdout needs --to ({', '.join(sorted(WRITABLE.values()))})")
+            fail(f"writing to stdout needs --to ({', '.join(sorted(set(WRITABLE.values())))})")
         if any(suffix in f.extensions for f in FORMATS):
             fail(f"{target}: {suffix} is read-only here; bgkit writes {known} (or give --to)")
         what = f"the extension {suffix}" if suffix else "a name without an extension"

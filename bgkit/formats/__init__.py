@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import codecs
 import errno
 import importlib
 import io
@@ -148,17 +149,23 @@ FORMATS: tuple[Format, ...] = (
 def decode_bytes(data: bytes, *, encoding: str | None = None) -> str:
     """Decode a record file's bytes.
 
-    UTF-8 first (a BOM is dropped); text that is not UTF-8 is read as Windows-1252, the
-    code page old Windows programs wrote, and failing that as Latin-1, which accepts any
-    byte. With ``encoding`` the bytes are decoded with that codec only.
+    UTF-16 when the bytes start with its BOM (as Windows' Notepad saves "Unicode" text;
+    a broken tail becomes U+FFFD, for the reader to place); else UTF-8 (a BOM is
+    dropped); text that is not UTF-8 is read as Windows-1252, the code page old Windows
+    programs wrote, and failing that as Latin-1, which accepts any byte. With
+    ``encoding`` the bytes are decoded with that codec only.
 
     >>> decode_bytes("K\\u00e9vin".encode("utf-8-sig")), decode_bytes(b"K\\xe9vin")
     ('Kévin', 'Kévin')
+    >>> decode_bytes("K\\u00e9vin".encode("utf-16"))  # (with its BOM)
+    'Kévin'
 
     :raises UnicodeDecodeError: only when ``encoding`` is given and does not fit.
     """
     if encoding is not None:
         return data.decode(encoding)
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        return data.decode("utf-16", errors="replace")
     for codec in ("utf-8-sig", "cp1252"):
         try:
             return data.decode(codec)
@@ -421,8 +428,15 @@ def _later_in_series(path: Path) -> bool:
     return first.is_file() and _record_kind(first) == "gnubg-text"
 
 
-WRITABLE: dict[str, str] = {".mat": "mat", ".sgf": "sgf", ".json": "json", ".ogxm": "ogxm"}
-"""The formats bgkit writes, by file extension (the others are read-only)."""
+WRITABLE: dict[str, str] = {
+    ".mat": "mat",
+    ".sgf": "sgf",
+    ".json": "json",
+    ".ogxm": "ogxm",
+    ".gvab": "ogxm",
+}
+"""The formats bgkit writes, by file extension (the others are read-only); GammonView's
+``.gvab`` is OGXM (written without analysis, which GammonView adds when it analyses)."""
 
 _WRITERS = {"mat": "mat", "sgf": "sgf", "json": "json_record", "ogxm": "ogxm_record"}
 """The module of each written format (``bgkit.formats.<module>``)."""

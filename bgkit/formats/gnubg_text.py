@@ -75,6 +75,7 @@ from bgkit.formats._diagram import (
     position_from_grid,
     read_grid,
 )
+from bgkit.formats._ratings import rating_key
 from bgkit.formats.annotations import (
     ActionAnalysis,
     CandidatePlay,
@@ -688,8 +689,7 @@ class _MatchBuilder:
             return game
         rating = _RATING.match(line)
         if rating is not None and rating["name"] in self.names:
-            key = f"Player {self.names.index(rating['name']) + 1} Elo"
-            self.tag(key, rating["rating"].strip())
+            self.tag(rating_key(self.names.index(rating["name"])), rating["rating"].strip())
             return game
         key, colon, value = line.partition(": ")
         if colon and key in _INFO_TAGS and not game.actions:
