@@ -1,7 +1,8 @@
 """Make the GNU Backgammon text exports the gnubg text tests read (run once; the files
 are committed in ``tests/data/gnubg_text``).
 
-Debian's GNU Backgammon 1.07 imports each ``.mat`` record below and writes, with its own
+Debian's GNU Backgammon 1.07 imports each record below (``.mat``, or loads an SGF) and
+writes, with its own
 ``export match text`` (one file per game: ``x.txt``, ``x_002.txt``...), the match without
 analysis and, after ``analyse match`` at 0-ply, with its analysis, and ``save match``
 the analysed match as gnubg's SGF (the same analysis in another of gnubg's formats, the
@@ -26,6 +27,8 @@ RECORDS = {  # name: (record, analysed too)
     "resignation": (ROOT / "data" / "conventions" / "gnubg-resignation.mat", False),
     # Alice's 31 is the worst play of all: gnubg ranks it "??" below the five shown
     "worst_play": (OUT / "worst_play.mat", True),
+    # handwritten_3pt as bgkit's SGF, with a comment of two lines on Bob's first move
+    "comment": (OUT / "comment.sgf", False),
 }
 
 
@@ -39,7 +42,8 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     lines = ["set display off", "set sound enable off", "set threads 1"]
     for name, (record, analysed) in RECORDS.items():
-        lines += [f"import mat {record}", f"export match text {OUT / name}.txt"]
+        load = "load match" if record.suffix == ".sgf" else "import mat"
+        lines += [f"{load} {record}", f"export match text {OUT / name}.txt"]
         if analysed:
             lines += [
                 "set analysis chequerplay evaluation plies 0",

@@ -38,6 +38,7 @@ SERIES = {  # the export's first file: the .mat record gnubg exported
     "money.txt": ROOT / "data" / "conventions" / "money-session-zero-scores.mat",
     "resignation.txt": ROOT / "data" / "conventions" / "gnubg-resignation.mat",
     "worst_play_analysed.txt": DATA / "worst_play.mat",
+    "comment.txt": ROOT / "data" / "fixtures" / "handwritten_3pt.mat",
 }
 
 
@@ -113,6 +114,9 @@ def test_the_analysis_is_gnubgs_as_its_sgf_holds_it(name: str) -> None:
                     compared += 1
                 mine_played = note.checker.candidates[note.checker.played]
                 assert mine_played.play == action.play  # the "*" candidate is the play made
+                # the luck of the roll, "Rolled 31 (+0.243):", is gnubg's LU
+                assert note.checker.luck is not None and theirs.luck is not None
+                assert note.checker.luck == pytest.approx(theirs.luck, abs=5e-4)
             if note is not None and note.cube is not None and isinstance(action, (Move, Double)):
                 assert oracle is not None and oracle.cube is not None
                 assert note.cube.probabilities is not None and oracle.cube.probabilities is not None
@@ -251,3 +255,12 @@ def test_a_broken_export_is_refused_at_its_place(change: tuple[str, str], messag
     with pytest.raises(NotationError) as err:
         parse_gnubg_match(text, source_name="x.txt")
     assert str(err.value).splitlines()[0] == f"x.txt:{message}"
+
+
+def test_an_annotation_is_the_comment_on_the_action_above() -> None:
+    text = bgkit.read_match(DATA / "comment.txt")
+    sgf = bgkit.read_match(DATA / "comment.sgf")  # what gnubg loaded to write the export
+    notes = [analysis_of(a) for a in text.games[0].actions]
+    commented = [(i, n.comment) for i, n in enumerate(notes) if n is not None]
+    assert commented == [(1, "A fine play\nsecond line")]
+    assert text.games[0].actions[1].annotations == sgf.games[0].actions[1].annotations

@@ -105,6 +105,7 @@ _FIFTH_ROW = "     X6789ABCDEF"  # gnubg's fifth-row character for 5..15 checker
 _NAME = re.compile(r"^(?P<side>[OX]): (?P<name>.*?)(?: \(Cube: (?P<cube>[0-9]+)\))?\s*$")
 _POINTS = re.compile(r"^(?P<n>[0-9]+) points?$")
 _ROLLED = re.compile(r"Rolled (?P<d1>[1-6])(?P<d2>[1-6])")
+_LUCK = re.compile(r"Rolled [1-6][1-6] \((?P<luck>[-+][0-9]+\.[0-9]+)\):\s*$")
 _OFFERED = re.compile(r"Cube offered at (?P<n>[0-9]+)")
 _RESIGNS = re.compile(r"resigns (single game|gammon|backgammon)")
 _MATCH = re.compile(r"(?P<n>[0-9]+) points? match")
@@ -199,6 +200,8 @@ class _Group:
     options: dict[str, float] = field(default_factory=dict)
     proper: str | None = None
     expect_cube_chances: bool = False
+    luck: float | None = None
+    comment: list[str] = field(default_factory=list)
 
 
 @v_args(inline=True)
@@ -280,8 +283,13 @@ class _Grouper(SourceText):
         heading: str | None = None
         ids: tuple[str, str, int] | None = None
         board: tuple[Token, tuple[Token, ...], Token] | None = None
+        comment_at = 0  # the last line of an annotation being read (0: none)
         for item in items:
             tag = item[0] if isinstance(item, tuple) and isinstance(item[0], str) else None
+            if tag == "text":
+                comment_at = self.text(item[1], comment_at)
+                continue
+            comment_at = 0
             if tag == "heading":
                 heading = item[1]
             elif tag == "ids":
@@ -294,10 +302,26 @@ class _Grouper(SourceText):
                 before = groups[-1].board.position if groups else None
                 groups.append(_Group(self.board(board, ids, item[1], item[2], before), heading))
                 heading, ids, board = None, None, None
-            elif tag == "text":
-                self.texts.append((len(groups), item[1]))
             elif groups:
                 self.attach(groups[-1], item, tag)
+
+    def text(self, token: Token, comment_at: int) -> int:
+        """A line of no kind of its own: the luck of a roll (``Rolled 31 (+0.243):``), an
+        annotation (``Annotation:`` and the lines below it up to a blank one, the comment
+        on the action above), or another line (kept in :attr:`texts`). Returns the line
+        of the annotation being read, or 0."""
+        line, groups = str(token).rstrip(), self.groups
+        if comment_at and token.line == comment_at + 1:
+            groups[-1].comment.append(line)
+            return comment_at + 1
+        luck = _LUCK.match(line)
+        if luck is not None and groups:
+            groups[-1].luck = float(luck["luck"])
+        elif line == "Annotation:" and groups:
+            return token.line or 0
+        else:
+            self.texts.append((len(groups), token))
+        return 0
 
     def attach(self, group: _Group, item: Any, tag: str | None) -> None:
         if tag == "played":
@@ -329,6 +353,7 @@ class _Grouper(SourceText):
                     for c, p in group.candidates
                 ),
                 played=group.chosen,
+                luck=group.luck,
             )
         cube = None
         if group.options or group.cubeless is not None:
@@ -742,6 +767,8 @@ class _MatchBuilder:
                 f" the player's name, found {rest!r}",
                 token,
             )
+        if group.comment:  # (as SGF's C, which analysis_of reads as the comment)
+            action = dataclasses.replace(action, annotations=(("C", ("\n".join(group.comment),)),))
         game.actions.append(action)
         game.notes.append(note)
 
