@@ -264,3 +264,14 @@ def test_an_annotation_is_the_comment_on_the_action_above() -> None:
     commented = [(i, n.comment) for i, n in enumerate(notes) if n is not None]
     assert commented == [(1, "A fine play\nsecond line")]
     assert text.games[0].actions[1].annotations == sgf.games[0].actions[1].annotations
+
+
+@pytest.mark.parametrize("name", ["worst_play_analysed.txt", "selfplay_0021_002.txt"])
+def test_show_reads_every_board_of_these_exports(name: str) -> None:
+    """The two forms gnubg writes that ``bgkit show`` refused: a candidate ranked ``??``
+    and, in a game not analysed, the play made alone under ``Rolled 31:``."""
+    path = DATA / name
+    result = CliRunner().invoke(main, ["show", str(path)])
+    assert result.exit_code == 0, result.stderr
+    boards = path.read_text(encoding="utf-8").count("Position ID:")
+    assert result.stdout.count(" GNU Backgammon  Position ID: ") == boards > 1

@@ -105,6 +105,7 @@ _FIFTH_ROW = "     X6789ABCDEF"  # gnubg's fifth-row character for 5..15 checker
 _NAME = re.compile(r"^(?P<side>[OX]): (?P<name>.*?)(?: \(Cube: (?P<cube>[0-9]+)\))?\s*$")
 _POINTS = re.compile(r"^(?P<n>[0-9]+) points?$")
 _ROLLED = re.compile(r"Rolled (?P<d1>[1-6])(?P<d2>[1-6])")
+_BOARD_ID = re.compile(r"GNU Backgammon[ \t]+Position ID:")  # (as the grammar's)
 _LUCK = re.compile(r"Rolled [1-6][1-6] \((?P<luck>[-+][0-9]+\.[0-9]+)\):\s*$")
 _OFFERED = re.compile(r"Cube offered at (?P<n>[0-9]+)")
 _RESIGNS = re.compile(r"resigns (single game|gammon|backgammon)")
@@ -120,7 +121,7 @@ def sniff_gnubg_text(text: str) -> bool:
     >>> sniff_gnubg_text("Move number 1:  A to play 51\\n\\n GNU Backgammon  Position ID: 4HPw")
     True
     """
-    return "GNU Backgammon  Position ID:" in text[:4000]
+    return _BOARD_ID.search(text[:20_000]) is not None
 
 
 def read_gnubg_text(
