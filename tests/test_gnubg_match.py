@@ -9,11 +9,13 @@ action, and the analysis it saved in its SGF of the same analysed match.
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from debian_gnubg import debian_gnubg
 
 import bgkit
 from bgkit.cli import main
@@ -150,6 +152,7 @@ def test_take_and_drop_carry_the_doublers_decision() -> None:
             assert analysis_of(action) == analysis_of(actions[i - 1])
 
 
+CANDIDATE = re.compile(r"(\*?)\s*(\S+)\s+(Cubeful [0-9]+-ply)\s+(.*?)\s+Eq\.: (\S+)")
 HEADER = "The score (after 0 games) is: Ann 0, Bo 0 (match to 3 points)\n\n"
 
 
@@ -275,3 +278,47 @@ def test_show_reads_every_board_of_these_exports(name: str) -> None:
     assert result.exit_code == 0, result.stderr
     boards = path.read_text(encoding="utf-8").count("Position ID:")
     assert result.stdout.count(" GNU Backgammon  Position ID: ") == boards > 1
+
+
+@pytest.mark.skipif(debian_gnubg() is None, reason="Debian's gnubg is not installed")
+def test_gnubg_shows_the_analysis_read_from_its_text_again(tmp_path: Path) -> None:
+    """The analysed export read by bgkit, written as SGF, loaded by gnubg and exported
+    again: gnubg prints the same candidates, equities and chances (the differences and
+    percentages it derives from three-decimal figures may round otherwise)."""
+    import subprocess
+
+    source = DATA / "selfplay_0021_analysed.txt"
+    sgf = tmp_path / "back.sgf"
+    bgkit.write_match(bgkit.read_match(source), sgf)
+    commands = tmp_path / "c.cmds"
+    commands.write_text(
+        f"set display off\nset sound enable off\nload match {sgf}\n"
+        f"export match text {tmp_path / 'back.txt'}\n"
+    )
+    program = debian_gnubg()
+    assert program is not None
+    subprocess.run(
+        [program, "-t", "-q", "-c", str(commands)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+
+    def figures(paths: tuple[Path, ...]) -> list[object]:
+        """Each candidate (mark, rank, level, its steps in any order, equity) and each line
+        of chances."""
+        out: list[object] = []
+        for path in paths:
+            for line in path.read_text(encoding="utf-8").splitlines():
+                m = CANDIDATE.match(line)
+                if m is not None:  # (a play made below the five shown: its rank is not kept)
+                    rank = m[2] if m[2] in ("1.", "2.", "3.", "4.", "5.") else "??"
+                    out.append((m[1], rank, m[3], sorted(m[4].split()), m[5]))
+                elif " - " in line and line.strip()[:1].isdigit():
+                    out.append(line)
+        return out
+
+    mine = figures(gnubg_series(tmp_path / "back.txt"))
+    assert len(mine) > 100
+    assert mine == figures(gnubg_series(source))

@@ -754,7 +754,7 @@ class _MatchBuilder:
             if pos.dice is None:
                 raise self.g._fail("a move on a board without 'Rolled NN' beside it", token)
             action = Move(who, pos.dice, Play(), line, column)
-            note = _note(exported.cube, exported.checker)
+            note = _note(exported.cube, None)  # ("Cannot move" has no figure of gnubg's)
         elif rest == "doubles":
             action = Double(who, pos.cube * 2, line, column)
             note = _note(exported.cube, None)
