@@ -216,3 +216,16 @@ def test_convert_writes_gammonviews_gvab(tmp_path: Path) -> None:
     again = run("convert", str(sample), str(target))
     assert again.exit_code == 2
     assert again.stderr == f"bgkit: {target}: exists; use --force to overwrite it\n"
+
+
+def test_hint_takes_the_ids_as_copied_from_gnubg() -> None:
+    pytest.importorskip("gnubg")
+    plain = run("hint", "--json", "--dice", "31", "4HPwATDgc/ABMA:cAkAAAAAAAAA")
+    assert plain.exit_code == 0, plain.stderr
+    for copied in (
+        "Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAAAAAAA",
+        "4HPwATDgc/ABMA cAkAAAAAAAAA",
+    ):
+        result = run("hint", "--json", "--dice", "31", copied)
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout == plain.stdout

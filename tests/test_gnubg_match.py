@@ -322,3 +322,19 @@ def test_gnubg_shows_the_analysis_read_from_its_text_again(tmp_path: Path) -> No
     mine = figures(gnubg_series(tmp_path / "back.txt"))
     assert len(mine) > 100
     assert mine == figures(gnubg_series(source))
+
+
+def test_files_of_two_matches_are_not_joined(tmp_path: Path) -> None:
+    with pytest.raises(NotationError) as err:
+        read_gnubg_match([DATA / "money.txt", DATA / "resignation.txt"])
+    assert str(err.value).splitlines()[0] == (
+        f"{DATA / 'resignation.txt'}:1:1: not the same match as {DATA / 'money.txt'}: Ann vs."
+        " Bo, 5-point, not Ann vs. Bo, 0-point"
+    )
+    # numbered files that are not gnubg's exports are listed as they are
+    for name in ("club.txt", "club_002.txt"):
+        (tmp_path / name).write_text(XG_TEXT_MAT)
+    assert find_records([tmp_path])[0] == [tmp_path / "club.txt", tmp_path / "club_002.txt"]
+
+
+XG_TEXT_MAT = " 1 point match\n\n Game 1\n Ann : 0      Bo : 0\n  1) 31: 8/5 6/5\n"
