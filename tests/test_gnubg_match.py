@@ -36,9 +36,11 @@ DATA = ROOT / "tests" / "data" / "gnubg_text"
 SERIES = {  # the export's first file: the .mat record gnubg exported
     "selfplay_0021.txt": ROOT / "data" / "selfplay" / "selfplay_0021.mat",
     "selfplay_0021_analysed.txt": ROOT / "data" / "selfplay" / "selfplay_0021.mat",
+    "handwritten_3pt.txt": ROOT / "data" / "fixtures" / "handwritten_3pt.mat",
     "handwritten_3pt_analysed.txt": ROOT / "data" / "fixtures" / "handwritten_3pt.mat",
     "money.txt": ROOT / "data" / "conventions" / "money-session-zero-scores.mat",
     "resignation.txt": ROOT / "data" / "conventions" / "gnubg-resignation.mat",
+    "worst_play.txt": DATA / "worst_play.mat",
     "worst_play_analysed.txt": DATA / "worst_play.mat",
     "comment.txt": ROOT / "data" / "fixtures" / "handwritten_3pt.mat",
 }
