@@ -360,7 +360,12 @@ def analyze_files(
 
 
 def verify_rows(
-    path: Path, *, strict: bool = False, jacoby: bool = False, max_size: int | None = None
+    path: Path,
+    *,
+    strict: bool = False,
+    jacoby: bool = False,
+    max_size: int | None = None,
+    format: str | None = None,
 ) -> list[Row]:
     """The :data:`VERIFY_COLUMNS` rows of one file (what :func:`verify_files` runs).
 
@@ -368,29 +373,31 @@ def verify_rows(
     :param strict: stop at the first error (``bgkit verify --strict``).
     :param jacoby: the record is scored with the Jacoby rule (``bgkit verify --jacoby``).
     :param max_size: read files up to this many bytes (``--max-size``; default 64 MiB).
+    :param format: read the file as this format (``--from``; default: its own).
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
     from bgkit.verify import verify
 
-    report = verify(_read(path, max_size), stop_at_first=strict, jacoby=jacoby)
+    report = verify(_read(path, max_size, format), stop_at_first=strict, jacoby=jacoby)
     summary = {"games": report.games, "actions": report.actions_checked, "ok": report.ok}
     rows: list[Row] = []
     for issue in report.issues:
         row = issue.to_dict()
-        del row["file"]
+        if str(path) == "-" or row["file"] in (None, str(path)):  # (else: a file of a series)
+            del row["file"]
         rows.append({**row, **summary})
     return rows or [summary]
 
 
-def _read(path: Path, max_size: int | None) -> Match:
+def _read(path: Path, max_size: int | None, format: str | None = None) -> Match:
     """The record at ``path`` (``-``: stdin), read with the file size raised to ``max_size``."""
     from bgkit.formats import read_match
     from bgkit.limits import active
 
     limits = active().with_max_size(max_size)
     if str(path) == "-":
-        return read_match(sys.stdin.buffer, limits=limits)
-    return read_match(path, limits=limits)
+        return read_match(sys.stdin.buffer, format=format, limits=limits)
+    return read_match(path, format=format, limits=limits)
 
 
 def issues_from_rows(rows: Iterable[Row]) -> list[Issue]:

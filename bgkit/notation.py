@@ -5,12 +5,20 @@
 * a 14-character Position ID, alone or with a 12-character Match ID in either order, is a
   GNU Backgammon ID (:mod:`bgkit.gnubgid`); so is any text whose first ``:``-separated part
   has 10-16 characters without spaces, so that a mistyped ID gets a precise message.
+  The forms a user copies out of gnubg are GNU Backgammon IDs too: the two IDs with
+  gnubg's labels (``Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAAAAAAA``, on one line or
+  two, with or without the ``GNU Backgammon`` before it and gnubg's spaces before the
+  colon) and the two IDs separated by blanks instead of ``:``.
 
 Once the notation is known, its own parser reads the text, so errors point at the
 exact character.
 
 >>> opening = parse_position("4HPwATDgc/ABMA")
 >>> opening == parse_position("XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:0:0:0:0:10")
+True
+>>> copied = parse_position("Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAAAAAAA")
+>>> copied == parse_position("4HPwATDgc/ABMA cAkAAAAAAAAA") == parse_position(
+...     "4HPwATDgc/ABMA:cAkAAAAAAAAA")
 True
 """
 
@@ -31,6 +39,36 @@ __all__ = ["parse_position", "sniff"]
 _XGID = re.compile(r"\s*(XGID=|[-A-Za-z]{26}\s*:)", re.IGNORECASE)
 _FIBS = re.compile(r"\s*board\s*:", re.IGNORECASE)
 _GNUBG = re.compile(r"\s*[^:\s]{10,16}\s*(:|$)")
+_LABELLED = re.compile(
+    r"\s*(?P<head>(?:GNU\s+Backgammon\s+)?Position\s+ID\s*:)\s*(?P<first>\S+)"
+    r"(?:\s+(?P<label>Match\s+ID\s*:)\s*\S+)?\s*",
+    re.IGNORECASE,
+)
+_BLANK_SEPARATED = re.compile(r"\s*[A-Za-z0-9+/]{10,16}(?P<gap>\s+)[A-Za-z0-9+/]{10,16}\s*")
+
+
+def _copied_ids(text: str) -> str | None:
+    """A form of the two GNU Backgammon IDs copied out of gnubg, rewritten as ``ID:ID``
+    of the same length (labels blanked, the separator a ``:``), so that an error found in
+    it has the column of the text as typed; ``None`` when ``text`` is no such form.
+
+    >>> _copied_ids("Position ID: 4HPwATDgc/ABMA Match ID   : cAkAAAAAAAAA")
+    '             4HPwATDgc/ABMA :            cAkAAAAAAAAA'
+    >>> _copied_ids("4HPwATDgc/ABMA cAkAAAAAAAAA")
+    '4HPwATDgc/ABMA:cAkAAAAAAAAA'
+    """
+    m = _LABELLED.fullmatch(text)
+    if m is not None:
+        chars = list(text)
+        chars[m.start("head") : m.end("head")] = " " * len(m["head"])
+        if m["label"] is not None:
+            label = ":" + " " * (len(m["label"]) - 1)
+            chars[m.start("label") : m.end("label")] = label
+        return "".join(chars)
+    m = _BLANK_SEPARATED.fullmatch(text)
+    if m is not None:
+        return text[: m.start("gap")] + ":" + text[m.start("gap") + 1 :]
+    return None
 
 
 def sniff(text: str) -> str | None:
@@ -47,7 +85,7 @@ def sniff(text: str) -> str | None:
         return "xgid"
     if _FIBS.match(text):
         return "fibs"
-    if _GNUBG.match(text):
+    if _GNUBG.match(text) or _copied_ids(text) is not None:
         return "gnubg"
     return None
 
@@ -79,4 +117,10 @@ def parse_position(text: str) -> Position:
             text,
             start,
         )
-    return _PARSERS[kind](text)
+    copied = _copied_ids(text) if kind == "gnubg" else None
+    if copied is None:
+        return _PARSERS[kind](text)
+    try:
+        return parse_gnubg_id(copied)
+    except NotationError as err:  # the same place, in the text as typed
+        raise NotationError(err.msg, text, err.pos) from None

@@ -211,6 +211,9 @@ class Game:
     after_result: tuple[Action, ...] = field(default=(), compare=False, repr=False)
     """Actions written after the result line: a fault the verifier reports (writers drop
     them)."""
+    source_name: str | None = field(default=None, compare=False, repr=False)
+    """The file this game was read from when it is not the match's (a game of a gnubg
+    text export series, one file per game); ``None``: the match's file."""
 
     @property
     def winner(self) -> int | None:

@@ -216,4 +216,5 @@ def _cube(pos: Position, action: Action, exchange: str | None) -> tuple[Position
 
 def _where(match: Match, game: Game, action: Action) -> str:
     place = f"{action.line}:{action.column}"
-    return f"{match.source_name}:{place}" if match.source_name else place
+    name = game.source_name or match.source_name
+    return f"{name}:{place}" if name else place

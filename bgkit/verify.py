@@ -918,7 +918,7 @@ class _MatchChecker:
                 move=move,
                 player=player,
                 player_name=self.name(player) if player is not None else "",
-                source_name=self.match.source_name,
+                source_name=game.source_name or self.match.source_name,
                 line=line,
                 column=column,
                 position=self.position_here(),

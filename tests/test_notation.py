@@ -100,3 +100,31 @@ def test_position_classmethods_use_these_readers() -> None:
     assert OPENING_X.fibs(names=("root", "gnubg")) == SAMPLES["fibs"]
     assert repr(OPENING_X) == f"Position.from_xgid({SAMPLES['xgid']!r})"
     assert str(OPENING_X).startswith(" GNU Backgammon  Position ID: 4HPwATDgc/ABMA")
+
+
+COPIED = {  # the IDs as a user copies them out of GNU Backgammon (issue 28)
+    "labels": "Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAAAAAAA",
+    "board-lines": " GNU Backgammon  Position ID: 4HPwATDgc/ABMA\n"
+    "                 Match ID   : cAkAAAAAAAAA\n",
+    "blank": "4HPwATDgc/ABMA cAkAAAAAAAAA",
+    "blank-reversed": "cAkAAAAAAAAA\t4HPwATDgc/ABMA",
+}
+
+
+@pytest.mark.parametrize("name", COPIED)
+def test_ids_copied_from_gnubg_read_as_the_id_pair(name: str) -> None:
+    assert sniff(COPIED[name]) == "gnubg"
+    assert parse_position(COPIED[name]) == parse_position("4HPwATDgc/ABMA:cAkAAAAAAAAA")
+
+
+def test_a_fault_in_a_copied_id_is_placed_in_the_text_as_typed() -> None:
+    text = "Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAAAAAA!"
+    with pytest.raises(NotationError) as err:
+        parse_position(text)
+    assert (err.value.line, err.value.column) == (1, 50)
+    assert err.value.msg == "'!' is not a Base64 character (character 12 of 'cAkAAAAAAAA!')"
+    with pytest.raises(NotationError) as short:
+        parse_position("4HPwATDgc/ABMA cAkAAAAAAAA")
+    assert short.value.column == 16
+    assert short.value.msg.startswith("'cAkAAAAAAAA' has 11 characters")
+    assert sniff("4HPwATDgc/ABMA and more") is None  # words are not an ID pair

@@ -111,7 +111,11 @@ GVFORMAT_MISREADS = {
     "words-bar-off.mat": "ignores XG's Set Pos (plays from the opening position)",
     "cannot-move.mat": "ignores XG's Set Pos (plays from the opening position)",
 }
-MAT_FILES = [p for p in RECORDS if p.suffix in (".mat", ".txt")]
+MAT_FILES = [  # (gvformat reads .mat text, not gnubg's text exports)
+    p
+    for p in RECORDS
+    if p.suffix == ".mat" or (p.suffix == ".txt" and p.parent.name != "gnubg_txt")
+]
 
 
 def _mirrored(match: Match) -> Match:

@@ -25,6 +25,7 @@ __all__ = [
     "ByteSize",
     "candidates_option",
     "fail",
+    "from_option",
     "max_size_option",
     "parse_dice",
     "require_extra",
@@ -101,6 +102,21 @@ def max_size_option(function: Any) -> Any:
         help="Read record files up to SIZE (for example 200M). Larger files are refused,"
         " as are XG files whose match data inflates to more.  [default: 64M]",
     )(function)
+
+
+def from_option(function: F) -> F:
+    """``--from FORMAT``: read the records as FORMAT, whatever their names say."""
+    from bgkit.formats import FORMATS
+
+    option = click.option(
+        "--from",
+        "from_",
+        type=click.Choice([f.name for f in FORMATS]),
+        help="Read the records as this format.  [default: the format their content shows;"
+        " the extension when the content fits it or fits none]",
+    )
+    decorated: F = option(function)
+    return decorated
 
 
 def candidates_option(help_text: str) -> Callable[[F], F]:

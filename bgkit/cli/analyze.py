@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from bgkit.cli._common import candidates_option, max_size_option, met_option
+from bgkit.cli._common import candidates_option, from_option, max_size_option, met_option
 
 if TYPE_CHECKING:
     from bgkit.analysis import Analysis
@@ -104,6 +104,7 @@ STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
     default=None,
     help="Show a progress bar.  [default: when stderr is a terminal]",
 )
+@from_option
 @max_size_option
 def analyze(
     file: str,
@@ -123,6 +124,7 @@ def analyze(
     rating_scale: str,
     force: bool,
     progress: bool | None,
+    from_: str | None,
     max_size: int | None,
 ) -> None:
     """Analyse every play, cube decision and roll of the match record FILE (- reads stdin).
@@ -146,8 +148,8 @@ def analyze(
     if not use_file_analysis:
         require_extra("bgkit analyze", "analysis")
     if Path(file).is_dir():
-        if sgf_out or use_file_analysis or given("candidates"):
-            fail("a folder is analysed as a season: --sgf, --candidates and"
+        if sgf_out or use_file_analysis or given("candidates") or from_:
+            fail("a folder is analysed as a season: --sgf, --candidates, --from and"
                  " --use-file-analysis are for one match")  # fmt: skip
         _season(file, plies if strength is None else STRENGTHS[strength], met, jobs, scheduler,
                 output, json_out, csv_out, html_out, force, progress)  # fmt: skip
@@ -169,7 +171,7 @@ def analyze(
             fail(f"{out} exists; use --force to overwrite it")
     limits = active().with_max_size(max_size)
     try:
-        match = read_match(stdin() if file == "-" else file, limits=limits)
+        match = read_match(stdin() if file == "-" else file, format=from_, limits=limits)
     except (BgkitError, OSError) as err:
         fail(error_line(err, source=file))
     try:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bgkit.cli._common import fail, max_size_option, stdin
+from bgkit.cli._common import fail, from_option, max_size_option, stdin
 from bgkit.errors import BgkitError, error_line
 from bgkit.formats import FORMATS, WRITABLE
 
@@ -21,16 +21,11 @@ __all__ = ["convert"]
 @click.command(short_help="Convert a match record to .mat, SGF, JSON or OGXM.")
 @click.argument("source")
 @click.argument("target")
-@click.option(
-    "--from",
-    "from_",
-    type=click.Choice([f.name for f in FORMATS]),
-    help="Format of SOURCE.  [default: from its extension, else its content]",
-)
+@from_option
 @click.option(
     "--to",
-    type=click.Choice(sorted(WRITABLE.values())),
-    help="Format of TARGET.  [default: from its extension: .mat, .sgf, .json or .ogxm]",
+    type=click.Choice(sorted(set(WRITABLE.values()))),
+    help="Format of TARGET.  [default: from its extension: .mat, .sgf, .json, .ogxm or .gvab]",
 )
 @click.option(
     "--force",
@@ -63,7 +58,7 @@ def convert(
     if out_format is None:
         known = ", ".join(WRITABLE)
         if target == "-":
-            fail(f"writing to stdout needs --to ({', '.join(sorted(WRITABLE.values()))})")
+            fail(f"writing to stdout needs --to ({', '.join(sorted(set(WRITABLE.values())))})")
         if any(suffix in f.extensions for f in FORMATS):
             fail(f"{target}: {suffix} is read-only here; bgkit writes {known} (or give --to)")
         what = f"the extension {suffix}" if suffix else "a name without an extension"

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from bgkit.cli._common import fail, parse_dice
+from bgkit.cli._common import fail, parse_dice, stdin
 from bgkit.errors import BgkitError, error_line
 from bgkit.position import Position
 
@@ -19,16 +19,15 @@ def show(positions: tuple[str, ...]) -> None:
     """Show positions: the board, pip counts and every notation.
 
     Each argument is an XGID, a GNU Backgammon Position ID (optionally ':' and a Match
-    ID), a FIBS board: line, or a position export file (eXtreme Gammon, BGBlitz or GNU
-    Backgammon text, or an eXtreme Gammon position file, .xgp), whose positions are all
-    shown.
+    ID, or both IDs as gnubg shows them: 'Position ID: ... Match ID: ...'), a FIBS board:
+    line, or a position export file (eXtreme Gammon, BGBlitz or GNU Backgammon text, or an
+    eXtreme Gammon position file, .xgp), whose positions are all shown; - reads a notation
+    or a text export from stdin.
     """
-    from bgkit.formats.positions import positions_from
-
     found: list[Position] = []
     for argument in positions:
         try:
-            found.extend(positions_from(argument))
+            found.extend(_positions_of(argument))
         except (BgkitError, OSError) as err:
             fail(error_line(err, source=argument))
     for i, pos in enumerate(found):
@@ -36,6 +35,20 @@ def show(positions: tuple[str, ...]) -> None:
             click.echo()
         click.echo(str(pos))
         click.echo(f"FIBS: {pos.fibs()}")
+
+
+def _positions_of(argument: str) -> tuple[Position, ...]:
+    """The positions an argument names; ``-`` is stdin: a notation, or an export's text."""
+    from bgkit.formats import decode_bytes, source_data
+    from bgkit.formats.positions import parse_exports, positions_from
+
+    if argument != "-":
+        return positions_from(argument)
+    data, _ = source_data(stdin())
+    text = decode_bytes(data) if isinstance(data, bytes) else data
+    if len(text.strip().splitlines()) > 2:  # (a notation copied from gnubg has two lines)
+        return tuple(export.position for export in parse_exports(text, "-"))
+    return (Position.parse(text.rstrip()),)
 
 
 @click.command(short_help="List every legal play for a roll.")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from bgkit.cli._common import EXIT_LOST, fail, max_size_option, require_extra
+from bgkit.cli._common import EXIT_LOST, fail, from_option, max_size_option, require_extra
 from bgkit.errors import BgkitError, error_line
 from bgkit.formats import find_records
 
@@ -55,6 +55,7 @@ __all__ = ["verify"]
     help="Also write every result to FILE (.parquet or .csv); a rerun with the same"
     " FILE skips the files already in it that did not change.",
 )
+@from_option
 @max_size_option
 def verify(
     paths: tuple[str, ...],
@@ -65,6 +66,7 @@ def verify(
     jobs: int | None,
     scheduler: str | None,
     output: str | None,
+    from_: str | None,
     max_size: int | None,
 ) -> None:
     """Replay every record in PATHS (files or folders; - reads one from stdin) and
@@ -117,8 +119,10 @@ def verify(
 
         bar = tqdm(total=len(files), unit="file", leave=False)
     func: Callable[[Path], list[dict[str, Any]]] = batch.verify_rows
-    if strict or jacoby or max_size is not None:
-        func = functools.partial(batch.verify_rows, strict=strict, jacoby=jacoby, max_size=max_size)
+    if strict or jacoby or max_size is not None or from_ is not None:
+        func = functools.partial(
+            batch.verify_rows, strict=strict, jacoby=jacoby, max_size=max_size, format=from_
+        )
 
     def say(line: str) -> None:
         bar.clear()

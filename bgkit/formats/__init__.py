@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import codecs
 import errno
 import importlib
 import io
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS",
     "RECORD_SUFFIXES",
+    "SERIES_NAME",
     "WRITABLE",
     "Format",
     "RecordSource",
@@ -65,11 +67,14 @@ class Format:
     binary: bool = False
     """``parse_<name>`` takes the file's bytes, not text (``.xg``); ``sniff`` is then
     given the bytes decoded as Latin-1 (one character per byte)."""
+    function: str | None = None
+    """The suffix of the module's functions when it is not :attr:`name` (a name with a
+    ``-``: ``gnubg-text`` is read by ``parse_gnubg_match``)."""
 
     def parse(self, text: str, *, source_name: str | None = None) -> Match:
         """Parse ``text`` with this format's ``parse_<name>``."""
         module = importlib.import_module(self.module)
-        parse: Callable[..., Match] = getattr(module, f"parse_{self.name}")
+        parse: Callable[..., Match] = getattr(module, f"parse_{self.function or self.name}")
         return parse(text, source_name=source_name)
 
     def parse_bytes(self, data: bytes, *, source_name: str | None = None) -> Match:
@@ -77,7 +82,7 @@ class Format:
         if not self.binary:
             return self.parse(decode_bytes(data), source_name=source_name)
         module = importlib.import_module(self.module)
-        parse: Callable[..., Match] = getattr(module, f"parse_{self.name}")
+        parse: Callable[..., Match] = getattr(module, f"parse_{self.function or self.name}")
         return parse(data, source_name=source_name)
 
 
@@ -114,6 +119,18 @@ def _looks_like_javafibs(text: str) -> bool:
     return text.lstrip("\ufeff \t\r\n").startswith("JavaFIBS internal match representation")
 
 
+_GNUBG_SCORE_LINE = re.compile(
+    r"The score \(after [0-9]+ games?\) is: .* [0-9]+, .* [0-9]+"
+    r"(?: \(match to [0-9]+ points?\))?[^0-9\n]*$"
+)
+
+
+def _looks_like_gnubg_text(text: str) -> bool:
+    """GNU Backgammon's ``export match text``: its first line is the score line."""
+    first = text.lstrip("\ufeff \t\r\n")[:400].split("\n", 1)[0].rstrip("\r")
+    return _GNUBG_SCORE_LINE.match(first) is not None
+
+
 FORMATS: tuple[Format, ...] = (
     Format("mat", "bgkit.formats.mat", (".mat",), _looks_like_mat),
     Format("sgf", "bgkit.formats.sgf", (".sgf",), _looks_like_sgf),
@@ -122,6 +139,9 @@ FORMATS: tuple[Format, ...] = (
     Format("ogxm", "bgkit.formats.ogxm_record", (".ogxm", ".gvab"), _looks_like_ogxm, binary=True),
     Format("gmd", "bgkit.formats.gmd", (".gmd",), _looks_like_gmd),
     Format("javafibs", "bgkit.formats.javafibs", (".match",), _looks_like_javafibs),
+    Format(
+        "gnubg-text", "bgkit.formats.gnubg_text", (), _looks_like_gnubg_text, function="gnubg_match"
+    ),
 )
 """The formats :func:`read_match` tries, in order."""
 
@@ -129,17 +149,23 @@ FORMATS: tuple[Format, ...] = (
 def decode_bytes(data: bytes, *, encoding: str | None = None) -> str:
     """Decode a record file's bytes.
 
-    UTF-8 first (a BOM is dropped); text that is not UTF-8 is read as Windows-1252, the
-    code page old Windows programs wrote, and failing that as Latin-1, which accepts any
-    byte. With ``encoding`` the bytes are decoded with that codec only.
+    UTF-16 when the bytes start with its BOM (as Windows' Notepad saves "Unicode" text;
+    a broken tail becomes U+FFFD, for the reader to place); else UTF-8 (a BOM is
+    dropped); text that is not UTF-8 is read as Windows-1252, the code page old Windows
+    programs wrote, and failing that as Latin-1, which accepts any byte. With
+    ``encoding`` the bytes are decoded with that codec only.
 
     >>> decode_bytes("K\\u00e9vin".encode("utf-8-sig")), decode_bytes(b"K\\xe9vin")
     ('Kévin', 'Kévin')
+    >>> decode_bytes("K\\u00e9vin".encode("utf-16"))  # (with its BOM)
+    'Kévin'
 
     :raises UnicodeDecodeError: only when ``encoding`` is given and does not fit.
     """
     if encoding is not None:
         return data.decode(encoding)
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        return data.decode("utf-16", errors="replace")
     for codec in ("utf-8-sig", "cp1252"):
         try:
             return data.decode(codec)
@@ -215,18 +241,26 @@ def source_text(source: RecordSource, *, encoding: str | None = None) -> tuple[s
 
 
 def detect_format(text: str, name: str | None = None) -> Format:
-    """The format of a record: by the extension of ``name`` if it is known, else by content.
+    """The format of a record: the one its content shows, else the extension of ``name``.
+
+    The extension decides when the content fits its format, or fits no format (so that
+    a broken record gets its format's own message); a record whose content is another
+    format's (an XG Mobile ``.mat`` text saved as ``.xg``) is read as what it is.
+
+    >>> detect_format(" 5 point match\\n", "game.xg").name
+    'mat'
 
     :raises NotationError: when no format recognises the text.
     """
-    if name is not None:
-        suffix = Path(name).suffix.lower()
-        for fmt in FORMATS:
-            if suffix in fmt.extensions:
-                return fmt
-    for fmt in FORMATS:
-        if not fmt.binary and fmt.sniff(text):
-            return fmt
+    suffix = Path(name).suffix.lower() if name is not None else ""
+    by_name = next((fmt for fmt in FORMATS if suffix in fmt.extensions), None)
+    if by_name is not None and by_name.sniff(text):
+        return by_name
+    by_content = next((fmt for fmt in FORMATS if not fmt.binary and fmt.sniff(text)), None)
+    if by_content is not None:
+        return by_content
+    if by_name is not None:
+        return by_name
     known = ", ".join(fmt.name for fmt in FORMATS)
     raise NotationError(
         f"not a match record bgkit can read (known formats: {known})",
@@ -284,34 +318,63 @@ def read_match(
             data, name = text, None
         elif isinstance(source, (str, os.PathLike)):
             data, name = read_file(source), os.fspath(source)
+            return _parse(data, name, format, encoding, path=True)
         else:
             assert source is not None
             data, name = source_data(source)
         return _parse(data, name, format, encoding)
 
 
-def _parse(data: str | bytes, name: str | None, format: str | None, encoding: str | None) -> Match:
-    """Pick the format (named, else by extension, else by content) and parse ``data``."""
+def _parse(
+    data: str | bytes,
+    name: str | None,
+    format: str | None,
+    encoding: str | None,
+    *,
+    path: bool = False,
+) -> Match:
+    """Pick the format (named, else by extension, else by content) and parse ``data``;
+    ``path``: ``name`` is the file's path (a gnubg export series is read from it)."""
     suffix = Path(name).suffix.lower() if name else ""
     if format is not None:
         fmt = next((f for f in FORMATS if f.name == format), None)
         if fmt is None:
             known = ", ".join(f.name for f in FORMATS)
             raise UnsupportedFormatError(f"unknown format {format!r} (bgkit reads {known})")
-    else:
+    else:  # a binary format when the bytes show it, or the name does and no text does
         head = data[:64] if isinstance(data, str) else data[:64].decode("latin-1")
-        fmt = next(
-            (f for f in FORMATS if f.binary and (suffix in f.extensions or f.sniff(head))), None
-        )
+        fmt = next((f for f in FORMATS if f.binary and f.sniff(head)), None)
+        named = next((f for f in FORMATS if f.binary and suffix in f.extensions), None)
+        if fmt is None and named is not None:
+            text = data if isinstance(data, str) else _decoded(data, encoding)
+            if text is None or not any(f.sniff(text) for f in FORMATS if not f.binary):
+                fmt = named
     if fmt is not None and fmt.binary:
         raw = data if isinstance(data, bytes) else data.encode("latin-1", "replace")
         return fmt.parse_bytes(raw, source_name=name)
     decoded = data if isinstance(data, str) else decode_bytes(data, encoding=encoding)
-    return (fmt or detect_format(decoded, name)).parse(decoded, source_name=name)
+    fmt = fmt or detect_format(decoded, name)
+    if path and name is not None and fmt.name == "gnubg-text":
+        from bgkit.formats.gnubg_text import parse_gnubg_series
+
+        return parse_gnubg_series(decoded, name, encoding=encoding)
+    return fmt.parse(decoded, source_name=name)
+
+
+def _decoded(data: bytes, encoding: str | None) -> str | None:
+    """:func:`decode_bytes`, or ``None`` when ``encoding`` does not fit the bytes."""
+    try:
+        return decode_bytes(data, encoding=encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
 
 
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf", ".json", ".xg", ".ogxm", ".gvab", ".gmd", ".match")
 """File endings :func:`find_records` (and so ``bgkit verify``) picks up in a folder."""
+
+
+SERIES_NAME = re.compile(r"(?P<stem>.*)_(?P<n>[0-9]{3,})(?P<suffix>\.[^./\\]*)$")
+"""The name of a later file of a gnubg export series: ``x_002.txt`` (game 2 of ``x.txt``)."""
 
 
 def find_records(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], list[Path]]:
@@ -319,7 +382,9 @@ def find_records(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], l
 
     Returns ``(records, skipped)``: in folders, a ``.txt`` file is taken only when its
     text looks like a match record (``.txt`` also holds position exports and notes);
-    files named explicitly are always taken.
+    files named explicitly are always taken. In a folder, the later files of a GNU
+    Backgammon export series (``x_002.txt``... next to ``x.txt``) are not listed: reading
+    ``x.txt`` reads them (see :func:`read_match`).
     """
     found: list[Path] = []
     skipped: list[Path] = []
@@ -331,24 +396,47 @@ def find_records(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], l
         for p in sorted(path.rglob("*")):
             if not p.is_file() or p.suffix.lower() not in RECORD_SUFFIXES:
                 continue
-            if p.suffix.lower() == ".txt" and not _looks_like_record(p):
+            if p.suffix.lower() != ".txt":
+                found.append(p)
+                continue
+            kind = _record_kind(p)
+            if kind is None:
                 skipped.append(p)
-            else:
+            elif kind != "gnubg-text" or not _later_in_series(p):
                 found.append(p)
     return found, skipped
 
 
-def _looks_like_record(path: Path) -> bool:
+def _record_kind(path: Path) -> str | None:
+    """The format a ``.txt`` file's text looks like (``"?"`` when it cannot be read: the
+    reader reports it), or ``None``."""
     try:
         with path.open("rb") as handle:
             head = decode_bytes(handle.read(1 << 16))
     except OSError:
-        return True  # let the reader report it
-    return any(fmt.sniff(head) for fmt in FORMATS if not fmt.binary)
+        return "?"  # let the reader report it
+    return next((fmt.name for fmt in FORMATS if not fmt.binary and fmt.sniff(head)), None)
 
 
-WRITABLE: dict[str, str] = {".mat": "mat", ".sgf": "sgf", ".json": "json", ".ogxm": "ogxm"}
-"""The formats bgkit writes, by file extension (the others are read-only)."""
+def _later_in_series(path: Path) -> bool:
+    """A numbered gnubg export (``x_002.txt``) whose series' first file is a gnubg export
+    too: reading the first file reads this one."""
+    m = SERIES_NAME.match(path.name)
+    if m is None:
+        return False
+    first = path.with_name(m["stem"] + m["suffix"])
+    return first.is_file() and _record_kind(first) == "gnubg-text"
+
+
+WRITABLE: dict[str, str] = {
+    ".mat": "mat",
+    ".sgf": "sgf",
+    ".json": "json",
+    ".ogxm": "ogxm",
+    ".gvab": "ogxm",
+}
+"""The formats bgkit writes, by file extension (the others are read-only); GammonView's
+``.gvab`` is OGXM (written without analysis, which GammonView adds when it analyses)."""
 
 _WRITERS = {"mat": "mat", "sgf": "sgf", "json": "json_record", "ogxm": "ogxm_record"}
 """The module of each written format (``bgkit.formats.<module>``)."""

@@ -1,4 +1,15 @@
-"""Read GNU Backgammon's text exports of games and matches (``export game text``).
+"""Read GNU Backgammon's text exports of games and matches (``export match text``,
+``export game text``): as positions (``bgkit show``) and as the match they record
+(``bgkit verify``, ``convert``, ``analyze``).
+
+**As a match** (:func:`parse_gnubg_match`, :func:`read_gnubg_match`, and
+:func:`bgkit.read_match`, which recognises the export by its first line): the games, their
+moves, cube actions and results, with gnubg's analysis on the actions in bgkit's analysis
+model (:func:`bgkit.formats.sgf_analysis.analysis_of`), so SGF and JSON keep it. gnubg
+writes a match one game per file, ``x.txt``, ``x_002.txt``, ``x_003.txt``...: reading
+``x.txt`` reads the files after it too (:func:`gnubg_series`), each game keeping its own
+file for messages; a numbered file read alone is its game alone; in a folder
+(:func:`bgkit.formats.find_records`) the numbered files are read with their first.
 
 Such an export shows every position of a game: a ``Move number N:`` heading, the
 Position ID and Match ID, the ASCII board with the score, dice and cube written right of
@@ -43,16 +54,19 @@ information, the statistics, alerts) are accepted and skipped.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, Any
 
 from lark import Token, v_args
 
 from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
 from bgkit._play_grammar import with_plays
-from bgkit.errors import InvalidPositionError
+from bgkit.errors import InvalidPositionError, NotationError
 from bgkit.formats import source_text
 from bgkit.formats._diagram import (
     DiagramError,
@@ -61,27 +75,44 @@ from bgkit.formats._diagram import (
     position_from_grid,
     read_grid,
 )
+from bgkit.formats._ratings import rating_key
 from bgkit.formats.annotations import (
+    ActionAnalysis,
     CandidatePlay,
     CheckerAnalysis,
     CubeAnalysis,
     PositionExport,
     Probabilities,
 )
+from bgkit.limits import check_integer
 from bgkit.play import Play, Step
 from bgkit.position import Position
+from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
 
-__all__ = ["Position", "parse_gnubg_text", "read_gnubg_text", "sniff_gnubg_text"]
+__all__ = [
+    "Position",
+    "gnubg_series",
+    "join_matches",
+    "parse_gnubg_match",
+    "parse_gnubg_text",
+    "read_gnubg_match",
+    "read_gnubg_text",
+    "sniff_gnubg_match",
+    "sniff_gnubg_text",
+]
 
 _FIFTH_ROW = "     X6789ABCDEF"  # gnubg's fifth-row character for 5..15 checkers
 _NAME = re.compile(r"^(?P<side>[OX]): (?P<name>.*?)(?: \(Cube: (?P<cube>[0-9]+)\))?\s*$")
 _POINTS = re.compile(r"^(?P<n>[0-9]+) points?$")
 _ROLLED = re.compile(r"Rolled (?P<d1>[1-6])(?P<d2>[1-6])")
+_BOARD_ID = re.compile(r"GNU Backgammon[ \t]+Position ID:")  # (as the grammar's)
+_LUCK = re.compile(r"Rolled [1-6][1-6] \((?P<luck>[-+][0-9]+\.[0-9]+)\):\s*$")
 _OFFERED = re.compile(r"Cube offered at (?P<n>[0-9]+)")
 _RESIGNS = re.compile(r"resigns (single game|gammon|backgammon)")
 _MATCH = re.compile(r"(?P<n>[0-9]+) points? match")
-_CUBE = re.compile(r"\(Cube: (?P<n>[0-9]+)\)")
-_TEXT_COLUMN = 49
+_CUBE = re.compile(r"Cube: (?P<n>[0-9]+)")  # 1.07: "(Cube: 2)"; 0.16: "Cube: 2 (7 point match)"
+_FRAME_END = 44  # the texts beside the board start after the frame's last column
+_OFF_TRAY = re.compile(r"[ OX]*")  # borne-off checkers drawn between the frame and a text
 
 
 def sniff_gnubg_text(text: str) -> bool:
@@ -90,7 +121,7 @@ def sniff_gnubg_text(text: str) -> bool:
     >>> sniff_gnubg_text("Move number 1:  A to play 51\\n\\n GNU Backgammon  Position ID: 4HPw")
     True
     """
-    return "GNU Backgammon  Position ID:" in text[:4000]
+    return _BOARD_ID.search(text[:20_000]) is not None
 
 
 def read_gnubg_text(
@@ -115,12 +146,19 @@ def parse_gnubg_text(text: str, *, source_name: str | None = None) -> tuple[Posi
 
     :raises NotationError: when a board of the export cannot be read.
     """
+    grouper = _read(text, source_name)
+    return tuple(grouper.export(g) for g in grouper.groups)
+
+
+def _read(text: str, source_name: str | None) -> _Grouper:
     source = text[1:] if text.startswith("\ufeff") else text
     tree = parse_tree("gnubg_text", source, "gnubg text export", source_name=source_name)
     items: list[Any] = build(
         with_plays(_LineBuilder(source, source_name)), tree, source, source_name=source_name
     )
-    return _Grouper(source, source_name).run(items)
+    grouper = _Grouper(source, source_name)
+    grouper.run(items)
+    return grouper
 
 
 # ---------------------------------------------------------------------------- lines
@@ -154,6 +192,7 @@ class _Group:
     board: _Board
     heading: str | None
     played: str | None = None
+    played_token: Token | None = None
     candidates: list[tuple[_Candidate, tuple[float, ...] | None]] = field(default_factory=list)
     chosen: int | None = None
     cubeless: float | None = None
@@ -162,6 +201,8 @@ class _Group:
     options: dict[str, float] = field(default_factory=dict)
     proper: str | None = None
     expect_cube_chances: bool = False
+    luck: float | None = None
+    comment: list[str] = field(default_factory=list)
 
 
 @v_args(inline=True)
@@ -169,7 +210,11 @@ class _LineBuilder(SourceTransformer[list[Any]]):
     """Turns each line into a value; method names are the rules of ``gnubg_text.lark``."""
 
     def gnubg_text(self, *items: Any) -> list[Any]:
-        return [item for item in items if item is not None and not isinstance(item, Token)]
+        return [
+            ("text", item) if isinstance(item, Token) else item
+            for item in items
+            if item is not None and (not isinstance(item, Token) or item.type == "TEXT")
+        ]
 
     def heading(self, token: Token) -> tuple[str, str]:
         return ("heading", str(token).strip())
@@ -182,8 +227,8 @@ class _LineBuilder(SourceTransformer[list[Any]]):
             raise self._fail("pip count too large", o)
         return ("pips", (int(o), int(x)), o)
 
-    def played(self, token: Token) -> tuple[str, str]:
-        return ("played", str(token)[1:].strip())
+    def played(self, token: Token) -> tuple[str, str, Token]:
+        return ("played", str(token)[1:].strip(), token)
 
     def play(self, *parts: list[Step]) -> Play:
         return Play([s for part in parts for s in part])
@@ -198,6 +243,9 @@ class _LineBuilder(SourceTransformer[list[Any]]):
         _diff: Token | None,
     ) -> _Candidate:
         return _Candidate(star is not None, str(level), play, float(equity))
+
+    def unanalysed(self, _star: Token, _play: Play) -> None:
+        return None  # (the "* ... moves" line above says it)
 
     def cannot_move(self, star: Token | None, _token: Token) -> _Candidate:
         return _Candidate(star is not None, "", Play(), 0.0)
@@ -225,13 +273,24 @@ class _LineBuilder(SourceTransformer[list[Any]]):
 class _Grouper(SourceText):
     """Attaches headings, plays and analyses to the boards they belong to."""
 
-    def run(self, items: list[Any]) -> tuple[PositionExport, ...]:
+    groups: list[_Group]
+    texts: list[tuple[int, Token]]
+    """The other lines (headers, results, statistics), each with the number of boards
+    above it."""
+
+    def run(self, items: list[Any]) -> None:
         groups: list[_Group] = []
+        self.groups, self.texts = groups, []
         heading: str | None = None
         ids: tuple[str, str, int] | None = None
         board: tuple[Token, tuple[Token, ...], Token] | None = None
+        comment_at = 0  # the last line of an annotation being read (0: none)
         for item in items:
             tag = item[0] if isinstance(item, tuple) and isinstance(item[0], str) else None
+            if tag == "text":
+                comment_at = self.text(item[1], comment_at)
+                continue
+            comment_at = 0
             if tag == "heading":
                 heading = item[1]
             elif tag == "ids":
@@ -244,15 +303,30 @@ class _Grouper(SourceText):
                 before = groups[-1].board.position if groups else None
                 groups.append(_Group(self.board(board, ids, item[1], item[2], before), heading))
                 heading, ids, board = None, None, None
-            elif not groups:
-                continue
-            else:
+            elif groups:
                 self.attach(groups[-1], item, tag)
-        return tuple(self.export(g) for g in groups)
+
+    def text(self, token: Token, comment_at: int) -> int:
+        """A line of no kind of its own: the luck of a roll (``Rolled 31 (+0.243):``), an
+        annotation (``Annotation:`` and the lines below it up to a blank one, the comment
+        on the action above), or another line (kept in :attr:`texts`). Returns the line
+        of the annotation being read, or 0."""
+        line, groups = str(token).rstrip(), self.groups
+        if comment_at and token.line == comment_at + 1:
+            groups[-1].comment.append(line)
+            return comment_at + 1
+        luck = _LUCK.match(line)
+        if luck is not None and groups:
+            groups[-1].luck = float(luck["luck"])
+        elif line == "Annotation:" and groups:
+            return token.line or 0
+        else:
+            self.texts.append((len(groups), token))
+        return 0
 
     def attach(self, group: _Group, item: Any, tag: str | None) -> None:
         if tag == "played":
-            group.played = item[1]
+            group.played, group.played_token = item[1], item[2]
         elif tag == "cubeless":
             group.cube_level, group.cubeless = item[1], item[2]
             group.expect_cube_chances = True
@@ -280,6 +354,7 @@ class _Grouper(SourceText):
                     for c, p in group.candidates
                 ),
                 played=group.chosen,
+                luck=group.luck,
             )
         cube = None
         if group.options or group.cubeless is not None:
@@ -325,7 +400,7 @@ class _Grouper(SourceText):
         owner: int | None = None
         cube = 1
         for frame, token in zip(frames, (top, bottom), strict=True):
-            m = _NAME.match(frame[_TEXT_COLUMN:].strip())
+            m = _NAME.match(frame[_FRAME_END:].strip())
             if m is None:
                 raise self._fail("expected 'O: name' or 'X: name' right of the frame", token)
             names[m["side"]] = m["name"]
@@ -333,7 +408,7 @@ class _Grouper(SourceText):
                 owner, cube = (0 if m["side"] == "O" else 1), _small(m["cube"], self, token)
         if set(names) != {"O", "X"}:
             raise self._fail("the frames must name O and X", top)
-        texts = [line[_TEXT_COLUMN:].strip() for line in lines]
+        texts = [_beside(line) for line in lines]
         fields: dict[str, Any] = {"turn": 1 if lines[5][:1] == "v" else 0}
         scores = []
         for i in (0, 10):
@@ -380,6 +455,14 @@ class _Grouper(SourceText):
         return _Board(position, (names["O"], names["X"]), ids[0], ids[1], ids[2])
 
 
+def _beside(row: str) -> str:
+    """The text gnubg writes right of a board row: after the frame and the borne-off
+    checkers it draws there. gnubg 1.07 starts it in column 50; gnubg 0.16 wrote it
+    closer to the frame, right after the borne-off checkers."""
+    rest = row[_FRAME_END:]
+    return rest[_OFF_TRAY.match(rest).end() :].strip()  # type: ignore[union-attr]
+
+
 def _small(text: str, grouper: _Grouper, token: Token) -> int:
     if len(text) > 5:
         raise grouper._fail(f"number too large: {text[:12]}", token)
@@ -396,3 +479,356 @@ def _probabilities(values: tuple[float, ...] | None) -> Probabilities | None:
         return None
     win, win_g, win_bg, _lose, lose_g, lose_bg = values
     return Probabilities(win, win_g, win_bg, lose_g, lose_bg)
+
+
+# ---------------------------------------------------------------------------- the match
+
+_SCORE_LINE = re.compile(
+    r"The score \(after (?P<games>[0-9]+) games?\) is: (?P<one>.*) (?P<s1>[0-9]+),"
+    r" (?P<two>.*?) (?P<s2>[0-9]+)(?: \(match to (?P<length>[0-9]+) points?\))?"
+    r"(?P<rest>[^0-9]*)$"
+)
+_WINS = re.compile(r"(?P<name>.*) wins (?P<points>[0-9]+) points?\s*$")
+_RATING = re.compile(r"(?P<name>.*)'s rating: (?P<rating>.*)$")
+_INFO_TAGS = {
+    "Date": "Date",
+    "Event": "Event",
+    "Round": "Round",
+    "Place": "Site",
+    "Annotator": "Annotator",
+    "Comments": "Comment",
+}
+"""gnubg's ``Match Information:`` lines, and the tag (as gnubg's ``.mat`` names it) each
+becomes. The date stays as gnubg printed it, in the locale of the machine that exported."""
+
+
+def sniff_gnubg_match(text: str) -> bool:
+    """True when ``text`` is a GNU Backgammon match or game export (``export match text``):
+    its score line first, then the boards.
+
+    >>> sniff_gnubg_match("The score (after 0 games) is: A 0, B 0 (match to 3 points)\\n")
+    True
+    """
+    from bgkit.formats import _looks_like_gnubg_text
+
+    return _looks_like_gnubg_text(text)
+
+
+def gnubg_series(path: str | os.PathLike[str]) -> tuple[Path, ...]:
+    """The files of the export series ``path`` starts: gnubg's ``export match text x.txt``
+    writes game 1 to ``x.txt``, game 2 to ``x_002.txt`` and so on; the series is ``path``
+    and the files ``_002``, ``_003``... next to it, up to the first one missing (so a
+    numbered file, ``x_002.txt``, is a series of one: there is no ``x_002_002.txt``).
+
+    >>> [p.name for p in gnubg_series("data/sample.mat")]
+    ['sample.mat']
+    """
+    first = Path(path)
+    files = [first]
+    for n in range(2, 10_000):
+        sibling = first.with_name(f"{first.stem}_{n:03d}{first.suffix}")
+        if not sibling.is_file():
+            break
+        files.append(sibling)
+    return tuple(files)
+
+
+def read_gnubg_match(
+    source: str | os.PathLike[str] | IO[str] | IO[bytes] | Sequence[str | os.PathLike[str]],
+    *,
+    series: bool = True,
+    encoding: str | None = None,
+) -> Match:
+    """A GNU Backgammon text export read as the match it records (see
+    :func:`parse_gnubg_match`).
+
+    ``source`` is a path, an open file, or a sequence of paths read as one match in
+    the order given. With ``series`` (the default) a path that starts an export series
+    (``x.txt`` with ``x_002.txt``... next to it: :func:`gnubg_series`) is read with the
+    rest of its series, each game from its own file; :func:`bgkit.read_match` does the
+    same. Each game keeps the name of the file it is in, so a fault in game 3 is placed
+    in ``x_003.txt``.
+
+    :raises NotationError: when a file is not such an export, or does not parse.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        paths: Sequence[str | os.PathLike[str]] = gnubg_series(source) if series else (source,)
+    elif isinstance(source, Sequence):
+        paths = source
+    else:
+        text, name = source_text(source, encoding=encoding)
+        return parse_gnubg_match(text, source_name=name)
+    if not paths:
+        raise ValueError("read_gnubg_match needs at least one file")
+    return join_matches([_parse_file(p, encoding) for p in paths])
+
+
+def parse_gnubg_series(text: str, path: str, *, encoding: str | None = None) -> Match:
+    """The match of the export series whose first file, at ``path``, has the text
+    ``text`` (already read): the rest of the series is read from the files next to it
+    (:func:`gnubg_series`)."""
+    first = parse_gnubg_match(text, source_name=path)
+    rest = gnubg_series(path)[1:]
+    return join_matches([first, *(_parse_file(p, encoding) for p in rest)]) if rest else first
+
+
+def _parse_file(path: str | os.PathLike[str], encoding: str | None) -> Match:
+    from bgkit.formats import decode_bytes, read_file
+
+    text = decode_bytes(read_file(path), encoding=encoding)
+    return parse_gnubg_match(text, source_name=str(path))
+
+
+def join_matches(parts: Sequence[Match]) -> Match:
+    """The games of ``parts`` (matches of the same players, read from one series) as one
+    match, with the first part's name, length and tags (and the tags of the later parts
+    that the first lacks)."""
+    first = parts[0]
+    tags = list(first.tags)
+    for part in parts[1:]:
+        if part.players != first.players or part.length != first.length:
+            raise NotationError(
+                f"not the same match as {first.source_name}: {part.players[0]} vs."
+                f" {part.players[1]}, {part.length}-point, not {first.players[0]} vs."
+                f" {first.players[1]}, {first.length}-point",
+                "",
+                0,
+                source_name=part.source_name,
+            )
+        tags += [tag for tag in part.tags if tag not in tags and tag[0] != "Crawford"]
+    games = tuple(
+        game if part is first else dataclasses.replace(game, source_name=part.source_name)
+        for part in parts
+        for game in part.games
+    )
+    return dataclasses.replace(first, games=games, tags=tuple(tags))
+
+
+def parse_gnubg_match(text: str, *, source_name: str | None = None) -> Match:
+    """One GNU Backgammon text export (``export match text``, ``export game text``) as a
+    :class:`~bgkit.records.Match`: its games, their actions and results, with gnubg's
+    analysis on the actions (:func:`bgkit.formats.sgf_analysis.analysis_of` reads it).
+
+    What each part of the export becomes:
+
+    - ``The score (after 2 games) is: Ann 1, Bo 0 (match to 5 points)``: a game numbered
+      3, at 1-0, of a 5-point match (no ``match to``: a money session); when the first
+      game's line ends ``post-Crawford play`` the record starts after the Crawford game,
+      which is then not in it: the tag ``Crawford`` ``Off`` says so (the rule has
+      nothing left to forbid), so that a player at one point away may double;
+    - ``Match Information:``: the tags ``Event``, ``Round``, ``Site`` (gnubg's ``Place``),
+      ``Annotator``, ``Comment``, ``Date`` (as printed), and ``Ann's rating: 1780``
+      the tag ``Player 1 Elo`` (``Player 2 Elo`` for the second player);
+    - ``* Ann moves 8/5 6/5`` a :class:`~bgkit.records.Move` with the dice of the board
+      above it (``Rolled 31``) and ``* Ann cannot move`` one without steps; ``* Ann
+      doubles``, ``* Bo accepts`` and ``* Bo rejects`` a double (to twice the board's
+      cube), a take and a drop; a board without such a line (gnubg's hint on the last
+      position) gives no action;
+    - ``Ann wins 2 points`` the game's result (before the end of the game: a resignation,
+      as in a ``.mat`` file); a game without one is unfinished;
+    - the analysis (``Cube analysis`` and the candidate plays of ``Rolled 31:``) goes to
+      the move made on that board (the cube decision before the roll and the play), the
+      double, and the take or drop (the double's decision, from the doubler's side as
+      bgkit's model has it; gnubg prints it again from the taker's side).
+
+    Lines and columns: a move, a double or a cube answer is placed at what follows the
+    player's name on its ``*`` line; a result at its line.
+
+    :raises NotationError: when the text is not such an export or does not parse.
+    """
+    grouper = _read(text, source_name)
+    return _MatchBuilder(grouper).build()
+
+
+class _MatchBuilder:
+    def __init__(self, grouper: _Grouper) -> None:
+        self.g = grouper
+        self.names: tuple[str, str] = ("", "")
+        self.tags: list[tuple[str, str]] = []
+        self.games: list[Game] = []
+        self.notes: list[list[ActionAnalysis | None]] = []
+        self.length = 0
+
+    def build(self) -> Match:
+        g = self.g
+        texts = iter(g.texts)
+        pending = next(texts, None)
+        game: _GameDraft | None = None
+        for index in range(len(g.groups) + 1):
+            while pending is not None and pending[0] == index:
+                game = self.text(pending[1], game)
+                pending = next(texts, None)
+            if index < len(g.groups):
+                if game is None:
+                    line = g.groups[0].board.line
+                    raise NotationError(
+                        "expected the score line ('The score (after N games) is: ...')"
+                        " before the first board",
+                        g.source,
+                        _line_start(g.source, line),
+                        source_name=g.source_name,
+                    )
+                self.board(g.groups[index], game)
+        self.finish(game)
+        if not self.games and game is None:
+            raise NotationError(
+                "not a GNU Backgammon match export: no score line ('The score (after N"
+                " games) is: ...')",
+                g.source,
+                0,
+                source_name=g.source_name,
+            )
+        from bgkit.formats.sgf_analysis import annotate_match
+
+        match = Match(
+            self.names,
+            self.length,
+            tuple(self.games),
+            tuple(self.tags),
+            source_name=g.source_name,
+        )
+        return annotate_match(match, self.notes)
+
+    def text(self, token: Token, game: _GameDraft | None) -> _GameDraft | None:
+        line = str(token).rstrip()
+        m = _SCORE_LINE.match(line)
+        if m is not None:
+            self.finish(game)
+            one, two = m["one"], m["two"]
+            if not self.games:
+                self.names = (one, two)
+                self.length = int(m["length"]) if m["length"] else 0
+                if "post-Crawford" in m["rest"]:  # (the Crawford game is not in the record)
+                    self.tag("Crawford", "Off")
+            number = int(m["games"]) + 1
+            score = (_number(self.g, m["s1"], token), _number(self.g, m["s2"], token))
+            return _GameDraft(number, score, token)
+        if game is None:
+            return None
+        wins = _WINS.match(line)
+        if wins is not None and game.result is None and wins["name"] in self.names:
+            winner = self.names.index(wins["name"])
+            points = _number(self.g, wins["points"], token)
+            game.result = Result(  # (gnubg writes no "and the match")
+                winner, points, line=token.line or 0, column=token.column or 0
+            )
+            return game
+        rating = _RATING.match(line)
+        if rating is not None and rating["name"] in self.names:
+            self.tag(rating_key(self.names.index(rating["name"])), rating["rating"].strip())
+            return game
+        key, colon, value = line.partition(": ")
+        if colon and key in _INFO_TAGS and not game.actions:
+            self.tag(_INFO_TAGS[key], value.strip())
+        return game
+
+    def tag(self, key: str, value: str) -> None:
+        if all(k != key for k, _ in self.tags):
+            self.tags.append((key, value))
+
+    def board(self, group: _Group, game: _GameDraft) -> None:
+        token = group.played_token
+        if group.played is None or token is None or game.result is not None:
+            return  # (gnubg's hint on the last position of a match: no action)
+        who, rest, offset = self.player(group.played, token)
+        pos = group.board.position
+        line, column = token.line or 0, (token.column or 0) + offset
+        exported = self.g.export(group)
+        note: ActionAnalysis | None = None
+        action: Action
+        if rest.startswith("moves "):
+            if pos.dice is None:
+                raise self.g._fail("a move on a board without 'Rolled NN' beside it", token)
+            start = offset + len("moves ")
+            play_text = rest[len("moves ") :].strip()
+            try:
+                play = Play(play_text)
+            except NotationError as err:
+                at = (token.start_pos or 0) + start + err.pos
+                raise NotationError(
+                    err.msg, self.g.source, at, source_name=self.g.source_name
+                ) from None
+            action = Move(who, pos.dice, play, line, (token.column or 0) + start)
+            note = _note(exported.cube, exported.checker)
+        elif rest == "cannot move":
+            if pos.dice is None:
+                raise self.g._fail("a move on a board without 'Rolled NN' beside it", token)
+            action = Move(who, pos.dice, Play(), line, column)
+            note = _note(exported.cube, None)  # ("Cannot move" has no figure of gnubg's)
+        elif rest == "doubles":
+            action = Double(who, pos.cube * 2, line, column)
+            note = _note(exported.cube, None)
+            game.double_note = note
+        elif rest in ("accepts", "rejects"):
+            action = (Take if rest == "accepts" else Drop)(who, line, column)
+            note = game.double_note  # (the doubler's side of the decision)
+        else:
+            raise self.g._fail(
+                f"expected 'moves', 'cannot move', 'doubles', 'accepts' or 'rejects' after"
+                f" the player's name, found {rest!r}",
+                token,
+            )
+        if group.comment:  # (as SGF's C, which analysis_of reads as the comment)
+            action = dataclasses.replace(action, annotations=(("C", ("\n".join(group.comment),)),))
+        game.actions.append(action)
+        game.notes.append(note)
+
+    def player(self, played: str, token: Token) -> tuple[int, str, int]:
+        """Who acts on a ``*`` line, what follows the name, and its offset in the token."""
+        found = [
+            (len(name), i) for i, name in enumerate(self.names) if played.startswith(name + " ")
+        ]
+        if not found:
+            raise self.g._fail(
+                f"the line names neither player ({self.names[0]!r}, {self.names[1]!r})", token
+            )
+        size, who = max(found)
+        rest = played[size + 1 :]
+        lead = len(str(token)) - len(str(token)[1:].lstrip())  # "* " before the name
+        return who, rest.strip(), lead + size + 1
+
+    def finish(self, game: _GameDraft | None) -> None:
+        if game is None:
+            return
+        token = game.token
+        self.games.append(
+            Game(
+                game.number,
+                game.score,
+                tuple(game.actions),
+                game.result,
+                line=token.line or 0,
+                column=token.column or 0,
+            )
+        )
+        self.notes.append(game.notes)
+
+
+@dataclass(slots=True)
+class _GameDraft:
+    number: int
+    score: tuple[int, int]
+    token: Token
+    actions: list[Action] = field(default_factory=list)
+    notes: list[ActionAnalysis | None] = field(default_factory=list)
+    result: Result | None = None
+    double_note: ActionAnalysis | None = None
+
+
+def _note(cube: CubeAnalysis | None, checker: CheckerAnalysis | None) -> ActionAnalysis | None:
+    return None if cube is None and checker is None else ActionAnalysis(cube, checker)
+
+
+def _line_start(source: str, line: int) -> int:
+    """The offset of 1-based ``line`` in ``source``."""
+    at = 0
+    for _ in range(line - 1):
+        at = source.index("\n", at) + 1
+    return at
+
+
+def _number(grouper: _Grouper, text: str, token: Token) -> int:
+    """A number on the line ``token``, refused past ``max_integer_digits``."""
+    at = (token.start_pos or 0) + str(token).find(text)
+    check_integer(text, grouper.source, at, grouper.source_name)
+    return int(text)

@@ -94,6 +94,7 @@ from bgkit._grammars import parser
 from bgkit.errors import NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
+from bgkit.formats._ratings import rating_tags
 from bgkit.limits import active, check_integer, check_name, check_play_steps, check_text
 from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.records import (
@@ -266,6 +267,7 @@ class _MatBuilder(Transformer[Token, Match]):
         # lines are needed only to expand tabs
         self._lines = source.split("\n") if "\t" in source else None
         self._max_steps = active().max_play_steps  # (check_play_steps says why it refuses)
+        self.ratings: dict[str, str] = {}  # (GridGammon's "name,rating": rating_tags)
 
     # -- helpers
 
@@ -312,6 +314,8 @@ class _MatBuilder(Transformer[Token, Match]):
         text = "" if name is None else str(name).strip().replace("\t", " ")
         if name is not None:
             check_name(text, self.source, name.start_pos or 0, self.source_name)
+        if rating is not None:
+            self.ratings.setdefault(text, str(rating)[1:].strip())
         return (text, name)
 
     def score_line(
@@ -585,7 +589,7 @@ class _MatBuilder(Transformer[Token, Match]):
             players,
             length,
             tuple(games),
-            tuple(tags),
+            tuple(rating_tags(players, self.ratings, tags)),
             tuple(comments),
             source_name=self.source_name,
         )

@@ -17,7 +17,7 @@ from bgkit.formats import decode_bytes, read_file
 from bgkit.formats.annotations import PositionExport
 from bgkit.position import Position
 
-__all__ = ["positions_from", "read_exports", "read_positions"]
+__all__ = ["parse_exports", "positions_from", "read_exports", "read_positions"]
 
 
 def read_exports(path: str | os.PathLike[str]) -> tuple[PositionExport, ...]:
@@ -27,16 +27,25 @@ def read_exports(path: str | os.PathLike[str]) -> tuple[PositionExport, ...]:
     :raises NotationError: when the file is no position export bgkit knows.
     :raises OSError: when it cannot be read.
     """
-    from bgkit.formats.bgblitz_text import parse_bgblitz_text, sniff_bgblitz_text
-    from bgkit.formats.gnubg_text import parse_gnubg_text, sniff_gnubg_text
     from bgkit.formats.xg import parse_xgp, sniff_xg
-    from bgkit.formats.xg_text import parse_xg_text, sniff_xg_text
 
     name = str(path)
     data = read_file(path)
     if sniff_xg(data):
         return (parse_xgp(data, source_name=name),)
-    text = decode_bytes(data)
+    return parse_exports(decode_bytes(data), name)
+
+
+def parse_exports(text: str, name: str | None = None) -> tuple[PositionExport, ...]:
+    """Every position of a position export's text (see :func:`read_exports`); ``name``
+    names it in messages.
+
+    :raises NotationError: when the text is no position export bgkit knows.
+    """
+    from bgkit.formats.bgblitz_text import parse_bgblitz_text, sniff_bgblitz_text
+    from bgkit.formats.gnubg_text import parse_gnubg_text, sniff_gnubg_text
+    from bgkit.formats.xg_text import parse_xg_text, sniff_xg_text
+
     if sniff_gnubg_text(text):
         return parse_gnubg_text(text, source_name=name)
     if sniff_xg_text(text):
