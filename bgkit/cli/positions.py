@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import click
 
 from bgkit.cli._common import fail, parse_dice
-from bgkit.errors import BgkitError, error_line
+from bgkit.errors import BgkitError, NotationError, error_line
 from bgkit.position import Position
 
 __all__ = ["moves", "show"]
@@ -20,21 +22,53 @@ def show(positions: tuple[str, ...]) -> None:
 
     Each argument is an XGID, a GNU Backgammon Position ID (optionally ':' and a Match
     ID), a FIBS board: line, or a position export file (eXtreme Gammon, BGBlitz or GNU
-    Backgammon text), whose positions are all shown.
+    Backgammon text), whose positions are all shown, with the players' names when the
+    input gives them. An argument that is neither gets one line on stderr, and the
+    others are still shown (exit code 2).
     """
-    from bgkit.formats.positions import positions_from
+    from bgkit.ascii_board import render
 
-    found: list[Position] = []
-    for argument in positions:
+    shown = failed = 0
+    for number, argument in enumerate(positions, 1):
         try:
-            found.extend(positions_from(argument))
+            found = _named_positions(argument)
         except (BgkitError, OSError) as err:
-            fail(error_line(err, source=argument))
-    for i, pos in enumerate(found):
-        if i:
-            click.echo()
-        click.echo(str(pos))
-        click.echo(f"FIBS: {pos.fibs()}")
+            failed += 1
+            click.echo(f"bgkit: {_error_line(err, argument, number)}", err=True)
+            continue
+        for pos, names in found:
+            if shown:
+                click.echo()
+            shown += 1
+            click.echo(render(pos) if names is None else render(pos, names=names))
+            click.echo(f"FIBS: {pos.fibs()}")
+    if failed:
+        sys.exit(2)
+
+
+def _named_positions(argument: str) -> list[tuple[Position, tuple[str, str] | None]]:
+    """The positions an argument names, each with the players' names when it gives them
+    (a position export, a FIBS board: line)."""
+    from bgkit.formats.positions import positions_from, read_exports
+
+    if "\n" not in argument and Path(argument).is_file():
+        return [(export.position, export.names) for export in read_exports(argument)]
+    (pos,) = positions_from(argument)
+    names = None
+    if argument.lstrip().startswith("board:"):
+        fields = argument.strip().split(":")
+        names = (fields[2], fields[1])  # FIBS: "player" is player 1 (X), as in gnubg
+    return [(pos, names)]
+
+
+def _error_line(err: BgkitError | OSError, argument: str, number: int) -> str:
+    """The error's line, a notation named by its place among the arguments (not printed
+    as if it were a file name): ``<argument 2>:1:39: XGID dice must be...``."""
+    if "\n" not in argument and Path(argument).exists():
+        return error_line(err, source=argument)
+    if isinstance(err, NotationError) and err.source_name in (None, argument):
+        err = err.with_source_name(f"<argument {number}>")
+    return error_line(err, source=f"<argument {number}>")
 
 
 @click.command(short_help="List every legal play for a roll.")
