@@ -85,7 +85,7 @@ class Move:
     column: int = field(default=0, compare=False, repr=False)
     """1-based source column of the roll."""
     number: int = field(default=0, compare=False, repr=False)
-    """The move number written on the line (``4`` for ``  4) 66: ...``), 0 when none."""
+    """The move number written on the line (``4`` for ``"  4) 66: ..."``), 0 when none."""
     annotations: Annotations = field(default=(), compare=False, repr=False)
     """Extra data a record format carries (SGF analysis, comments...); see :data:`Annotations`."""
 
