@@ -147,7 +147,7 @@ def hint(
     if position.game_state != GameState.PLAYING or any(
         side[0] == position.checkers for side in position.board
     ):
-        raise IllegalActionError(f"{position.xgid()}: the game is over: no play or cube to rank")
+        raise IllegalActionError("the game is over: no play or cube to rank")
     if evaluator is None:
         require("analysis", ("gnubg",), "bgkit.hint")
         from bgkit.gnubg_evaluator import GnubgEvaluator
