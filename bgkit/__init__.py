@@ -10,17 +10,18 @@ Start here:
 * :func:`read_match` and :func:`write_match` (``bgkit.formats``): read a match record in
   any format bgkit knows into a :class:`Match` of :class:`Game` s and actions
   (``bgkit.records``), and write one as ``.mat``, SGF or JSON.
-* :func:`verify` (``bgkit.verify``): replay a match with the rules; a :class:`Report`
-  of :class:`Issue` s (errors and notes), each with file, line, column, game, move,
-  reason and position.
+* :func:`verify`: replay a match (or the record at a path, or a record's text) with the
+  rules; a :class:`Report` of :class:`Issue` s (errors and notes), each with file, line,
+  column, game, move, reason and position. Ask ``report.ok``: a report has no truth value.
 * :func:`replay` (``bgkit.replay``): a legal match as (position, action) steps.
 * :func:`analyze` (``bgkit.analysis``, loaded on first use): errors, luck and
   cube decisions with GNU Backgammon's evaluator, as pandas DataFrames, with the
   candidate plays of every roll; :func:`hint` (``bgkit.hints``) the ranked plays or the
-  cube decision of one position;
+  cube decision of one position (a :class:`Position` or its notation);
   ``bgkit.reports`` turns them into figures and tables, ``bgkit.svg`` draws boards.
 * errors (``bgkit.errors``): every error is a :class:`BgkitError` and a ``ValueError``
-  (:class:`VerificationError`, raised by :meth:`Report.raise_for_issues`, groups them).
+  (:class:`VerificationError`, raised by :meth:`Report.raise_for_issues`, groups them);
+  on an install without an extra, what needs it raises :class:`MissingExtraError`.
 """
 
 from __future__ import annotations
