@@ -508,7 +508,7 @@ def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | No
         played = best + k.error
     else:
         return Figures(cube, k.luck)
-    legal = len(step.before.with_dice(*step.action.dice).legal_plays())
+    legal = len(step.before.with_dice(*step.action.dice).legal_results())
     rank = k.played + 1 if k.played is not None else len(k.candidates) + 1
     return Figures(
         cube, k.luck, None, legal, str(k.candidates[0].play), best, played, rank, k.candidates

@@ -168,7 +168,7 @@ def hint(
         theirs = evaluator.evaluate(after, plies=plies).probabilities
         plays.append(
             PlayHint(
-                candidate.play,
+                candidate.play.ordered(),  # (repr in the order str writes the steps)
                 candidate.equity,
                 candidate.equity - best,
                 mirror(theirs),

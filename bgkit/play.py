@@ -141,8 +141,21 @@ class Play:
         >>> Play("13/8 24/22").ordered()
         Play('24/22 13/8')
         """
-        ordered = tuple(s for chain in _chains(self.steps) for s in chain)
-        return self if ordered == self.steps else Play(ordered)
+        steps = self.steps
+        if len(steps) == 2:  # (most rolls: the order is the sort's; the hot path of hint)
+            first, second = steps
+            if first.src > second.src or (first.src == second.src and first.dst >= second.dst):
+                return self
+            ordered: tuple[Step, ...] = (second, first)
+        elif len(steps) < 2:
+            return self
+        else:
+            ordered = _in_chain_order(steps)
+            if ordered is steps:
+                return self
+        play = object.__new__(Play)
+        object.__setattr__(play, "steps", ordered)
+        return play
 
     def spelled(self) -> str:
         """Every step spelled out in order, nothing joined: ``24/18 18/13 8/5* 6/5``."""
@@ -184,6 +197,12 @@ def format_steps(steps: Iterable[Step]) -> str:
         else:
             out.append(text)
     return " ".join(out)
+
+
+def _in_chain_order(steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    """``steps`` in :func:`_chains` order (``steps`` itself when they are)."""
+    ordered = tuple(s for chain in _chains(steps) for s in chain)
+    return steps if ordered == steps else ordered
 
 
 def _chains(steps: Iterable[Step]) -> list[list[Step]]:

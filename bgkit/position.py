@@ -575,14 +575,19 @@ class Position:
         larger die only from the highest point.
 
         When no play is possible the list is **empty** (as GNU Backgammon counts
-        it); apply the empty play ``Play()`` to pass the turn.
+        it); apply the empty play ``Play()`` to pass the turn. Each play lists its steps
+        in the order ``str`` writes them (:meth:`Play.ordered`).
         """
-        return list(self.legal_results(d1, d2).values())
+        found = self.legal_results(d1, d2).values()
+        return [play.ordered() for play in found]  # (the steps in the order str writes them)
 
     def legal_results(self, d1: int | None = None, d2: int | None = None) -> dict[Key, Play]:
-        """``{(mover side, opponent side): play}`` for every distinct legal play."""
-        found = generate(self.board[self.turn], self.board[self.opponent], *self._dice(d1, d2))
-        return {key: play.ordered() for key, play in found.items()}  # (steps as str has them)
+        """``{(mover side, opponent side): play}`` for every distinct legal play.
+
+        The plays' steps are in the order the move generator found them (the hot path of
+        analysis); :meth:`legal_plays` gives them in the order ``str`` writes them.
+        """
+        return generate(self.board[self.turn], self.board[self.opponent], *self._dice(d1, d2))
 
     def _dice(self, d1: int | None, d2: int | None) -> tuple[int, int]:
         if d1 is None or d2 is None:

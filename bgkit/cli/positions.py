@@ -89,7 +89,7 @@ def moves(notation: str, dice: str | None, as_json: bool) -> None:
     results = pos.legal_results(d1, d2)
     rolled = pos.with_dice(d1, d2)
     rows = []
-    for play in results.values():
+    for play in (found.ordered() for found in results.values()):
         after = rolled.apply(play)
         rows.append({"play": str(play), "steps": [str(s) for s in play], "xgid": after.xgid()})
     if as_json:
