@@ -69,6 +69,8 @@ def test_convert_a_folder_needs_to_and_never_writes_over_its_records(folder: Pat
     result = run("convert", str(folder), str(folder.parent / "out"))
     assert result.exit_code == 2
     assert result.stderr == f"bgkit: {folder} is a folder: give --to (json, mat, ogxm, sgf)\n"
+    to_stdout = run("convert", str(folder), "-", "--to", "json")
+    assert to_stdout.exit_code == 2 and "not to stdout" in to_stdout.stderr
     original = (folder / CLEAN.name).read_bytes()
     onto = run("convert", "--force", str(folder), str(folder), "--to", "mat", "--jobs", "1")
     assert onto.exit_code == 2
@@ -150,6 +152,10 @@ def test_show_names_a_bad_notation_by_its_place_and_shows_the_good_ones() -> Non
     assert both_bad.exit_code == 2
     assert [line.split(":")[0] for line in both_bad.stderr.splitlines()] == ["bgkit"] * 2
     assert OPENING in both_bad.stdout
+    missing = run("show", "exports/missing.txt")
+    assert missing.stderr == (
+        "bgkit: exports/missing.txt: no such file (and not a position notation)\n"
+    )
 
 
 def test_show_names_the_players_when_the_input_does() -> None:

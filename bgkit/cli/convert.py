@@ -221,6 +221,8 @@ def _convert_folder(
 
     if to is None:
         fail(f"{folder} is a folder: give --to ({', '.join(sorted(WRITABLE.values()))})")
+    if str(out) == "-":
+        fail(f"{folder} is a folder: it is converted into a folder, not to stdout")
     if out.exists() and not out.is_dir():
         fail(f"{out}: not a folder; a folder is converted into a folder")
     files, _skipped = find_records([folder])

@@ -61,11 +61,18 @@ def _named_positions(argument: str) -> list[tuple[Position, tuple[str, str] | No
     return [(pos, names)]
 
 
+_FILE_SUFFIXES = (".txt", ".xgp", ".TXT", ".XGP")
+"""Endings that name a file, not a notation (a GNU ID has no full stop)."""
+
+
 def _error_line(err: BgkitError | OSError, argument: str, number: int) -> str:
     """The error's line, a notation named by its place among the arguments (not printed
     as if it were a file name): ``<argument 2>:1:39: XGID dice must be...``."""
     if "\n" not in argument and Path(argument).exists():
         return error_line(err, source=argument)
+    looks_like_notation = argument.strip().lower().startswith(("xgid=", "board:"))
+    if not looks_like_notation and ("/" in argument or Path(argument).suffix in _FILE_SUFFIXES):
+        return f"{argument}: no such file (and not a position notation)"
     if isinstance(err, NotationError) and err.source_name in (None, argument):
         err = err.with_source_name(f"<argument {number}>")
     return error_line(err, source=f"<argument {number}>")
