@@ -10,17 +10,18 @@ Start here:
 * :func:`read_match` and :func:`write_match` (``bgkit.formats``): read a match record in
   any format bgkit knows into a :class:`Match` of :class:`Game` s and actions
   (``bgkit.records``), and write one as ``.mat``, SGF or JSON.
-* :func:`verify` (``bgkit.verify``): replay a match with the rules; a :class:`Report`
-  of :class:`Issue` s (errors and notes), each with file, line, column, game, move,
-  reason and position.
+* :func:`verify`: replay a match (or the record at a path, or a record's text) with the
+  rules; a :class:`Report` of :class:`Issue` s (errors and notes), each with file, line,
+  column, game, move, reason and position. Ask ``report.ok``: a report has no truth value.
 * :func:`replay` (``bgkit.replay``): a legal match as (position, action) steps.
 * :func:`analyze` (``bgkit.analysis``, loaded on first use): errors, luck and
   cube decisions with GNU Backgammon's evaluator, as pandas DataFrames, with the
   candidate plays of every roll; :func:`hint` (``bgkit.hints``) the ranked plays or the
-  cube decision of one position;
+  cube decision of one position (a :class:`Position` or its notation);
   ``bgkit.reports`` turns them into figures and tables, ``bgkit.svg`` draws boards.
 * errors (``bgkit.errors``): every error is a :class:`BgkitError` and a ``ValueError``
-  (:class:`VerificationError`, raised by :meth:`Report.raise_for_issues`, groups them).
+  (:class:`VerificationError`, raised by :meth:`Report.raise_for_issues`, groups them);
+  on an install without an extra, what needs it raises :class:`MissingExtraError`.
 """
 
 from __future__ import annotations
@@ -37,18 +38,55 @@ from bgkit.errors import (
     NotationError,
     UnsupportedFormatError,
 )
-from bgkit.formats import read_match, write_match
+from bgkit.extras import MissingExtraError
+from bgkit.formats import RecordSource, read_match, write_match
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.position import GameState, Position, ResultKind, Status
 from bgkit.records import Beaver, Double, Drop, Game, Match, Move, Raccoon, Result, Take
 from bgkit.replay import ReplayStep, replay
-from bgkit.verify import Issue, IssueKind, Report, Severity, VerificationError, verify
+from bgkit.verify import Issue, IssueKind, Report, Severity, VerificationError
+from bgkit.verify import verify as _verify_match
 
 __version__ = "0.1.0"
+"""bgkit's version: the one place it is written (``pyproject.toml`` reads it from here)."""
+
+
+def verify(
+    match: Match | RecordSource | bytes, *, stop_at_first: bool = False, jacoby: bool = False
+) -> Report:
+    """Replay every game of a match with the rules and report every problem found.
+
+    ``match`` is a :class:`Match`, or what :func:`read_match` reads: a path, an open file,
+    or a record's text (a ``str`` of more than one line, or ``bytes``), which is read
+    first. Problems in the record are returned in the :class:`Report`; only a record
+    that cannot be read raises.
+
+    >>> verify("data/fixtures/handwritten_3pt.mat").ok
+    True
+
+    :param stop_at_first: stop at the first error (``bgkit verify --strict``).
+    :param jacoby: the record is scored with the Jacoby rule (see
+        :func:`bgkit.verify.verify`, which takes a :class:`Match` only).
+    :raises NotationError: when the record does not parse (see :func:`read_match`).
+    :raises OSError: when the file cannot be read.
+    """
+    if not isinstance(match, Match):
+        match = _read(match)
+    return _verify_match(match, stop_at_first=stop_at_first, jacoby=jacoby)
+
+
+def _read(source: RecordSource | bytes) -> Match:
+    """A record from a path, an open file, or its text (a multi-line ``str`` or ``bytes``)."""
+    if isinstance(source, bytes | bytearray) or (isinstance(source, str) and "\n" in source):
+        return read_match(text=bytes(source) if isinstance(source, bytearray) else source)
+    return read_match(source)
+
+
+_LAZY = ("analyze", "hint")
+"""Names loaded on first use: analysis needs gnubg and pandas (the ``analysis`` extra)."""
 
 
 def __getattr__(name: str) -> object:
-    # analysis needs gnubg and pandas: load them only when it is asked for
     if name == "analyze":
         from bgkit.analysis import analyze
 
@@ -58,6 +96,11 @@ def __getattr__(name: str) -> object:
 
         return hint
     raise AttributeError(f"module 'bgkit' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """Every public name, the lazy ones too (so that Jupyter completes ``bgkit.ana``)."""
+    return sorted({*globals(), *_LAZY})
 
 
 __all__ = [
@@ -79,11 +122,13 @@ __all__ = [
     "IssueKind",
     "LimitError",
     "Match",
+    "MissingExtraError",
     "Move",
     "NotationError",
     "Play",
     "Position",
     "Raccoon",
+    "RecordSource",
     "ReplayStep",
     "Report",
     "Result",

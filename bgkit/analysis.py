@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from bgkit.analysis_tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
 from bgkit.errors import AnalysisError, BgkitError
 from bgkit.evaluator import CubeDecision, Evaluator
+from bgkit.extras import require
 from bgkit.formats.annotations import (
     ActionAnalysis,
     CheckerAnalysis,
@@ -393,6 +394,8 @@ def analyze(
         table ``met`` covers.
     :raises ValueError: for a table bgkit does not ship, or one given with ``evaluator``.
     """
+    if evaluator is None:
+        require("analysis", ("gnubg", "pandas"), "bgkit.analyze")  # before any worker starts
     started = time.perf_counter()
     table = _met(evaluator, met, match.length)
     workers = plan_jobs(jobs, sum(len(g.actions) for g in match.games), evaluator, plies)
@@ -505,7 +508,7 @@ def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | No
         played = best + k.error
     else:
         return Figures(cube, k.luck)
-    legal = len(step.before.with_dice(*step.action.dice).legal_plays())
+    legal = len(step.before.with_dice(*step.action.dice).legal_results())
     rank = k.played + 1 if k.played is not None else len(k.candidates) + 1
     return Figures(
         cube, k.luck, None, legal, str(k.candidates[0].play), best, played, rank, k.candidates

@@ -5,7 +5,7 @@ Backgammon's neural nets, bear-off databases and match equity table, the same
 engine and settings that ``analyse match`` uses, so bgkit's analysis reproduces
 gnubg's figures.
 
-**Why ``gnubg`` and not ``gnubg-nn``.** Measured here (2-core VM, Python 3.11,
+**Why gnubg and not gnubg-nn.** Measured here (2-core VM, Python 3.11,
 µs per call, first pass over the positions of a 7-point match):
 
 ============================================  ===============  ==============

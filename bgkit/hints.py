@@ -19,11 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from bgkit.errors import IllegalActionError
 from bgkit.evaluator import Chances, CubeDecision, Evaluator, mirror
+from bgkit.extras import require
+from bgkit.position import GameState, Position
 
 if TYPE_CHECKING:
     from bgkit.play import Play
-    from bgkit.position import Position
 
 __all__ = ["CubeHint", "Hint", "PlayHint", "hint", "proper_action"]
 
@@ -116,7 +118,7 @@ class Hint:
 
 
 def hint(
-    position: Position,
+    position: Position | str,
     *,
     plies: int = 0,
     candidates: int | None = 5,
@@ -132,9 +134,22 @@ def hint(
         ``analysis`` extra).
     :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`;
         default Kazaross-XG2); not with ``evaluator``.
+    :param position: a :class:`~bgkit.position.Position`, or its notation (XGID, GNU
+        Backgammon Position ID with an optional Match ID, FIBS ``board:``).
     :raises ValueError: for an unknown table, or a table with an ``evaluator``.
+    :raises NotationError: for notation that does not parse.
+    :raises IllegalActionError: for a game that is over (no play or cube to rank).
+    :raises MissingExtraError: without an ``evaluator``, on an install without the
+        ``analysis`` extra.
     """
+    if isinstance(position, str):
+        position = Position.parse(position)
+    if position.game_state != GameState.PLAYING or any(
+        side[0] == position.checkers for side in position.board
+    ):
+        raise IllegalActionError("the game is over: no play or cube to rank")
     if evaluator is None:
+        require("analysis", ("gnubg",), "bgkit.hint")
         from bgkit.gnubg_evaluator import GnubgEvaluator
 
         evaluator = GnubgEvaluator(met=met)
@@ -153,7 +168,7 @@ def hint(
         theirs = evaluator.evaluate(after, plies=plies).probabilities
         plays.append(
             PlayHint(
-                candidate.play,
+                candidate.play.ordered(),  # (repr in the order str writes the steps)
                 candidate.equity,
                 candidate.equity - best,
                 mirror(theirs),

@@ -91,6 +91,9 @@ class Play:
 
     ``Play(())`` is the empty play (a dance, or a record that shows no movement).
     ``Play("13/8 13/11")`` parses notation, like :meth:`parse`.
+    ``repr`` spells the steps in their order, one per die, and ``==`` compares them in
+    order too: a record's play keeps the order it was written in. The rules engine gives
+    its plays in the order ``str`` writes them (:meth:`ordered`).
     """
 
     steps: tuple[Step, ...] = ()
@@ -129,6 +132,31 @@ class Play:
     def __repr__(self) -> str:
         return f"Play({self.spelled()!r})"
 
+    def ordered(self) -> Play:
+        """The same steps in the order :func:`str` writes them: from the highest point,
+        each checker's hops one after the other. The plays the rules engine gives
+        (:meth:`~bgkit.Position.legal_plays`) are in this order; a recorded play keeps
+        the order it was written in.
+
+        >>> Play("13/8 24/22").ordered()
+        Play('24/22 13/8')
+        """
+        steps = self.steps
+        if len(steps) == 2:  # (most rolls: the order is the sort's; the hot path of hint)
+            first, second = steps
+            if first.src > second.src or (first.src == second.src and first.dst >= second.dst):
+                return self
+            ordered: tuple[Step, ...] = (second, first)
+        elif len(steps) < 2:
+            return self
+        else:
+            ordered = _in_chain_order(steps)
+            if ordered is steps:
+                return self
+        play = object.__new__(Play)
+        object.__setattr__(play, "steps", ordered)
+        return play
+
     def spelled(self) -> str:
         """Every step spelled out in order, nothing joined: ``24/18 18/13 8/5* 6/5``."""
         return " ".join(str(s) for s in self.steps)
@@ -153,20 +181,8 @@ def format_steps(steps: Iterable[Step]) -> str:
     Steps are ordered from the highest source point; one checker's consecutive
     hops are chained, keeping intermediate points only where it hit.
     """
-    remaining = sorted(steps, key=lambda s: (-s.src, -s.dst))
-    chains: list[list[Step]] = []
-    while remaining:
-        chain = [remaining.pop(0)]
-        while True:
-            last = chain[-1]
-            nxt = next((s for s in remaining if s.src == last.dst and last.dst != OFF), None)
-            if nxt is None:
-                break
-            remaining.remove(nxt)
-            chain.append(nxt)
-        chains.append(chain)
     texts: list[str] = []
-    for chain in chains:
+    for chain in _chains(steps):
         text = point_name(chain[0].src)
         for i, s in enumerate(chain):
             if s.hit or i == len(chain) - 1:
@@ -181,6 +197,30 @@ def format_steps(steps: Iterable[Step]) -> str:
         else:
             out.append(text)
     return " ".join(out)
+
+
+def _in_chain_order(steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    """``steps`` in :func:`_chains` order (``steps`` itself when they are)."""
+    ordered = tuple(s for chain in _chains(steps) for s in chain)
+    return steps if ordered == steps else ordered
+
+
+def _chains(steps: Iterable[Step]) -> list[list[Step]]:
+    """The steps in the order players write them: from the highest source point, each
+    checker's consecutive hops one after the other (one chain per checker)."""
+    remaining = sorted(steps, key=lambda s: (-s.src, -s.dst))
+    chains: list[list[Step]] = []
+    while remaining:
+        chain = [remaining.pop(0)]
+        while True:
+            last = chain[-1]
+            nxt = next((s for s in remaining if s.src == last.dst and last.dst != OFF), None)
+            if nxt is None:
+                break
+            remaining.remove(nxt)
+            chain.append(nxt)
+        chains.append(chain)
+    return chains
 
 
 class _StepError(OffsetError):

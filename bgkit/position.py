@@ -542,8 +542,21 @@ class Position:
             raise IllegalActionError(f"dice must be 1-6: {d1}{d2}")
         return replace(self, dice=(d1, d2))
 
-    def with_dice(self, d1: int, d2: int) -> Position:
-        """The same position with the player on roll holding ``d1 d2`` (replacing any dice)."""
+    def with_dice(self, d1: int | tuple[int, int] | str, d2: int | None = None) -> Position:
+        """The same position with the player on roll holding the dice (replacing any).
+
+        The roll is two numbers, a pair, or text (``"31"``, ``"3-1"``, ``"3 1"``):
+
+        >>> pos = Position.initial()
+        >>> pos.with_dice(3, 1).dice, pos.with_dice((3, 1)).dice, pos.with_dice("31").dice
+        ((3, 1), (3, 1), (3, 1))
+
+        :raises IllegalActionError: when a die is not 1-6, or the roll is not two dice.
+        """
+        if d2 is None:
+            d1, d2 = _roll(d1)
+        elif not isinstance(d1, int):
+            raise IllegalActionError(f"dice: give two numbers, a pair or text, not {d1!r}, {d2!r}")
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             raise IllegalActionError(f"dice must be 1-6: {d1}{d2}")
         return self._derive(dice=(d1, d2), doubled=False)
@@ -562,13 +575,18 @@ class Position:
         larger die only from the highest point.
 
         When no play is possible the list is **empty** (as GNU Backgammon counts
-        it); apply the empty play ``Play()`` to pass the turn.
+        it); apply the empty play ``Play()`` to pass the turn. Each play lists its steps
+        in the order ``str`` writes them (:meth:`Play.ordered`).
         """
-        dice = self._dice(d1, d2)
-        return list(generate(self.board[self.turn], self.board[self.opponent], *dice).values())
+        found = self.legal_results(d1, d2).values()
+        return [play.ordered() for play in found]  # (the steps in the order str writes them)
 
     def legal_results(self, d1: int | None = None, d2: int | None = None) -> dict[Key, Play]:
-        """``{(mover side, opponent side): play}`` for every distinct legal play."""
+        """``{(mover side, opponent side): play}`` for every distinct legal play.
+
+        The plays' steps are in the order the move generator found them (the hot path of
+        analysis); :meth:`legal_plays` gives them in the order ``str`` writes them.
+        """
         return generate(self.board[self.turn], self.board[self.opponent], *self._dice(d1, d2))
 
     def _dice(self, d1: int | None, d2: int | None) -> tuple[int, int]:
@@ -677,7 +695,7 @@ class Position:
             literal = {(me0, opp0): play}
         results = generate(me0, opp0, d1, d2)
         key = _match_written(me0, opp0, d1, d2, play, results)
-        return results.get(key, Play()), self._after(key), key in literal
+        return results.get(key, Play()).ordered(), self._after(key), key in literal
 
     def literal_results(self, play: Play) -> dict[Key, Play]:
         """The results of playing ``play`` hop by hop exactly as written, in any order.
@@ -755,6 +773,21 @@ def _match_written(
         return by_marks[0]
     options = " or ".join(str(results[key]) for key in fits)
     raise AmbiguousPlayError(f"{format_steps(play.steps)} with {d1}{d2} is ambiguous: {options}")
+
+
+def _roll(dice: object) -> tuple[int, int]:
+    """``(3, 1)``, ``[3, 1]``, ``"31"``, ``"3-1"`` or ``"3 1"`` as two numbers."""
+    if isinstance(dice, str):
+        digits = [c for c in dice if not c.isspace() and c not in "-,"]
+        if len(digits) == 2 and all(c in "123456" for c in digits):
+            return int(digits[0]), int(digits[1])
+    elif (
+        isinstance(dice, tuple | list)
+        and len(dice) == 2
+        and all(isinstance(d, int) and not isinstance(d, bool) for d in dice)
+    ):
+        return dice[0], dice[1]
+    raise IllegalActionError(f"dice must be two dice 1-6, such as (3, 1) or '31': {dice!r}")
 
 
 def _closed(side: Side) -> bool:

@@ -85,7 +85,7 @@ class Move:
     column: int = field(default=0, compare=False, repr=False)
     """1-based source column of the roll."""
     number: int = field(default=0, compare=False, repr=False)
-    """The move number written on the line (``4`` for ``  4) 66: ...``), 0 when none."""
+    """The move number written on the line (``4`` for ``"  4) 66: ..."``), 0 when none."""
     annotations: Annotations = field(default=(), compare=False, repr=False)
     """Extra data a record format carries (SGF analysis, comments...); see :data:`Annotations`."""
 
@@ -333,6 +333,47 @@ class Match:
         """The ``CubeLimit`` tag (1 means no cube), 1024 when absent or unreadable."""
         value = (self.tag("CubeLimit") or "").strip()
         return int(value) if value.isascii() and value.isdigit() and int(value) > 0 else 1024
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The score at the end of the record: the last game's starting score plus the
+        points its result line gives, capped at the match length (a match ends there).
+
+        In a money session, the points each player won over the session. A record that
+        stops in the middle of a game gives the score before that game.
+
+        >>> from bgkit.formats import read_match
+        >>> m = read_match("data/sample.mat")
+        >>> m.players, m.length, m.score, m.winner
+        (('gnubg', 'root'), 7, (7, 4), 0)
+        """
+        if not self.games:
+            return (0, 0)
+        counted = self.games[-1:] if self.length else self.games  # (money: some writers
+        score = list(counted[0].score)  # head every game 0-0, so add up every result)
+        for game in counted:
+            if game.result is not None:
+                score[game.result.winner] += game.result.points
+        if self.length:
+            score = [min(points, self.length) for points in score]
+        return (score[0], score[1])
+
+    @property
+    def winner(self) -> int | None:
+        """The player (0 or 1) who won the match: the one whose :attr:`score` reached the
+        length, or whom the last result line says won it (``and the match``: a forfeit
+        credits the points needed). In a money session, the player ahead at the end.
+        ``None`` for a match that stops before its end, or a session that ends level.
+        """
+        first, second = self.score
+        if self.length:
+            if first >= self.length or second >= self.length:
+                return 0 if first >= self.length else 1
+            last = self.games[-1].result if self.games else None
+            return last.winner if last is not None and last.match_won else None
+        if first == second:
+            return None
+        return 0 if first > second else 1
 
     def crawford_game(self) -> int | None:
         """The index in :attr:`games` of the Crawford game, or ``None``.

@@ -46,9 +46,12 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from bgkit.extras import require
 from bgkit.metrics import SKILL_SIGNS, luck_words, skill_label
 from bgkit.position import Position
 from bgkit.records import Match
+
+require("reports", what="bgkit.reports")  # one clear error on the core install
 
 if TYPE_CHECKING:
     import pandas as pd

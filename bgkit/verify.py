@@ -214,6 +214,18 @@ class Report:
     def __len__(self) -> int:
         return len(self.issues)
 
+    def __bool__(self) -> bool:
+        """A report has no truth value: ``if report:`` could mean "has issues" (it has
+        notes, and a length) or "is clean". Ask :attr:`ok` (no rule broken) or
+        ``len(report)`` (issues, notes included).
+
+        :raises TypeError: always.
+        """
+        raise TypeError(
+            "a Report has no truth value: use report.ok (no rule broken) or len(report)"
+            " (the issues, notes included)"
+        )
+
     def raise_for_issues(self) -> None:
         """Raise every error at once as a :class:`VerificationError` (an ``ExceptionGroup``).
 

@@ -4,7 +4,7 @@
 
 * The 26-letter board is the signed view from X's side (:meth:`Position.signed_points`
   with player 1): character 0 is O's bar, 1..24 are X's points 1..24, 25 is X's bar;
-  ``A``..``P`` count X's checkers, ``a``..``p`` O's, ``-`` is empty.
+  ``A`` to ``P`` count X's checkers, ``a`` to ``p`` O's, ``-`` is empty.
 * X (upper case, XG's bottom player) is gnubg's and bgkit's **player 1**, O is player 0.
 * ``cube`` is the exponent of the cube value; ``cube position`` 0 centred, 1 X owns,
   -1 O owns; ``turn`` 1 X on roll, -1 O on roll.

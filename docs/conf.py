@@ -83,6 +83,24 @@ def generate() -> None:
         figure.savefig(GENERATED / f"{name}.png", dpi=96, bbox_inches="tight")
 
 
+def _parsable_signature(
+    _app: Any,
+    _what: str,
+    _name: str,
+    _obj: Any,
+    _options: Any,
+    signature: str | None,
+    annotation: str | None,
+) -> tuple[str | None, str | None] | None:
+    """A dataclass field with a ``default_factory`` shows its default as ``<factory>``,
+    which is no Python: Sphinx then prints the whole signature as written, type
+    references (``~bgkit.records.Match``) included. Show such a default as ``...``."""
+    if signature and "<factory>" in signature:
+        return signature.replace("<factory>", "..."), annotation
+    return None
+
+
 def setup(app: Any) -> dict[str, Any]:
     app.connect("builder-inited", lambda _app: generate())
+    app.connect("autodoc-process-signature", _parsable_signature)
     return {"parallel_read_safe": True}

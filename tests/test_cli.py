@@ -168,7 +168,7 @@ def test_moves_dance() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("show", "garbage"), "bgkit: garbage:1:1: unknown position notation"),
+        (("show", "garbage"), "bgkit: <argument 1>:1:1: unknown position notation"),
         (("moves", "4HPwATDgc/ABMA", "37"), "bgkit: dice:1:1: dice must be two digits 1-6: '37'"),
         (("moves", "4HPwATDgc/ABMA"), "bgkit: no dice given and the position has none"),
     ],

@@ -4,6 +4,7 @@ and has the pages a user looks for. Its code examples are doctested by pytest it
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
 import sys
@@ -65,6 +66,38 @@ def test_the_api_reference_comes_from_the_docstrings(site: Path) -> None:
     assert first_line in text
     for name in ["read_match", "write_match", "verify", "replay", "analyze"]:
         assert f"bgkit.{name}" in text_of(site / "api" / "index.html"), name
+
+
+LEFTOVER = re.compile(r"``|:[a-z]+:`|(?<![\w/])~[a-z_]+\.[\w.]+")
+"""reST markup that did not become HTML: double backquotes, a role (``:func:`x```), or a
+``~module.name`` reference printed as it was written (a signature Sphinx could not parse)."""
+
+
+def leftover_markup(site: Path) -> dict[str, list[str]]:
+    """Per page of the built site: the leftover reST markup in its text, with context.
+
+    Code is left out (``<pre>`` blocks and inline ``<code>``, where backquotes may be
+    meant), and so are the highlighted sources (``_modules/``) and the search pages.
+    """
+    found: dict[str, list[str]] = {}
+    for page in sorted(site.rglob("*.html")):
+        name = page.relative_to(site).with_suffix("").as_posix()
+        if name.startswith(("_modules/", "_sources/")) or name in ("search", "genindex"):
+            continue
+        markup = page.read_text("utf-8")
+        markup = re.sub(r"<(pre|code|script|style)\b.*?</\1>", " ", markup, flags=re.S)
+        text = html.unescape(re.sub(r"<[^>]+>", "", markup))
+        hits = [text[max(0, m.start() - 30) : m.end() + 30] for m in LEFTOVER.finditer(text)]
+        if hits:
+            found[name] = [" ".join(hit.split()) for hit in hits]
+    return found
+
+
+def test_no_page_shows_raw_rest_markup(site: Path) -> None:
+    # -W does not catch these: `` N point match`` (a literal may not start with a space),
+    # ``A``..``P`` (nor start after a full stop), ``x`` inside **bold**, and `~a.B` in a
+    # signature with a dataclass field's <factory> default
+    assert leftover_markup(site) == {}
 
 
 def test_boards_and_figures_are_drawn(site: Path) -> None:

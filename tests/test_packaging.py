@@ -1,4 +1,5 @@
-"""The wheel ships the grammars: build it, and parse from the built files alone."""
+"""The wheel ships the grammars and the licence: build it, and parse from the built files
+alone."""
 
 from __future__ import annotations
 
@@ -25,6 +26,15 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
     assert "bgkit/py.typed" in names
     assert "bgkit/schemas/match.schema.json" in names
     assert "bgkit/met_tables/Kazaross-XG2.xml" in names  # (the SGF analysis of .xg files)
+    # the licence travels with the wheel: the full GPL-3.0 text, named in the metadata
+    licence = next(n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
+    shipped = zipfile.ZipFile(wheel).read(licence).decode("utf-8")
+    assert shipped == (ROOT / "LICENSE").read_text("utf-8")
+    assert shipped.split()[:6] == ["GNU", "GENERAL", "PUBLIC", "LICENSE", "Version", "3,"]
+    assert len(shipped) > 30_000  # the whole text, not a pointer to it
+    metadata = zipfile.ZipFile(wheel).read(licence.replace("licenses/LICENSE", "METADATA"))
+    assert b"\nLicense-File: LICENSE\n" in metadata
+    assert b"\nLicense-Expression: GPL-3.0-or-later\n" in metadata
     unpacked = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(unpacked)
     sample = (ROOT / "data" / "fixtures" / "handwritten_3pt.mat").read_text()

@@ -249,11 +249,13 @@ def dice_fit(steps: tuple[Step, ...], dice: list[int]) -> bool:
 def test_applying_a_legal_play_gives_its_result(pos: Position, roll: tuple[int, int]) -> None:
     rolled = pos.with_dice(*roll)
     results = rolled.legal_results()
-    assert rolled.legal_plays() == list(results.values())
+    # legal_plays: the same plays, their steps in the order str writes them
+    assert rolled.legal_plays() == [play.ordered() for play in results.values()]
     for key, play in results.items():
         after = rolled.apply(play)
         assert sides(after, pos.turn) == key, str(play)
         assert after.turn == pos.opponent
+        assert sides(rolled.apply(play.ordered()), pos.turn) == key, str(play)
     if not results:
         passed = rolled.apply(Play())
         assert passed.board == pos.board

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from bgkit import __version__
 from bgkit.cli._common import fail, parse_dice
 from bgkit.cli.analyze import analyze
 from bgkit.cli.convert import convert
@@ -64,7 +65,7 @@ def _quiet_stdout() -> None:
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="bgkit")
+@click.version_option(__version__, "--version", "-V", prog_name="bgkit")
 def main() -> None:
     """bgkit: read, verify, convert and analyse backgammon records and positions.
 

@@ -111,7 +111,7 @@ def from_option(function: F) -> F:
     option = click.option(
         "--from",
         "from_",
-        type=click.Choice([f.name for f in FORMATS]),
+        type=click.Choice([f.name for f in FORMATS], case_sensitive=False),
         help="Read the records as this format.  [default: the format their content shows;"
         " the extension when the content fits it or fits none]",
     )

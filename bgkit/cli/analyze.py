@@ -36,7 +36,7 @@ STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
 
 
 @click.command("analyze", short_help="Analyse a match, or a season of them, with GNU Backgammon.")
-@click.argument("file")
+@click.argument("file", metavar="FILE|FOLDER")
 @click.option(
     "--plies",
     "-p",
@@ -258,6 +258,9 @@ def _season(
         )
     except (BatchError, BgkitError, OSError) as err:
         fail(error_line(err))
+    except KeyboardInterrupt:
+        click.echo(_kept(output), err=True)
+        raise
     matches = season.matches
     if matches.empty:
         fail(f"{folder}: no match record bgkit could analyse in it")
@@ -286,6 +289,23 @@ def _season(
             f" {len(season.skipped)} file(s) not analysed\n"
         )
         click.echo(head + shown.to_string(index=False, na_rep="n/a"))
+
+
+def _kept(output: str | None) -> str:
+    """What an interrupted season keeps, and how to go on."""
+    if not output:
+        return (
+            "bgkit: the season was interrupted and nothing is kept: with --output FILE every"
+            " match is kept as it is done, and a rerun goes on from there"
+        )
+    try:
+        import pandas as pd
+
+        table = pd.read_parquet(output) if output.endswith(".parquet") else pd.read_csv(output)
+        done = f"{table['file'].nunique()} file(s) analysed so far are"
+    except Exception:  # (nothing written yet, or unreadable: say it plainly)
+        done = "the files analysed so far are"
+    return f"bgkit: {done} kept in {output}; rerun the same command to go on from there"
 
 
 def _plain(value: Any) -> Any:

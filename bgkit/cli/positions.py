@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import click
 
 from bgkit.cli._common import fail, parse_dice, stdin
-from bgkit.errors import BgkitError, error_line
+from bgkit.errors import BgkitError, NotationError, error_line
 from bgkit.position import Position
 
 __all__ = ["moves", "show"]
@@ -21,34 +23,75 @@ def show(positions: tuple[str, ...]) -> None:
     Each argument is an XGID, a GNU Backgammon Position ID (optionally ':' and a Match
     ID, or both IDs as gnubg shows them: 'Position ID: ... Match ID: ...'), a FIBS board:
     line, or a position export file (eXtreme Gammon, BGBlitz or GNU Backgammon text, or an
-    eXtreme Gammon position file, .xgp), whose positions are all shown; - reads a notation
-    or a text export from stdin.
+    eXtreme Gammon position file, .xgp), whose positions are all shown, with the players'
+    names when the input gives them; - reads a notation or a text export from stdin. An
+    argument that is neither gets one line on stderr, and the others are still shown
+    (exit code 2).
     """
-    found: list[Position] = []
-    for argument in positions:
+    from bgkit.ascii_board import render
+
+    shown = failed = 0
+    for number, argument in enumerate(positions, 1):
         try:
-            found.extend(_positions_of(argument))
+            found = _named_positions(argument)
         except (BgkitError, OSError) as err:
-            fail(error_line(err, source=argument))
-    for i, pos in enumerate(found):
-        if i:
-            click.echo()
-        click.echo(str(pos))
-        click.echo(f"FIBS: {pos.fibs()}")
+            failed += 1
+            click.echo(f"bgkit: {_error_line(err, argument, number)}", err=True)
+            continue
+        for pos, names in found:
+            if shown:
+                click.echo()
+            shown += 1
+            click.echo(render(pos) if names is None else render(pos, names=names))
+            click.echo(f"FIBS: {pos.fibs()}")
+    if failed:
+        sys.exit(2)
 
 
-def _positions_of(argument: str) -> tuple[Position, ...]:
-    """The positions an argument names; ``-`` is stdin: a notation, or an export's text."""
+def _named_positions(argument: str) -> list[tuple[Position, tuple[str, str] | None]]:
+    """The positions an argument names, each with the players' names when it gives them
+    (a position export, a FIBS board: line)."""
+    from bgkit.formats.positions import positions_from, read_exports
+
+    if argument == "-":
+        return _stdin_positions()
+    if "\n" not in argument and Path(argument).is_file():
+        return [(export.position, export.names) for export in read_exports(argument)]
+    (pos,) = positions_from(argument)
+    names = None
+    if argument.lstrip().startswith("board:"):
+        fields = argument.strip().split(":")
+        names = (fields[2], fields[1])  # FIBS: "player" is player 1 (X), as in gnubg
+    return [(pos, names)]
+
+
+_FILE_SUFFIXES = (".txt", ".xgp", ".TXT", ".XGP")
+"""Endings that name a file, not a notation (a GNU ID has no full stop)."""
+
+
+def _error_line(err: BgkitError | OSError, argument: str, number: int) -> str:
+    """The error's line, a notation named by its place among the arguments (not printed
+    as if it were a file name): ``<argument 2>:1:39: XGID dice must be...``."""
+    if argument == "-" or ("\n" not in argument and Path(argument).exists()):
+        return error_line(err, source=argument)
+    looks_like_notation = argument.strip().lower().startswith(("xgid=", "board:"))
+    if not looks_like_notation and ("/" in argument or Path(argument).suffix in _FILE_SUFFIXES):
+        return f"{argument}: no such file (and not a position notation)"
+    if isinstance(err, NotationError) and err.source_name in (None, argument):
+        err = err.with_source_name(f"<argument {number}>")
+    return error_line(err, source=f"<argument {number}>")
+
+
+def _stdin_positions() -> list[tuple[Position, tuple[str, str] | None]]:
+    """The positions on stdin: a notation, or an export's text."""
     from bgkit.formats import decode_bytes, source_data
-    from bgkit.formats.positions import parse_exports, positions_from
+    from bgkit.formats.positions import parse_exports
 
-    if argument != "-":
-        return positions_from(argument)
     data, _ = source_data(stdin())
     text = decode_bytes(data) if isinstance(data, bytes) else data
     if len(text.strip().splitlines()) > 2:  # (a notation copied from gnubg has two lines)
-        return tuple(export.position for export in parse_exports(text, "-"))
-    return (Position.parse(text.rstrip()),)
+        return [(export.position, export.names) for export in parse_exports(text, "-")]
+    return [(Position.parse(text.rstrip()), None)]
 
 
 @click.command(short_help="List every legal play for a roll.")
@@ -69,7 +112,7 @@ def moves(notation: str, dice: str | None, as_json: bool) -> None:
     results = pos.legal_results(d1, d2)
     rolled = pos.with_dice(d1, d2)
     rows = []
-    for play in results.values():
+    for play in (found.ordered() for found in results.values()):
         after = rolled.apply(play)
         rows.append({"play": str(play), "steps": [str(s) for s in play], "xgid": after.xgid()})
     if as_json:

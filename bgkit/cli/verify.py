@@ -128,7 +128,7 @@ def verify(
         bar.clear()
         click.echo(line, err=True)
 
-    done = 0
+    done = reused = 0
     try:
         results = batch.stream_files(
             func, files, jobs=jobs, client=scheduler, output=output, columns=batch.VERIFY_COLUMNS
@@ -136,6 +136,7 @@ def verify(
         with contextlib.closing(results):
             for result in results:
                 done += 1
+                reused += result.reused
                 bar.update(1)
                 if result.kind is not None:
                     unreadable += 1
@@ -199,6 +200,11 @@ def verify(
     unchecked = n - clean - with_errors - unreadable
     if unchecked:
         summary += f"; {unchecked} not checked (--strict stopped at the first error)"
+    if reused:
+        summary += (
+            f"; {reused} of the files were done before and are unchanged: their results"
+            f" come from {output}, {done - reused} checked now"
+        )
     if skipped:
         summary += f" ({len(skipped)} .txt file(s) that are not match records skipped)"
     if not as_json:
@@ -216,8 +222,9 @@ def _reason(file: str, row: dict[str, Any]) -> tuple[str, str]:
     message = str(row["message"])
     line, column = row.get("line"), row.get("column")
     where = f"{file}:{line}:{column}" if line else file
-    if message.startswith(f"{where}: "):
-        return where, message[len(where) + 2 :]
+    for prefix in (where, f"<stdin>:{line}:{column}" if line else "<stdin>"):
+        if message.startswith(f"{prefix}: "):  # (stdin's reader names it <stdin>)
+            return where, message[len(prefix) + 2 :]
     return where, message
 
 

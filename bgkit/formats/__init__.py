@@ -307,6 +307,11 @@ def read_match(
     """
     if (source is None) == (text is None):
         raise TypeError("read_match takes a source (a path or an open file) or text=, not both")
+    if isinstance(source, bytes | bytearray | memoryview):
+        raise TypeError(
+            "read_match(source) takes a path or an open file; give a record's bytes as"
+            " read_match(text=...)"
+        )
     if isinstance(source, str) and "\n" in source:
         raise TypeError(
             "read_match(source) takes a path or an open file; give a record's text as"

@@ -831,9 +831,9 @@ def dumps_mat(match: Match) -> str:
     """The match as ``.mat`` text, laid out exactly as GNU Backgammon's ``export match mat``.
 
     The header holds the tags as ``; [Key "value"]`` lines in order, then a blank line
-    and the comments as ``; text`` lines; then `` N point match``, and per game
-    `` Game N``, the score line (``" %-31s%s : %d"``), a ``; Set Pos=`` line when the game
-    has a setup, and the move lines: ``%3d) `` and the left cell padded to 27 characters
+    and the comments as ``; text`` lines; then ``" N point match"``, and per game
+    ``" Game N"``, the score line (``" %-31s%s : %d"``), a ``; Set Pos=`` line when the game
+    has a setup, and the move lines: ``"%3d) "`` and the left cell padded to 27 characters
     and a space, then the right cell. Plays are written step by step as stored, with 25
     for the bar, 0 for off, ``*`` after a hit and a space after each of the first three
     steps, as gnubg does (a compact step such as ``24/14*`` stays compact, which gnubg

@@ -26,7 +26,7 @@ match information and each following node holds one action in gnubg's letter cod
 True
 
 **Players and points.** White (``W``, ``PW``, ``ws``) is player 0, the left column of a
-``.mat`` record; Black is player 1. Point letters are board-fixed: ``a``..``x`` are
+``.mat`` record; Black is player 1. Point letters are board-fixed: ``a`` to ``x`` are
 White's points 1..24 and Black's points 24..1, ``y`` is the bar and ``z`` (or any other
 letter) borne off. Hits are not written in SGF: the reader marks them by following the
 checkers from the starting position (or the set-up one), so a record reads exactly as
