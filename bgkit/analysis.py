@@ -72,9 +72,10 @@ from bgkit.metrics import (
     skill_label,
     skill_thresholds,
 )
+from bgkit.play import Play
 from bgkit.position import GameState, Position
 from bgkit.records import Match, Move
-from bgkit.replay import ReplayStep, replay
+from bgkit.replay import ReplayStep, move_number, replay_game
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -115,6 +116,10 @@ class Analysis:
     """Per row: the indices of its game in ``match.games`` and of its action in the game."""
     met: str = DEFAULT_MET
     """The match equity table of the figures (a name of :data:`bgkit.met.MET_NAMES`)."""
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    """The decisions not analysed, and why: the play of a roll the record does not give
+    (``???``) and the rest of its game (``game``, ``move``, ``player``, ``name``,
+    ``action``, ``dice``, ``line``, ``reason``)."""
 
     def candidates(self, row: int) -> pd.DataFrame:
         """The candidate plays of row ``row`` (of :attr:`moves`), best first: ``rank``,
@@ -229,8 +234,8 @@ class Analysis:
     def to_dict(self) -> dict[str, Any]:
         """Everything as JSON-ready data.
 
-        Keys ``match``, ``settings``, ``seconds``, ``players``, ``games``, ``moves``; NaN
-        figures become ``None``.
+        Keys ``match``, ``settings``, ``seconds``, ``players``, ``games``, ``moves`` and
+        ``skipped`` (:attr:`skipped`); NaN figures become ``None``.
         """
         m = self.match
         return {
@@ -248,6 +253,7 @@ class Analysis:
                 _jsonable({**row, **_note_dict(note)})
                 for row, note in zip(self.rows, self.notes or [None] * len(self.rows), strict=True)
             ],
+            "skipped": [dict(entry) for entry in self.skipped],
         }
 
     def __repr__(self) -> str:
@@ -397,7 +403,7 @@ def analyze(
     table = _met(evaluator, met, match.length)
     workers = plan_jobs(jobs, sum(len(g.actions) for g in match.games), evaluator, plies)
     with Runner(workers, evaluator, met=met) as runner:
-        steps = _replay(match)
+        steps, skipped = _replay(match)
         tasks, owners = _tasks(match, steps, plies, candidates)
         runner.submit(tasks)  # (forks the workers)
         rows = _base_rows(match, steps)  # while the workers evaluate
@@ -430,6 +436,7 @@ def analyze(
         notes=notes,
         where=[(step.game_index, step.action_index) for step in steps],
         met=met_name(met) if met else str(getattr(evaluator, "met", DEFAULT_MET)),
+        skipped=skipped,
     )
 
 
@@ -453,8 +460,8 @@ def analysis_from_file(
     from bgkit.formats.sgf_analysis import analysis_of
 
     started = time.perf_counter()
-    steps = _replay(match)
-    notes = [analysis_of(step.action) for step in steps]
+    steps, skipped = _replay(match)
+    notes = [analysis_of(step.action, step.before) for step in steps]
     if not any(n is not None and (n.checker or n.cube) for n in notes):
         raise AnalysisError(
             f"{match.source_name or 'the record'}: holds no analysis to report (analyse it"
@@ -463,6 +470,7 @@ def analysis_from_file(
     met = shipped_met()
     rows = _base_rows(match, steps)
     figures = [_file_figures(step, note) for step, note in zip(steps, notes, strict=True)]
+    _cube_after_beaver(steps, figures)
     _fill_rows(rows, steps, figures, met)
     _mark(rows, thresholds)
     players, games = _summaries(match, steps, rows, met, rating_scale)
@@ -480,6 +488,7 @@ def analysis_from_file(
         seconds=time.perf_counter() - started,
         notes=notes,
         where=[(step.game_index, step.action_index) for step in steps],
+        skipped=skipped,
     )
 
 
@@ -496,8 +505,8 @@ def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | No
     k = note.checker
     if not isinstance(step.action, Move) or k is None:
         return Figures(cube) if cube is not None else None
-    if not k.candidates:
-        return Figures(cube, k.luck, None, 0)
+    if not k.candidates:  # a dance (no legal play), or a roll with its luck alone
+        return Figures(cube, k.luck, None, 0) if step.play == Play() else Figures(cube, k.luck)
     best = k.candidates[0].equity
     if k.played is not None:
         played = k.candidates[k.played].equity
@@ -512,22 +521,125 @@ def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | No
     )
 
 
-def _replay(match: Match) -> list[ReplayStep]:
-    """Every action with its positions; a record that does not replay is refused with the
-    verifier's message for its first fault."""
-    try:
-        steps = list(replay(match))
-    except (BgkitError, ValueError) as err:  # (ValueError: a variant without a start)
-        _check_record(match)  # raises with the verifier's message
-        raise AnalysisError(f"cannot analyse: {err}") from err
+def _cube_after_beaver(steps: Sequence[ReplayStep], figures: list[Figures | None]) -> None:
+    """gnubg's statistics after a beaver that was taken: they replay the beaver as a double
+    by the beaverer (``updateStatisticsMove``), so they count the beavered cube as the
+    doubler's, and the beaverer's next cube decisions, up to his next double, as made
+    with the cube not available (no missed double; a double's error against not
+    doubling). The figures of those decisions are changed so; their equities are not."""
+    beaverer: int | None = None
+    game = -1
+    for i, step in enumerate(steps):
+        if step.game_index != game:
+            beaverer, game = None, step.game_index
+        fig = figures[i]
+        if step.kind == "beaver":
+            beaverer = step.player if _accepted(steps, i) else None
+        elif beaverer is not None and step.player == beaverer and step.kind in ("move", "double"):
+            if fig is not None and fig.cube is not None:
+                figures[i] = replace(fig, cube=replace(fig.cube, available=False))
+            if step.kind == "double":
+                beaverer = None
+
+
+def _replay(match: Match) -> tuple[list[ReplayStep], list[dict[str, Any]]]:
+    """Every action with its positions, and the decisions that cannot be analysed.
+
+    A roll whose play is not recorded (``???``) is analysed as far as its position goes
+    (the luck of the roll, the plays there were) and the rest of its game is skipped:
+    the second list says which decisions were skipped and why. A record that breaks a
+    rule is refused with the verifier's message for its first error.
+    """
+    steps: list[ReplayStep] = []
+    skipped: list[dict[str, Any]] = []
+    for index in range(len(match.games)):
+        done: list[ReplayStep] = []
+        try:
+            done.extend(replay_game(match, index))
+        except (BgkitError, ValueError) as err:  # (ValueError: a variant without a start)
+            unknown = _unrecorded(match, index, done)
+            if unknown is None:
+                _check_record(match)  # raises with the verifier's message
+                raise AnalysisError(f"cannot analyse: {err}") from err
+            done.append(unknown)
+            skipped += _skipped(match, index, len(done))
+        steps += done
     if any(step.before.checkers != 15 for step in steps):
         raise AnalysisError("cannot analyse: GNU Backgammon analyses 15-checker games only")
-    return steps
+    return steps, skipped
+
+
+def _unrecorded(match: Match, index: int, done: Sequence[ReplayStep]) -> ReplayStep | None:
+    """The step of the roll the replay of game ``index`` stopped at, when its play is not
+    recorded (the position before it is known), else ``None``."""
+    game = match.games[index]
+    if not done or len(done) >= len(game.actions):
+        return None
+    action = game.actions[len(done)]
+    if not isinstance(action, Move) or action.play is not None:
+        return None
+    before = done[-1].after
+    if before.game_state != GameState.PLAYING or before.doubled or before.turn != action.player:
+        return None
+    turn = sum(isinstance(step.action, Move) for step in done) + 1
+    return ReplayStep(
+        index,
+        game,
+        len(done),
+        action,
+        turn,
+        move_number(turn, game.actions),
+        before,
+        before.with_dice(*action.dice),
+        None,
+    )
+
+
+def _skipped(match: Match, index: int, stop: int) -> list[dict[str, Any]]:
+    """The decisions of game ``index`` not analysed: the play of the unrecorded roll
+    (action ``stop - 1``) and every action after it."""
+    game = match.games[index]
+    actions = game.actions
+    out = []
+    turn = sum(isinstance(a, Move) for a in actions[:stop])
+    for i in range(stop - 1, len(actions)):
+        action = actions[i]
+        if i >= stop and isinstance(action, Move):
+            turn += 1
+        roll = f"{action.dice[0]}{action.dice[1]}" if isinstance(action, Move) else None
+        if i == stop - 1:
+            reason = f"the play for {roll} is not recorded"
+        else:
+            reason = "the position is unknown after an unrecorded play"
+        out.append(
+            {
+                "game": game.number,
+                "move": move_number(turn if isinstance(action, Move) else turn + 1, actions),
+                "player": action.player,
+                "name": match.players[action.player],
+                "action": _KIND_NAMES.get(type(action).__name__, "move"),
+                "dice": roll,
+                "line": action.line,
+                "reason": reason,
+            }
+        )
+    return out
+
+
+_KIND_NAMES = {
+    "Move": "move",
+    "Double": "double",
+    "Take": "take",
+    "Drop": "drop",
+    "Beaver": "beaver",
+    "Raccoon": "raccoon",
+}
 
 
 def _check_record(match: Match) -> None:
-    """Raise :class:`AnalysisError` for the first fault that stops a replay."""
-    from bgkit.verify import IssueKind, verify
+    """Raise :class:`AnalysisError` for the first rule the record breaks (its first error;
+    notes, such as a resignation, are facts, not faults)."""
+    from bgkit.verify import IssueKind, Severity, verify
 
     harmless = {
         IssueKind.HIT_MARK,
@@ -537,7 +649,7 @@ def _check_record(match: Match) -> None:
         IssueKind.SCORE,
     }
     for issue in verify(match).issues:
-        if issue.kind not in harmless and issue.kind is not IssueKind.UNVERIFIED:
+        if issue.severity is Severity.ERROR and issue.kind not in harmless:
             raise AnalysisError(f"{issue.location}: cannot analyse: {issue.message}", issue)
 
 
@@ -664,7 +776,7 @@ def _fill_rows(
 ) -> None:
     """Add the evaluator's figures to the rows: errors, luck, cube decisions."""
     pending: tuple[CubeDecision, Position] | None = None  # the double being answered
-    for row, step, fig in zip(rows, steps, figures, strict=True):
+    for i, (row, step, fig) in enumerate(zip(rows, steps, figures, strict=True)):
         pos = step.before
         if isinstance(step.action, Move):
             if fig is not None:
@@ -680,6 +792,24 @@ def _fill_rows(
             decision, at = pending
             _cube(row, decision, step.kind, at, met)
             pending = None
+        elif step.kind == "beaver" and pending is not None and _accepted(steps, i):
+            # the doubler's take of the beaver, implicit in the record: gnubg counts it
+            # as a take (its error from the double's figures, on the beavered cube)
+            decision, at = pending
+            take = dict.fromkeys(MOVE_COLUMNS)
+            take.update(player=at.turn, action="take")
+            _cube(take, decision, "take", replace(at, cube=at.cube * 2), met)
+            row["_take"] = take
+            pending = None
+
+
+def _accepted(steps: Sequence[ReplayStep], i: int) -> bool:
+    """The beaver of step ``i`` is taken without a take in the record (the next action
+    of its game is no answer to it)."""
+    later = steps[i + 1] if i + 1 < len(steps) else None
+    if later is None or later.game_index != steps[i].game_index:
+        return True
+    return later.kind not in ("take", "drop", "raccoon")
 
 
 def _mark(rows: Sequence[dict[str, Any]], thresholds: tuple[float, float, float] | None) -> None:
@@ -844,6 +974,8 @@ def _summaries(
         tallies = [_Tally(), _Tally()]
         for row in game_rows:
             tallies[row["player"]].add(row)
+            if row.get("_take") is not None:  # (an accepted beaver: the doubler's take)
+                tallies[row["_take"]["player"]].add(row["_take"])
         result = _actual_result(match, index, met)
         for p in (0, 1):
             tallies[p].actual = result[p]
