@@ -472,6 +472,11 @@ def analysis_from_file(
     figures = [_file_figures(step, note) for step, note in zip(steps, notes, strict=True)]
     _cube_after_beaver(steps, figures)
     _fill_rows(rows, steps, figures, met)
+    for row, step in zip(rows, steps, strict=True):
+        if isinstance(step.action, Move) and step.play is None:
+            # a roll recorded without a play (gnubg's DI node, before a resignation):
+            # gnubg shows its luck but its statistics leave it out (updateStatisticsMove)
+            row["_luck_uncounted"] = True
     _mark(rows, thresholds)
     players, games = _summaries(match, steps, rows, met, rating_scale)
     suffix = os.path.splitext(match.source_name or "")[1].lower()
@@ -573,12 +578,20 @@ def _unrecorded(match: Match, index: int, done: Sequence[ReplayStep]) -> ReplayS
     """The step of the roll the replay of game ``index`` stopped at, when its play is not
     recorded (the position before it is known), else ``None``."""
     game = match.games[index]
-    if not done or len(done) >= len(game.actions):
+    if len(done) >= len(game.actions):
         return None
     action = game.actions[len(done)]
     if not isinstance(action, Move) or action.play is not None:
         return None
-    before = done[-1].after
+    if done:
+        before = done[-1].after
+    else:  # (the game's first roll)
+        try:
+            before = match.initial_position(index)
+        except (BgkitError, ValueError):
+            return None
+        if game.setup is None:
+            before = replace(before, turn=action.player)
     if before.game_state != GameState.PLAYING or before.doubled or before.turn != action.player:
         return None
     turn = sum(isinstance(step.action, Move) for step in done) + 1
@@ -588,7 +601,7 @@ def _unrecorded(match: Match, index: int, done: Sequence[ReplayStep]) -> ReplayS
         len(done),
         action,
         turn,
-        move_number(turn, game.actions),
+        action.number or move_number(turn, game.actions),
         before,
         before.with_dice(*action.dice),
         None,
@@ -614,7 +627,8 @@ def _skipped(match: Match, index: int, stop: int) -> list[dict[str, Any]]:
         out.append(
             {
                 "game": game.number,
-                "move": move_number(turn if isinstance(action, Move) else turn + 1, actions),
+                "move": action.number
+                or move_number(turn if isinstance(action, Move) else turn + 1, actions),
                 "player": action.player,
                 "name": match.players[action.player],
                 "action": _KIND_NAMES.get(type(action).__name__, "move"),
@@ -650,7 +664,12 @@ def _check_record(match: Match) -> None:
     }
     for issue in verify(match).issues:
         if issue.severity is Severity.ERROR and issue.kind not in harmless:
-            raise AnalysisError(f"{issue.location}: cannot analyse: {issue.message}", issue)
+            who = f", {issue.player_name}" if issue.player_name else ""
+            raise AnalysisError(
+                f"{issue.location}: cannot analyse: {issue.message}"
+                f" (game {issue.game}, move {issue.move}{who})",
+                issue,
+            )
 
 
 def _progress_bar(total: int, show: bool) -> Any:
@@ -1018,6 +1037,7 @@ class _Tally:
     marks: dict[str, int] = field(default_factory=dict)
     luck_emg: float = 0.0
     luck_mwc: float = 0.0
+    luck_rolls: int = 0
     luck_marks: dict[str, int] = field(default_factory=dict)
     cube_total: int = 0
     cube_close: int = 0
@@ -1030,7 +1050,8 @@ class _Tally:
     actual: float = 0.0
 
     def add(self, row: dict[str, Any]) -> None:
-        if row["luck_emg"] is not None:
+        if row["luck_emg"] is not None and not row.get("_luck_uncounted"):
+            self.luck_rolls += 1
             self.luck_emg += row["luck_emg"]
             self.luck_mwc += row["luck_mwc"]
             self.luck_marks[row["luck"]] = self.luck_marks.get(row["luck"], 0) + 1
@@ -1062,6 +1083,7 @@ class _Tally:
             "checker_mwc",
             "luck_emg",
             "luck_mwc",
+            "luck_rolls",
             "cube_total",
             "cube_close",
             "doubles",
@@ -1080,6 +1102,13 @@ class _Tally:
             for key, n in theirs.items():
                 mine[key] = mine.get(key, 0) + n
 
+    def luck(self) -> tuple[float, float]:
+        """The luck (EMG, MWC or points); NaN when none of the player's rolls has its luck
+        analysed (a record that carries no luck)."""
+        if self.total_moves and not self.luck_rolls:
+            return math.nan, math.nan
+        return self.luck_emg, self.luck_mwc
+
     def summary(
         self, match: Match, player: int, opponent: _Tally, scale: RatingScale
     ) -> dict[str, Any]:
@@ -1090,11 +1119,12 @@ class _Tally:
         error_rate = _rate(error_emg, decisions)
         both_moves = self.total_moves + opponent.total_moves
         length = match.length
+        luck_emg, luck_mwc = self.luck()
         fibs_diff = math.nan
         if length and player == 0:
-            fibs_diff = relative_fibs_rating(self.actual, self.luck_mwc, opponent.luck_mwc, length)
+            fibs_diff = relative_fibs_rating(self.actual, luck_mwc, opponent.luck()[1], length)
         absolute, chequer_loss, cube_loss = absolute_fibs_rating(checker_rate, cube_rate, length)
-        luck_rate = _rate(self.luck_emg, self.total_moves)
+        luck_rate = _rate(luck_emg, self.total_moves)
         kinds = self.cube_kinds
         return {
             "player": player,
@@ -1109,8 +1139,8 @@ class _Tally:
             "doubtful": self.marks.get("doubtful", 0),
             "bad": self.marks.get("bad", 0),
             "very_bad": self.marks.get("very bad", 0),
-            "luck_emg": self.luck_emg,
-            "luck_mwc": self.luck_mwc,
+            "luck_emg": luck_emg,
+            "luck_mwc": luck_mwc,
             "luck_rate_memg": 1000 * luck_rate,
             "luck_rating": luck_rating(luck_rate),
             "very_lucky": self.luck_marks.get("very lucky", 0),
@@ -1139,7 +1169,7 @@ class _Tally:
             "overall_rating": rating(error_rate, scale=scale),
             "pr": performance_rating(error_emg, decisions),
             "actual_result": self.actual,
-            "luck_adjusted_result": self.actual - self.luck_mwc + opponent.luck_mwc,
+            "luck_adjusted_result": self.actual - luck_mwc + opponent.luck()[1],
             "fibs_rating_difference": fibs_diff,
             "error_based_fibs_rating": absolute,
             "checker_rating_loss": chequer_loss,

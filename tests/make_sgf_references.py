@@ -34,8 +34,8 @@ OUT = os.path.join(HERE, "data", "sgf_analysis")
 
 #: name -> (match length, 0 for money; games of a session; seed; plies; jacoby; beavers)
 REFERENCES: dict[str, tuple[int, int, int, int, str, int]] = {
-    "match3.0ply": (3, 0, 11, 0, "off", 0),
-    "match5.0ply": (5, 0, 5, 0, "off", 0),
+    "match7.0ply": (7, 0, 1, 0, "off", 0),  # 6 games: Crawford, post-Crawford
+    "match5.0ply": (5, 0, 4, 0, "off", 0),
     "match3.2ply": (3, 0, 7, 2, "off", 0),
     "money.0ply": (0, 4, 8, 0, "on", 3),  # a beaver, taken
     "money.2ply": (0, 2, 4, 2, "on", 3),
@@ -55,7 +55,8 @@ def play_and_analyse(name: str) -> None:
 
     for command in ("set display off", "set sound enable off", "set threads 1"):
         run(command)
-    run("set automatic game off")
+    if not length:  # (a session's games are started one by one)
+        run("set automatic game off")
     run(f"set jacoby {jacoby}")
     run(f"set beavers {beavers}")
     for p in (0, 1):

@@ -13,10 +13,10 @@ import re
 from pathlib import Path
 
 import pytest
+from gnubg_reference import parse_stats_text
 
 from bgkit.analysis import Analysis, analysis_from_file
 from bgkit.formats.sgf import parse_sgf
-from tests.gnubg_reference import parse_stats_text
 
 DATA = Path(__file__).parent / "data" / "sgf_analysis"
 REFERENCES = sorted(p.name[: -len(".sgf.gz")] for p in DATA.glob("*.sgf.gz"))

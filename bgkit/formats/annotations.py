@@ -128,8 +128,9 @@ class CubeAnalysis:
         """The proper action from the three equities, in GNU Backgammon's words.
 
         ``"no double, take"``, ``"double, take"``, ``"double, pass"``, ``"too good,
-        pass"``, ``"no double, pass"`` (rare: a pass that is wrong to offer), or ``None``
-        when an equity is missing.
+        take"`` (no double worth more than a pass, the double taken: gnubg's "Too good to
+        double, take"), ``"too good, pass"``, ``"no double, pass"`` (rare: a pass that is
+        wrong to offer), or ``None`` when an equity is missing.
         """
         nd, dt, dp = self.no_double, self.double_take, self.double_pass
         if nd is None or dt is None or dp is None:
@@ -139,7 +140,7 @@ class CubeAnalysis:
         if best_double > nd:
             return "double, take" if take else "double, pass"
         if take:
-            return "no double, take"
+            return "too good, take" if nd > dp else "no double, take"
         return "too good, pass" if nd > dp else "no double, pass"
 
 
