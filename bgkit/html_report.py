@@ -227,7 +227,7 @@ def _decisions(analysis: Analysis) -> str:
     rows, notes = analysis.rows, analysis.notes
     shown = [i for i, note in enumerate(notes) if note is not None]
     errors = [i for i in shown if rows[i]["skill"] or rows[i]["cube_skill"]]
-    next_error = dict(zip(errors, [*errors[1:], None], strict=True))
+    next_error = dict(zip(errors, [*errors[1:], None][: len(errors)], strict=True))
     games: dict[int, list[int]] = {}
     for i in shown:
         games.setdefault(rows[i]["game"], []).append(i)

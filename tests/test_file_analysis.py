@@ -266,3 +266,21 @@ def test_real_records_with_unrecorded_rolls_are_analysed(path: Path) -> None:
         (i.line, i.game, i.move) for i in notes
     ]
     assert len(result.rows) > 50 and all(p["unforced_moves"] > 10 for p in result.players_list)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "kevung__gbf__test.sgf",  # three rolls gnubg recorded without a play
+        "kevung__gnubgparser__charlot1-charlot2_7p_2025-11-08-2305.sgf",  # no error, no luck
+    ],
+)
+def test_the_html_report_of_a_real_analysed_sgf(name: str) -> None:
+    from bgkit.html_report import html_report
+    from bgkit.reports import summary_table
+
+    match = read_match(ROOT / "data" / "real" / "sgf" / name)
+    result = analysis_from_file(match)
+    page = html_report(match, result)
+    assert page.startswith("<!DOCTYPE html>") and "double/pass +1.000" in page
+    assert not summary_table(result).empty

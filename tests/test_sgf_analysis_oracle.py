@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gnubg_reference import parse_stats_text
@@ -76,10 +77,16 @@ TOTALS = {  # (section, row start) -> (EMG column, MWC-or-points column)
 
 def differences(result: Analysis, table: dict[str, dict[str, list[str]]]) -> list[str]:
     """Every figure of gnubg's table that bgkit's analysis does not give, as text."""
+    return json_differences(result.to_dict(), table)
+
+
+def json_differences(result: dict[str, Any], table: dict[str, dict[str, list[str]]]) -> list[str]:
+    """The same, from the analysis as JSON (``Analysis.to_dict``, ``analyze --json``)."""
     wrong: list[str] = []
-    money = not result.match.length
-    cube = max((r["cube"] for r in result.rows), default=1) if money else 1
-    for p, row in enumerate(result.players_list):
+    money = not result["match"]["length"]
+    rows = result["moves"]
+    cube = max((r["cube"] for r in rows), default=1) if money else 1
+    for p, row in enumerate(result["players"]):
         checks: list[tuple[str, float, str, float, float]] = []  # what, mine, printed...
         for (section, label), column in COUNTS.items():
             checks.append((label, row[column], table[section][label][p], 1.0, 0.0))
@@ -93,7 +100,7 @@ def differences(result: Analysis, table: dict[str, dict[str, list[str]]]) -> lis
                 kind = kind.replace(" tg", " TG")
                 mine = sum(
                     r["cube_error_emg"]
-                    for r in result.rows
+                    for r in rows
                     if r["player"] == p and r["cube_error_kind"] == kind
                 )
                 checks.append((f"{label} EMG", -mine, printed[1], 1.0, 0.0))
@@ -126,3 +133,22 @@ def test_file_analysis_gives_gnubgs_statistics(name: str) -> None:
 def test_references_cover_both_kinds_and_depths() -> None:
     assert {n.split(".")[0][:5] for n in REFERENCES} == {"match", "money"}
     assert {n.split(".")[1] for n in REFERENCES} == {"0ply", "2ply"}
+
+
+@pytest.mark.parametrize("name", ["match7.0ply", "money.0ply"])
+def test_the_command_line_json_gives_gnubgs_statistics(name: str, tmp_path: Path) -> None:
+    """``bgkit analyze X.sgf --use-file-analysis --json -``."""
+    import json
+
+    from click.testing import CliRunner
+
+    from bgkit.cli import main
+
+    path = tmp_path / f"{name}.sgf"
+    path.write_bytes(gzip.decompress((DATA / f"{name}.sgf.gz").read_bytes()))
+    run = CliRunner().invoke(main, ["analyze", str(path), "--use-file-analysis", "--json", "-"])
+    assert run.exit_code == 0, run.output
+    result = json.loads(run.output)
+    names = result["match"]["players"]
+    table = parse_stats_text((DATA / f"{name}.stats.txt").read_text(), names)
+    assert json_differences(result, table) == []

@@ -305,8 +305,8 @@ def _finite(word: str) -> float | None:
 
 
 def _from_da(text: str, position: Position | None = None) -> CubeAnalysis | None:
-    """gnubg's ``DA``: no double and double/take as EMG (from MWC in match play, with the
-    position before the decision), double/pass left to the reader (1 EMG)."""
+    """gnubg's ``DA``: no double and double/take, as EMG with the position before the
+    decision (from MWC in match play; double/pass is then 1 EMG), else as written."""
     words = text.split()
     if len(words) < 21 or words[:3] != ["E", "ver", "3"]:
         return None
@@ -318,14 +318,20 @@ def _from_da(text: str, position: Position | None = None) -> CubeAnalysis | None
         return None
     values = [float(x or 0.0) for x in out]
     nd, dt = values[6], values[13]
-    if position is not None and position.match_length:
-        at = position if not position.doubled else replace(position, doubled=False)
-        with suppress(ValueError, ZeroDivisionError):  # (a score the table does not cover)
-            met = shipped_met()
-            nd, dt = met.mwc_to_emg(nd, at), met.mwc_to_emg(dt, at)
+    dp = None
+    if position is not None:
+        dp = 1.0  # (gnubg's double/pass: the cube value won, 1 EMG)
+        if position.match_length:
+            at = position if not position.doubled else replace(position, doubled=False)
+            try:
+                met = shipped_met()
+                nd, dt = met.mwc_to_emg(nd, at), met.mwc_to_emg(dt, at)
+            except (ValueError, ZeroDivisionError):  # (a score the table does not cover)
+                return None
     return CubeAnalysis(
         no_double=nd,
         double_take=dt,
+        double_pass=dp,
         probabilities=Probabilities(*values[:5]),
         cubeless_equity=values[5],
         level=_level(words[3]),
