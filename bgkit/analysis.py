@@ -473,7 +473,7 @@ def analysis_from_file(
     _cube_after_beaver(steps, figures)
     _fill_rows(rows, steps, figures, met)
     for row, step in zip(rows, steps, strict=True):
-        if isinstance(step.action, Move) and step.play is None:
+        if isinstance(step.action, Move) and step.play is None and _gnubgs(step):
             # a roll recorded without a play (gnubg's DI node, before a resignation):
             # gnubg shows its luck but its statistics leave it out (updateStatisticsMove)
             row["_luck_uncounted"] = True
@@ -527,7 +527,8 @@ def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | No
 
 
 def _cube_after_beaver(steps: Sequence[ReplayStep], figures: list[Figures | None]) -> None:
-    """gnubg's statistics after a beaver that was taken: they replay the beaver as a double
+    """gnubg's statistics after a beaver that was taken (in gnubg's own SGF, whose beaver
+    node carries gnubg's cube analysis): they replay the beaver as a double
     by the beaverer (``updateStatisticsMove``), so they count the beavered cube as the
     doubler's, and the beaverer's next cube decisions, up to his next double, as made
     with the cube not available (no missed double; a double's error against not
@@ -539,12 +540,20 @@ def _cube_after_beaver(steps: Sequence[ReplayStep], figures: list[Figures | None
             beaverer, game = None, step.game_index
         fig = figures[i]
         if step.kind == "beaver":
-            beaverer = step.player if _accepted(steps, i) else None
+            beaverer = step.player if _accepted(steps, i) and _gnubgs(step) else None
         elif beaverer is not None and step.player == beaverer and step.kind in ("move", "double"):
             if fig is not None and fig.cube is not None:
                 figures[i] = replace(fig, cube=replace(fig.cube, available=False))
             if step.kind == "double":
                 beaverer = None
+
+
+def _gnubgs(step: ReplayStep) -> bool:
+    """The analysis of ``step`` is gnubg's own SGF properties (not bgkit's, nor XG's)."""
+    from bgkit.formats.sgf_analysis import PROPERTY
+
+    keys = {key for key, _ in step.action.annotations}
+    return PROPERTY not in keys and bool(keys & {"A", "DA", "LU"})
 
 
 def _replay(match: Match) -> tuple[list[ReplayStep], list[dict[str, Any]]]:
