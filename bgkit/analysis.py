@@ -640,23 +640,13 @@ def _skipped(match: Match, index: int, stop: int) -> list[dict[str, Any]]:
                 or move_number(turn if isinstance(action, Move) else turn + 1, actions),
                 "player": action.player,
                 "name": match.players[action.player],
-                "action": _KIND_NAMES.get(type(action).__name__, "move"),
+                "action": type(action).__name__.lower(),  # move, double, take, drop...
                 "dice": roll,
                 "line": action.line,
                 "reason": reason,
             }
         )
     return out
-
-
-_KIND_NAMES = {
-    "Move": "move",
-    "Double": "double",
-    "Take": "take",
-    "Drop": "drop",
-    "Beaver": "beaver",
-    "Raccoon": "raccoon",
-}
 
 
 def _check_record(match: Match) -> None:
