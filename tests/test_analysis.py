@@ -377,7 +377,10 @@ def test_illegal_record_is_refused_with_its_location() -> None:
         analyze(match, jobs=1)
     issue = info.value.issue
     assert issue is not None
-    assert str(info.value) == f"{issue.location}: cannot analyse: {issue.message}"
+    assert str(info.value) == (
+        f"{issue.location}: cannot analyse: {issue.message}"
+        f" (game {issue.game}, move {issue.move}, {issue.player_name})"
+    )
     assert issue.location == f"{match.source_name}:{issue.line}:{issue.column}"
     assert issue.message.startswith("illegal play 24/21 for 21")
 

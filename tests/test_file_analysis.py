@@ -284,3 +284,5 @@ def test_the_html_report_of_a_real_analysed_sgf(name: str) -> None:
     page = html_report(match, result)
     assert page.startswith("<!DOCTYPE html>") and "double/pass +1.000" in page
     assert not summary_table(result).empty
+    for entry in result.skipped:  # (kevung__gbf__test.sgf: 3 rolls without a play)
+        assert f"game {entry['game']}, move {entry['move']}" in page
