@@ -286,3 +286,26 @@ def test_the_html_report_of_a_real_analysed_sgf(name: str) -> None:
     assert not summary_table(result).empty
     for entry in result.skipped:  # (kevung__gbf__test.sgf: 3 rolls without a play)
         assert f"game {entry['game']}, move {entry['move']}" in page
+
+
+@pytest.mark.parametrize(
+    "key, values",
+    [
+        ("LU", ("abc",)),
+        ("LU", ("-inf",)),
+        ("A", ("x",)),
+        ("A", ("0", "qtst E ver 3 0.5 0.1 0 0.1 0 nan 0C 0 1 0.000000 1")),
+        ("A", ("3", "qtst E ver 3 0.5 0.1 0 0.1 0 0.1 0C 0 1 0.000000 1")),
+        ("DA", ("E ver 3 0C 1 0.0 1 " + " ".join(["inf"] * 14),)),
+        ("DA", ("E ver 3 0C 1 0.0 1 " + " ".join(["x"] * 14),)),
+    ],
+)
+def test_gnubg_properties_that_do_not_parse_count_as_not_analysed(
+    key: str, values: tuple[str, ...]
+) -> None:
+    from bgkit.position import Position
+
+    move = Move(1, (3, 1), Play("8/5 6/5"), annotations=((key, values),))
+    before = replace(Position.initial(), turn=1, match_length=7)
+    for position in (None, before):
+        assert analysis_of(move, position) is None

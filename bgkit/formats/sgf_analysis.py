@@ -250,7 +250,10 @@ def _from_a(
     position: Position | None = None,
 ) -> CheckerAnalysis | None:
     """gnubg's ``A`` (none for a roll without a legal play) and ``LU``."""
-    luck_value = _finite(luck[0]) if luck else None
+    try:
+        luck_value = _finite(luck[0]) if luck else None
+    except ValueError:
+        luck_value = None
     if not values:
         return None if luck_value is None else CheckerAnalysis((), luck=luck_value)
     candidates = []
@@ -260,7 +263,7 @@ def _from_a(
             words = text.split()
             if len(words) < 11 or words[1:4] != ["E", "ver", "3"]:
                 return None  # (a rollout, "X ver 3 ...", is not read here)
-            letters = words[0]
+            letters = words[0][:8]  # (gnubg reads four steps at most)
             steps = tuple(
                 Step(_point(letters[i], player), _point(letters[i + 1], player))
                 for i in range(0, len(letters) - 1, 2)
