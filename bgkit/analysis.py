@@ -418,6 +418,7 @@ def analyze(
     by_step: list[Figures | None] = [None] * len(steps)
     for owner, fig in zip(owners, figures, strict=True):
         by_step[owner] = fig
+    _cube_after_beaver(steps, by_step)  # (as gnubg's statistics count them)
     _fill_rows(rows, steps, by_step, table)
     _mark(rows, thresholds)
     notes = _notes(rows, steps, by_step, plies)
@@ -470,7 +471,7 @@ def analysis_from_file(
     met = shipped_met()
     rows = _base_rows(match, steps)
     figures = [_file_figures(step, note) for step, note in zip(steps, notes, strict=True)]
-    _cube_after_beaver(steps, figures)
+    _cube_after_beaver(steps, figures, gnubgs=True)
     _fill_rows(rows, steps, figures, met)
     for row, step in zip(rows, steps, strict=True):
         if isinstance(step.action, Move) and step.play is None and _gnubgs(step):
@@ -526,11 +527,13 @@ def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | No
     )
 
 
-def _cube_after_beaver(steps: Sequence[ReplayStep], figures: list[Figures | None]) -> None:
-    """gnubg's statistics after a beaver that was taken (in gnubg's own SGF, whose beaver
-    node carries gnubg's cube analysis): they replay the beaver as a double
-    by the beaverer (``updateStatisticsMove``), so they count the beavered cube as the
-    doubler's, and the beaverer's next cube decisions, up to his next double, as made
+def _cube_after_beaver(
+    steps: Sequence[ReplayStep], figures: list[Figures | None], *, gnubgs: bool = False
+) -> None:
+    """gnubg's statistics after a beaver that was taken (``gnubgs``: only where the beaver
+    holds gnubg's own SGF analysis, for a record's analysis): they replay the beaver as a
+    double by the beaverer (``updateStatisticsMove``), so they count the beavered cube as
+    the doubler's, and the beaverer's next cube decisions, up to his next double, as made
     with the cube not available (no missed double; a double's error against not
     doubling). The figures of those decisions are changed so; their equities are not."""
     beaverer: int | None = None
@@ -540,7 +543,8 @@ def _cube_after_beaver(steps: Sequence[ReplayStep], figures: list[Figures | None
             beaverer, game = None, step.game_index
         fig = figures[i]
         if step.kind == "beaver":
-            beaverer = step.player if _accepted(steps, i) and _gnubgs(step) else None
+            own = not gnubgs or _gnubgs(step)
+            beaverer = step.player if _accepted(steps, i) and own else None
         elif beaverer is not None and step.player == beaverer and step.kind in ("move", "double"):
             if fig is not None and fig.cube is not None:
                 figures[i] = replace(fig, cube=replace(fig.cube, available=False))

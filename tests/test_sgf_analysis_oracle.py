@@ -152,3 +152,16 @@ def test_the_command_line_json_gives_gnubgs_statistics(name: str, tmp_path: Path
     names = result["match"]["players"]
     table = parse_stats_text((DATA / f"{name}.stats.txt").read_text(), names)
     assert json_differences(result, table) == []
+
+
+@pytest.mark.parametrize("name", ["money.0ply", "match5.0ply"])
+def test_bgkits_own_analysis_of_the_same_record_gives_gnubgs_statistics(name: str) -> None:
+    """The record alone, analysed by bgkit with gnubg at the reference's depth: the same
+    table (money: Jacoby from the SGF's rules, a beaver taken, the beaverer's cube after
+    it counted as gnubg's statistics count it)."""
+    from bgkit.analysis import analyze
+
+    _, table = load(name)
+    text = gzip.decompress((DATA / f"{name}.sgf.gz").read_bytes()).decode("utf-8")
+    match = parse_sgf(text, source_name=f"{name}.sgf")
+    assert differences(analyze(match, plies=0, jobs=1), table) == []
