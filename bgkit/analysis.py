@@ -393,8 +393,10 @@ def analyze(
         bad (default gnubg's: 0.03, 0.06, 0.12).
     :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`,
         any case; default Kazaross-XG2, gnubg's); not with ``evaluator``, which has its own.
-    :raises AnalysisError: when the record does not replay (illegal, ambiguous or
-        unknown plays, actions out of turn, forbidden cube actions), a game starts
+    :raises AnalysisError: when the record does not replay (illegal or ambiguous
+        plays, actions out of turn, forbidden cube actions: the verifier's first error
+        with its place; a play not recorded, ``???``, is no fault: the rest is analysed
+        and :attr:`Analysis.skipped` says what was not), a game starts
         from a position the evaluator does not handle, or the match is longer than the
         table ``met`` covers.
     :raises ValueError: for a table bgkit does not ship, or one given with ``evaluator``.
@@ -456,7 +458,15 @@ def analysis_from_file(
     marks are computed from those as for :func:`analyze`. Decisions the record did not
     analyse count nowhere. :attr:`Analysis.notes` holds what the record says.
 
-    :raises AnalysisError: when the record does not replay, or carries no analysis.
+    From gnubg's own SGF the figures are those of gnubg's ``show statistics match``
+    (:func:`bgkit.formats.sgf_analysis.analysis_of` with each action's position: cube
+    values in EMG, candidate plays with their hits, the luck of dances), counted as gnubg
+    counts them: an accepted beaver is the doubler's take, the beaverer's cube after it
+    counts as gnubg's statistics replay it, and the luck of a roll recorded without a
+    play (gnubg's ``DI`` node, before a resignation) is shown but not summed.
+
+    :raises AnalysisError: when the record breaks a rule (the verifier's first error),
+        or carries no analysis.
     """
     from bgkit.formats.sgf_analysis import analysis_of
 
