@@ -73,9 +73,10 @@ from bgkit.metrics import (
     skill_label,
     skill_thresholds,
 )
+from bgkit.play import Play
 from bgkit.position import GameState, Position
 from bgkit.records import Match, Move
-from bgkit.replay import ReplayStep, replay
+from bgkit.replay import ReplayStep, move_number, replay_game
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -116,6 +117,10 @@ class Analysis:
     """Per row: the indices of its game in ``match.games`` and of its action in the game."""
     met: str = DEFAULT_MET
     """The match equity table of the figures (a name of :data:`bgkit.met.MET_NAMES`)."""
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    """The decisions not analysed, and why: the play of a roll the record does not give
+    (``???``) and the rest of its game (``game``, ``move``, ``player``, ``name``,
+    ``action``, ``dice``, ``line``, ``reason``)."""
 
     def candidates(self, row: int) -> pd.DataFrame:
         """The candidate plays of row ``row`` (of :attr:`moves`), best first: ``rank``,
@@ -230,8 +235,8 @@ class Analysis:
     def to_dict(self) -> dict[str, Any]:
         """Everything as JSON-ready data.
 
-        Keys ``match``, ``settings``, ``seconds``, ``players``, ``games``, ``moves``; NaN
-        figures become ``None``.
+        Keys ``match``, ``settings``, ``seconds``, ``players``, ``games``, ``moves`` and
+        ``skipped`` (:attr:`skipped`); NaN figures become ``None``.
         """
         m = self.match
         return {
@@ -249,6 +254,7 @@ class Analysis:
                 _jsonable({**row, **_note_dict(note)})
                 for row, note in zip(self.rows, self.notes or [None] * len(self.rows), strict=True)
             ],
+            "skipped": [dict(entry) for entry in self.skipped],
         }
 
     def __repr__(self) -> str:
@@ -388,8 +394,10 @@ def analyze(
         bad (default gnubg's: 0.03, 0.06, 0.12).
     :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`,
         any case; default Kazaross-XG2, gnubg's); not with ``evaluator``, which has its own.
-    :raises AnalysisError: when the record does not replay (illegal, ambiguous or
-        unknown plays, actions out of turn, forbidden cube actions), a game starts
+    :raises AnalysisError: when the record does not replay (illegal or ambiguous
+        plays, actions out of turn, forbidden cube actions: the verifier's first error
+        with its place; a play not recorded, ``???``, is no fault: the rest is analysed
+        and :attr:`Analysis.skipped` says what was not), a game starts
         from a position the evaluator does not handle, or the match is longer than the
         table ``met`` covers.
     :raises ValueError: for a table bgkit does not ship, or one given with ``evaluator``.
@@ -400,7 +408,7 @@ def analyze(
     table = _met(evaluator, met, match.length)
     workers = plan_jobs(jobs, sum(len(g.actions) for g in match.games), evaluator, plies)
     with Runner(workers, evaluator, met=met) as runner:
-        steps = _replay(match)
+        steps, skipped = _replay(match)
         tasks, owners = _tasks(match, steps, plies, candidates)
         runner.submit(tasks)  # (forks the workers)
         rows = _base_rows(match, steps)  # while the workers evaluate
@@ -415,6 +423,7 @@ def analyze(
     by_step: list[Figures | None] = [None] * len(steps)
     for owner, fig in zip(owners, figures, strict=True):
         by_step[owner] = fig
+    _cube_after_beaver(steps, by_step)  # (as gnubg's statistics count them)
     _fill_rows(rows, steps, by_step, table)
     _mark(rows, thresholds)
     notes = _notes(rows, steps, by_step, plies)
@@ -433,6 +442,7 @@ def analyze(
         notes=notes,
         where=[(step.game_index, step.action_index) for step in steps],
         met=met_name(met) if met else str(getattr(evaluator, "met", DEFAULT_MET)),
+        skipped=skipped,
     )
 
 
@@ -451,13 +461,21 @@ def analysis_from_file(
     marks are computed from those as for :func:`analyze`. Decisions the record did not
     analyse count nowhere. :attr:`Analysis.notes` holds what the record says.
 
-    :raises AnalysisError: when the record does not replay, or carries no analysis.
+    From gnubg's own SGF the figures are those of gnubg's ``show statistics match``
+    (:func:`bgkit.formats.sgf_analysis.analysis_of` with each action's position: cube
+    values in EMG, candidate plays with their hits, the luck of dances), counted as gnubg
+    counts them: an accepted beaver is the doubler's take, the beaverer's cube after it
+    counts as gnubg's statistics replay it, and the luck of a roll recorded without a
+    play (gnubg's ``DI`` node, before a resignation) is shown but not summed.
+
+    :raises AnalysisError: when the record breaks a rule (the verifier's first error),
+        or carries no analysis.
     """
     from bgkit.formats.sgf_analysis import analysis_of
 
     started = time.perf_counter()
-    steps = _replay(match)
-    notes = [analysis_of(step.action) for step in steps]
+    steps, skipped = _replay(match)
+    notes = [analysis_of(step.action, step.before) for step in steps]
     if not any(n is not None and (n.checker or n.cube) for n in notes):
         raise AnalysisError(
             f"{match.source_name or 'the record'}: holds no analysis to report (analyse it"
@@ -466,7 +484,13 @@ def analysis_from_file(
     met = shipped_met()
     rows = _base_rows(match, steps)
     figures = [_file_figures(step, note) for step, note in zip(steps, notes, strict=True)]
+    _cube_after_beaver(steps, figures, gnubgs=True)
     _fill_rows(rows, steps, figures, met)
+    for row, step in zip(rows, steps, strict=True):
+        if isinstance(step.action, Move) and step.play is None and _gnubgs(step):
+            # a roll recorded without a play (gnubg's DI node, before a resignation):
+            # gnubg shows its luck but its statistics leave it out (updateStatisticsMove)
+            row["_luck_uncounted"] = True
     _mark(rows, thresholds)
     players, games = _summaries(match, steps, rows, met, rating_scale)
     suffix = os.path.splitext(match.source_name or "")[1].lower()
@@ -483,6 +507,7 @@ def analysis_from_file(
         seconds=time.perf_counter() - started,
         notes=notes,
         where=[(step.game_index, step.action_index) for step in steps],
+        skipped=skipped,
     )
 
 
@@ -499,8 +524,8 @@ def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | No
     k = note.checker
     if not isinstance(step.action, Move) or k is None:
         return Figures(cube) if cube is not None else None
-    if not k.candidates:
-        return Figures(cube, k.luck, None, 0)
+    if not k.candidates:  # a dance (no legal play), or a roll with its luck alone
+        return Figures(cube, k.luck, None, 0) if step.play == Play() else Figures(cube, k.luck)
     best = k.candidates[0].equity
     if k.played is not None:
         played = k.candidates[k.played].equity
@@ -515,22 +540,136 @@ def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | No
     )
 
 
-def _replay(match: Match) -> list[ReplayStep]:
-    """Every action with its positions; a record that does not replay is refused with the
-    verifier's message for its first fault."""
-    try:
-        steps = list(replay(match))
-    except (BgkitError, ValueError) as err:  # (ValueError: a variant without a start)
-        _check_record(match)  # raises with the verifier's message
-        raise AnalysisError(f"cannot analyse: {err}") from err
+def _cube_after_beaver(
+    steps: Sequence[ReplayStep], figures: list[Figures | None], *, gnubgs: bool = False
+) -> None:
+    """gnubg's statistics after a beaver that was taken (``gnubgs``: only where the beaver
+    holds gnubg's own SGF analysis, for a record's analysis): they replay the beaver as a
+    double by the beaverer (``updateStatisticsMove``), so they count the beavered cube as
+    the doubler's, and the beaverer's next cube decisions, up to his next double, as made
+    with the cube not available (no missed double; a double's error against not
+    doubling). The figures of those decisions are changed so; their equities are not."""
+    beaverer: int | None = None
+    game = -1
+    for i, step in enumerate(steps):
+        if step.game_index != game:
+            beaverer, game = None, step.game_index
+        fig = figures[i]
+        if step.kind == "beaver":
+            own = not gnubgs or _gnubgs(step)
+            beaverer = step.player if _accepted(steps, i) and own else None
+        elif beaverer is not None and step.player == beaverer and step.kind in ("move", "double"):
+            if fig is not None and fig.cube is not None:
+                figures[i] = replace(fig, cube=replace(fig.cube, available=False))
+            if step.kind == "double":
+                beaverer = None
+
+
+def _gnubgs(step: ReplayStep) -> bool:
+    """The analysis of ``step`` is gnubg's own SGF properties (not bgkit's, nor XG's)."""
+    from bgkit.formats.sgf_analysis import PROPERTY
+
+    keys = {key for key, _ in step.action.annotations}
+    return PROPERTY not in keys and bool(keys & {"A", "DA", "LU"})
+
+
+def _replay(match: Match) -> tuple[list[ReplayStep], list[dict[str, Any]]]:
+    """Every action with its positions, and the decisions that cannot be analysed.
+
+    A roll whose play is not recorded (``???``) is analysed as far as its position goes
+    (the luck of the roll, the plays there were) and the rest of its game is skipped:
+    the second list says which decisions were skipped and why. A record that breaks a
+    rule is refused with the verifier's message for its first error.
+    """
+    steps: list[ReplayStep] = []
+    skipped: list[dict[str, Any]] = []
+    for index in range(len(match.games)):
+        done: list[ReplayStep] = []
+        try:
+            done.extend(replay_game(match, index))
+        except (BgkitError, ValueError) as err:  # (ValueError: a variant without a start)
+            unknown = _unrecorded(match, index, done)
+            if unknown is None:
+                _check_record(match)  # raises with the verifier's message
+                raise AnalysisError(f"cannot analyse: {err}") from err
+            done.append(unknown)
+            skipped += _skipped(match, index, len(done))
+        steps += done
     if any(step.before.checkers != 15 for step in steps):
         raise AnalysisError("cannot analyse: GNU Backgammon analyses 15-checker games only")
-    return steps
+    return steps, skipped
+
+
+def _unrecorded(match: Match, index: int, done: Sequence[ReplayStep]) -> ReplayStep | None:
+    """The step of the roll the replay of game ``index`` stopped at, when its play is not
+    recorded (the position before it is known), else ``None``."""
+    game = match.games[index]
+    if len(done) >= len(game.actions):
+        return None
+    action = game.actions[len(done)]
+    if not isinstance(action, Move) or action.play is not None:
+        return None
+    if done:
+        before = done[-1].after
+    else:  # (the game's first roll)
+        try:
+            before = match.initial_position(index)
+        except (BgkitError, ValueError):
+            return None
+        if game.setup is None:
+            before = replace(before, turn=action.player)
+    if before.game_state != GameState.PLAYING or before.doubled or before.turn != action.player:
+        return None
+    turn = sum(isinstance(step.action, Move) for step in done) + 1
+    return ReplayStep(
+        index,
+        game,
+        len(done),
+        action,
+        turn,
+        action.number or move_number(turn, game.actions),
+        before,
+        before.with_dice(*action.dice),
+        None,
+    )
+
+
+def _skipped(match: Match, index: int, stop: int) -> list[dict[str, Any]]:
+    """The decisions of game ``index`` not analysed: the play of the unrecorded roll
+    (action ``stop - 1``) and every action after it."""
+    game = match.games[index]
+    actions = game.actions
+    out = []
+    turn = sum(isinstance(a, Move) for a in actions[:stop])
+    for i in range(stop - 1, len(actions)):
+        action = actions[i]
+        if i >= stop and isinstance(action, Move):
+            turn += 1
+        roll = f"{action.dice[0]}{action.dice[1]}" if isinstance(action, Move) else None
+        if i == stop - 1:
+            reason = f"the play for {roll} is not recorded"
+        else:
+            reason = "the position is unknown after an unrecorded play"
+        out.append(
+            {
+                "game": game.number,
+                "move": action.number
+                or move_number(turn if isinstance(action, Move) else turn + 1, actions),
+                "player": action.player,
+                "name": match.players[action.player],
+                "action": type(action).__name__.lower(),  # move, double, take, drop...
+                "dice": roll,
+                "line": action.line,
+                "reason": reason,
+            }
+        )
+    return out
 
 
 def _check_record(match: Match) -> None:
-    """Raise :class:`AnalysisError` for the first fault that stops a replay."""
-    from bgkit.verify import IssueKind, verify
+    """Raise :class:`AnalysisError` for the first rule the record breaks (its first error;
+    notes, such as a resignation, are facts, not faults)."""
+    from bgkit.verify import IssueKind, Severity, verify
 
     harmless = {
         IssueKind.HIT_MARK,
@@ -540,8 +679,13 @@ def _check_record(match: Match) -> None:
         IssueKind.SCORE,
     }
     for issue in verify(match).issues:
-        if issue.kind not in harmless and issue.kind is not IssueKind.UNVERIFIED:
-            raise AnalysisError(f"{issue.location}: cannot analyse: {issue.message}", issue)
+        if issue.severity is Severity.ERROR and issue.kind not in harmless:
+            who = f", {issue.player_name}" if issue.player_name else ""
+            raise AnalysisError(
+                f"{issue.location}: cannot analyse: {issue.message}"
+                f" (game {issue.game}, move {issue.move}{who})",
+                issue,
+            )
 
 
 def _progress_bar(total: int, show: bool) -> Any:
@@ -667,7 +811,7 @@ def _fill_rows(
 ) -> None:
     """Add the evaluator's figures to the rows: errors, luck, cube decisions."""
     pending: tuple[CubeDecision, Position] | None = None  # the double being answered
-    for row, step, fig in zip(rows, steps, figures, strict=True):
+    for i, (row, step, fig) in enumerate(zip(rows, steps, figures, strict=True)):
         pos = step.before
         if isinstance(step.action, Move):
             if fig is not None:
@@ -683,6 +827,24 @@ def _fill_rows(
             decision, at = pending
             _cube(row, decision, step.kind, at, met)
             pending = None
+        elif step.kind == "beaver" and pending is not None and _accepted(steps, i):
+            # the doubler's take of the beaver, implicit in the record: gnubg counts it
+            # as a take (its error from the double's figures, on the beavered cube)
+            decision, at = pending
+            take = dict.fromkeys(MOVE_COLUMNS)
+            take.update(player=at.turn, action="take")
+            _cube(take, decision, "take", replace(at, cube=at.cube * 2), met)
+            row["_take"] = take
+            pending = None
+
+
+def _accepted(steps: Sequence[ReplayStep], i: int) -> bool:
+    """The beaver of step ``i`` is taken without a take in the record (the next action
+    of its game is no answer to it)."""
+    later = steps[i + 1] if i + 1 < len(steps) else None
+    if later is None or later.game_index != steps[i].game_index:
+        return True
+    return later.kind not in ("take", "drop", "raccoon")
 
 
 def _mark(rows: Sequence[dict[str, Any]], thresholds: tuple[float, float, float] | None) -> None:
@@ -847,6 +1009,8 @@ def _summaries(
         tallies = [_Tally(), _Tally()]
         for row in game_rows:
             tallies[row["player"]].add(row)
+            if row.get("_take") is not None:  # (an accepted beaver: the doubler's take)
+                tallies[row["_take"]["player"]].add(row["_take"])
         result = _actual_result(match, index, met)
         for p in (0, 1):
             tallies[p].actual = result[p]
@@ -889,6 +1053,7 @@ class _Tally:
     marks: dict[str, int] = field(default_factory=dict)
     luck_emg: float = 0.0
     luck_mwc: float = 0.0
+    luck_rolls: int = 0
     luck_marks: dict[str, int] = field(default_factory=dict)
     cube_total: int = 0
     cube_close: int = 0
@@ -901,7 +1066,8 @@ class _Tally:
     actual: float = 0.0
 
     def add(self, row: dict[str, Any]) -> None:
-        if row["luck_emg"] is not None:
+        if row["luck_emg"] is not None and not row.get("_luck_uncounted"):
+            self.luck_rolls += 1
             self.luck_emg += row["luck_emg"]
             self.luck_mwc += row["luck_mwc"]
             self.luck_marks[row["luck"]] = self.luck_marks.get(row["luck"], 0) + 1
@@ -933,6 +1099,7 @@ class _Tally:
             "checker_mwc",
             "luck_emg",
             "luck_mwc",
+            "luck_rolls",
             "cube_total",
             "cube_close",
             "doubles",
@@ -951,6 +1118,13 @@ class _Tally:
             for key, n in theirs.items():
                 mine[key] = mine.get(key, 0) + n
 
+    def luck(self) -> tuple[float, float]:
+        """The luck (EMG, MWC or points); NaN when none of the player's rolls has its luck
+        analysed (a record that carries no luck)."""
+        if self.total_moves and not self.luck_rolls:
+            return math.nan, math.nan
+        return self.luck_emg, self.luck_mwc
+
     def summary(
         self, match: Match, player: int, opponent: _Tally, scale: RatingScale
     ) -> dict[str, Any]:
@@ -961,11 +1135,12 @@ class _Tally:
         error_rate = _rate(error_emg, decisions)
         both_moves = self.total_moves + opponent.total_moves
         length = match.length
+        luck_emg, luck_mwc = self.luck()
         fibs_diff = math.nan
         if length and player == 0:
-            fibs_diff = relative_fibs_rating(self.actual, self.luck_mwc, opponent.luck_mwc, length)
+            fibs_diff = relative_fibs_rating(self.actual, luck_mwc, opponent.luck()[1], length)
         absolute, chequer_loss, cube_loss = absolute_fibs_rating(checker_rate, cube_rate, length)
-        luck_rate = _rate(self.luck_emg, self.total_moves)
+        luck_rate = _rate(luck_emg, self.total_moves)
         kinds = self.cube_kinds
         return {
             "player": player,
@@ -980,8 +1155,8 @@ class _Tally:
             "doubtful": self.marks.get("doubtful", 0),
             "bad": self.marks.get("bad", 0),
             "very_bad": self.marks.get("very bad", 0),
-            "luck_emg": self.luck_emg,
-            "luck_mwc": self.luck_mwc,
+            "luck_emg": luck_emg,
+            "luck_mwc": luck_mwc,
             "luck_rate_memg": 1000 * luck_rate,
             "luck_rating": luck_rating(luck_rate),
             "very_lucky": self.luck_marks.get("very lucky", 0),
@@ -1010,7 +1185,7 @@ class _Tally:
             "overall_rating": rating(error_rate, scale=scale),
             "pr": performance_rating(error_emg, decisions),
             "actual_result": self.actual,
-            "luck_adjusted_result": self.actual - self.luck_mwc + opponent.luck_mwc,
+            "luck_adjusted_result": self.actual - luck_mwc + opponent.luck()[1],
             "fibs_rating_difference": fibs_diff,
             "error_based_fibs_rating": absolute,
             "checker_rating_loss": chequer_loss,

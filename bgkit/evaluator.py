@@ -135,7 +135,7 @@ class CubeDecision:
             return "cube not available"
         if self.should_double:
             return "double, take" if self.should_take else "double, pass"
-        if self.no_double > self.double_pass and self.double_take >= self.double_pass:
+        if self.no_double > self.double_pass:  # (gnubg: too good to double, take or pass)
             return "too good"
         return "no double"
 

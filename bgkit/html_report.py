@@ -101,6 +101,7 @@ def html_report(match: Match, analysis: Analysis) -> str:
         " normalised (money-equivalent) equity, mEMG thousandths of it"
         + (", MWC match-winning chance." if match.length else ", money figures in points.")
         + "</p>",
+        _skipped(analysis),
         "<h2>Match-winning chance</h2>" if match.length else "<h2>Equity</h2>",
         _figure(
             reports.equity_figure(analysis),
@@ -131,6 +132,23 @@ def html_report(match: Match, analysis: Analysis) -> str:
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def _skipped(analysis: Analysis) -> str:
+    """The decisions not analysed (a roll whose play the record does not give), or ``""``."""
+    lines = [
+        f"<li>game {s['game']}, move {s['move']}, {escape(str(s['name']))}"
+        f" ({escape(str(s['dice']))}): {escape(s['reason'])}</li>"
+        for s in analysis.skipped
+        if s["reason"].startswith("the play for")
+    ]
+    if not lines:
+        return ""
+    return (
+        '<p class="meta">Not analysed: these plays, and what follows each in its game.</p><ul>'
+        + "".join(lines)
+        + "</ul>"
+    )
 
 
 def write_html_report(
@@ -227,7 +245,7 @@ def _decisions(analysis: Analysis) -> str:
     rows, notes = analysis.rows, analysis.notes
     shown = [i for i, note in enumerate(notes) if note is not None]
     errors = [i for i in shown if rows[i]["skill"] or rows[i]["cube_skill"]]
-    next_error = dict(zip(errors, [*errors[1:], None], strict=True))
+    next_error = dict(zip(errors, [*errors[1:], None][: len(errors)], strict=True))
     games: dict[int, list[int]] = {}
     for i in shown:
         games.setdefault(rows[i]["game"], []).append(i)

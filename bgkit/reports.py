@@ -43,7 +43,7 @@ match-winning chance. Errors are positive magnitudes in the DataFrames and negat
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from bgkit.extras import require
@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 
     from bgkit.analysis import Analysis
     from bgkit.met import MatchEquityTable
+    from bgkit.replay import ReplayStep
 
 __all__ = [
     "compare",
@@ -83,6 +84,24 @@ _SKILL_THRESHOLDS = ((0.03, "doubtful"), (0.06, "bad"), (0.12, "very bad"))
 # ---------------------------------------------------------------------- the race
 
 
+def _known_steps(match: Match) -> Iterator[ReplayStep]:
+    """The steps of every game up to a roll whose play is not recorded (``???``)."""
+    from bgkit.errors import IllegalPlayError
+    from bgkit.records import Move
+    from bgkit.replay import replay_game
+
+    for index, game in enumerate(match.games):
+        done = 0
+        try:
+            for step in replay_game(match, index):
+                done += 1
+                yield step
+        except IllegalPlayError:
+            stop = game.actions[done] if done < len(game.actions) else None
+            if not (isinstance(stop, Move) and stop.play is None):
+                raise
+
+
 def pip_counts(match: Match) -> pd.DataFrame:
     """The pip counts before every roll of every game, and at the end of each game.
 
@@ -92,7 +111,8 @@ def pip_counts(match: Match) -> pd.DataFrame:
     the whole match (for plotting a match on one axis). ``lead_0`` is player 0's lead in
     the race: ``pips_1 - pips_0``.
 
-    Needs only the record (it is replayed with :func:`bgkit.replay.replay`).
+    Needs only the record (it is replayed with :func:`bgkit.replay.replay`); a game stops
+    at a roll whose play the record does not give (``???``).
 
     :raises IllegalPlayError: at a play the rules forbid (see :func:`bgkit.replay.replay`).
     :raises AmbiguousPlayError: at compact notation that fits several legal plays.
@@ -101,11 +121,10 @@ def pip_counts(match: Match) -> pd.DataFrame:
     import pandas as pd
 
     from bgkit.records import Move
-    from bgkit.replay import replay
 
     rows: list[dict[str, Any]] = []
     last: dict[int, tuple[int, Position]] = {}
-    for step in replay(match):
+    for step in _known_steps(match):
         number = step.game.number
         last[number] = (step.turn, step.after)
         if not isinstance(step.action, Move):

@@ -377,15 +377,28 @@ def test_illegal_record_is_refused_with_its_location() -> None:
         analyze(match, jobs=1)
     issue = info.value.issue
     assert issue is not None
-    assert str(info.value) == f"{issue.location}: cannot analyse: {issue.message}"
+    assert str(info.value) == (
+        f"{issue.location}: cannot analyse: {issue.message}"
+        f" (game {issue.game}, move {issue.move}, {issue.player_name})"
+    )
     assert issue.location == f"{match.source_name}:{issue.line}:{issue.column}"
     assert issue.message.startswith("illegal play 24/21 for 21")
 
 
-def test_unknown_play_is_refused() -> None:
+def test_an_unknown_play_is_skipped_and_said() -> None:
+    """``???``: the roll is analysed as far as its position goes (its luck), its play is
+    listed as not analysed, and the rest of the record is analysed."""
     match = read_mat(ROOT / "data" / "dialects" / "unknown-roll.mat")
-    with pytest.raises(AnalysisError, match="not recorded"):
-        analyze(match, jobs=1)
+    result = analyze(match, jobs=1)
+    assert [(s["game"], s["move"], s["name"], s["dice"], s["reason"]) for s in result.skipped] == [
+        (1, 1, "Bo", "21", "the play for 21 is not recorded"),
+        (2, 2, "Ann", "53", "the play for 53 is not recorded"),
+    ]
+    assert result.to_dict()["skipped"] == result.skipped
+    unknown = [r for r in result.rows if r["action"] == "move" and r["play"] is None]
+    assert len(unknown) == 2 and all(r["luck_emg"] is not None for r in unknown)
+    assert all(r["error_emg"] is None for r in unknown)  # (no play, no error)
+    assert [p["total_moves"] for p in result.players_list] == [1, 1]  # the plays made
 
 
 def test_money_session_figures_are_points() -> None:

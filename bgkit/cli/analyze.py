@@ -425,7 +425,23 @@ def summary(result: Analysis) -> str:
     )
     lines = [head, f"{'':<{width}}{names[0]:>{col}}{names[1]:>{col}}\n"]
     lines += [f"{r[0]:<{width}}{r[1]:>{col}}{r[2]:>{col}}\n" for r in rows]
+    lines += _skipped_lines(result.skipped)
     return "".join(lines)
+
+
+def _skipped_lines(skipped: list[dict[str, Any]]) -> list[str]:
+    """One line per roll whose play the record does not give, with what else it stops."""
+    lines = []
+    for entry in skipped:
+        if not entry["reason"].startswith("the play for"):
+            continue
+        rest = sum(1 for e in skipped if e["game"] == entry["game"] and e is not entry)
+        after = f"; the {rest} action(s) after it are not analysed" if rest else ""
+        lines.append(
+            f"not analysed: game {entry['game']} move {entry['move']} ({entry['name']},"
+            f" {entry['dice']}): {entry['reason']}{after}\n"
+        )
+    return lines
 
 
 def _cell(value: Any, fmt: str) -> str:

@@ -175,8 +175,8 @@ class CubeAnalysis:
         """The proper action from the three equities, in GNU Backgammon's words.
 
         ``"no double, take"``, ``"double, take"``, ``"double, pass"``, ``"too good,
-        pass"``, ``"too good, take"`` (no double: playing on wins more than the pass,
-        which the opponent would not take), ``"no double, pass"`` (rare: a pass that is
+        take"`` (no double worth more than a pass, the double taken: gnubg's "Too good to
+        double, take"), ``"too good, pass"``, ``"no double, pass"`` (rare: a pass that is
         wrong to offer), or ``None`` when an equity is missing.
         """
         nd, dt, dp = self.no_double, self.double_take, self.double_pass

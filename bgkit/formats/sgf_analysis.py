@@ -20,8 +20,18 @@ JSON) keeps the analysis.
   not know, but reads property names of two letters at most (a longer one ending in
   ``A`` would overwrite its ``A``): hence the short name.
 
-:func:`analysis_of` reads ``BK`` when it is there, else gnubg's ``A``, ``DA`` and ``LU``
-(the cube values in match play then stay as gnubg wrote them: match winning chances).
+:func:`analysis_of` reads ``BK`` when it is there, else gnubg's ``A``, ``DA`` and ``LU``.
+gnubg writes its candidate plays one step per die and no hits (``6/4 4/3`` for
+``6/4*/3``), and in match play its cube values as match winning chances: given the
+position before the action (``analysis_of(action, position)``, as
+:func:`bgkit.replay.replay` gives it), the reader marks the hits of every candidate and
+turns the cube values into EMG as gnubg's ``FindCubeDecision`` does (``mwc2eq``, with the
+score, cube and match equity table: gnubg's default, Kazaross-XG2), so that every figure
+is gnubg's own in the unit the model names. Without the position the candidates carry no
+hit marks and match-play cube values stay as gnubg wrote them. A roll without a legal play
+(gnubg writes no ``A`` for it) keeps its luck: a :class:`CheckerAnalysis` with no
+candidates. Numbers that are not finite (gnubg 1.08 writes ``LU[-inf]`` when it did not
+analyse the luck) count as not analysed.
 
 >>> from bgkit.formats.annotations import CandidatePlay, CheckerAnalysis, Probabilities
 >>> from bgkit.play import Play
@@ -41,6 +51,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import fields, replace
@@ -57,6 +68,7 @@ from bgkit.formats.annotations import (
 from bgkit.formats.sgf import _letter, _point
 from bgkit.met import shipped_met
 from bgkit.play import Play, Step
+from bgkit.position import Position
 from bgkit.records import Action, Beaver, Double, Match, Move, Raccoon, Take
 
 __all__ = ["PROPERTY", "CubeContext", "analysis_of", "annotate", "annotate_match"]
@@ -157,9 +169,12 @@ def annotate_match(match: Match, analysis: Sequence[Sequence[ActionAnalysis | No
     return replace(match, games=tuple(games))
 
 
-def analysis_of(action: Action) -> ActionAnalysis | None:
+def analysis_of(action: Action, position: Position | None = None) -> ActionAnalysis | None:
     """The analysis kept in ``action``'s annotations (bgkit's, else gnubg's), or ``None``.
 
+    ``position`` is the position before the action (for a take or a drop: the double
+    pending), as :func:`bgkit.replay.replay` gives it: with it gnubg's candidate plays get
+    their hits and its match-play cube values become EMG (see the module docstring).
     The comment (``C``) comes with it. A ``BK`` value that is not bgkit's (a file edited
     by hand) is passed over for gnubg's properties; gnubg's that do not parse count as
     no analysis.
@@ -173,10 +188,10 @@ def analysis_of(action: Action) -> ActionAnalysis | None:
             return _from_json(json.loads(props[PROPERTY][0]), comment)
         except (ValueError, KeyError, TypeError, AttributeError):
             pass
-    cube = _from_da(props["DA"][0]) if props.get("DA") else None
+    cube = _from_da(props["DA"][0], position) if props.get("DA") else None
     checker = None
-    if props.get("A") and isinstance(action, Move):
-        checker = _from_a(props["A"], action.player, props.get("LU"))
+    if isinstance(action, Move) and (props.get("A") or props.get("LU")):
+        checker = _from_a(props.get("A", ()), action.player, props.get("LU"), position)
     if cube is None and checker is None and comment is None:
         return None
     return ActionAnalysis(cube=cube, checker=checker, comment=comment)
@@ -230,8 +245,18 @@ def _da(cube: CubeAnalysis, context: CubeContext | None) -> str | None:
 
 
 def _from_a(
-    values: tuple[str, ...], player: int, luck: tuple[str, ...] | None
+    values: tuple[str, ...],
+    player: int,
+    luck: tuple[str, ...] | None,
+    position: Position | None = None,
 ) -> CheckerAnalysis | None:
+    """gnubg's ``A`` (none for a roll without a legal play) and ``LU``."""
+    try:
+        luck_value = _finite(luck[0]) if luck else None
+    except ValueError:
+        luck_value = None
+    if not values:
+        return None if luck_value is None else CheckerAnalysis((), luck=luck_value)
     candidates = []
     try:
         played = int(values[0])
@@ -239,17 +264,25 @@ def _from_a(
             words = text.split()
             if len(words) < 11 or words[1:4] != ["E", "ver", "3"]:
                 return None  # (a rollout, "X ver 3 ...", is not read here)
-            letters = words[0]
+            letters = words[0][:8]  # (gnubg reads four steps at most)
             steps = tuple(
                 Step(_point(letters[i], player), _point(letters[i + 1], player))
                 for i in range(0, len(letters) - 1, 2)
             )
-            numbers = [float(w) for w in words[4:10]]
-            level = _level(words[10])
+            if position is not None:
+                steps = _hits(steps, position, player)
+            numbers = [_finite(w) for w in words[4:10]]
+            if None in numbers:
+                return None
+            chances = [float(x or 0.0) for x in numbers]
             candidates.append(
-                CandidatePlay(Play(steps), numbers[5], Probabilities(*numbers[:5]), level=level)
+                CandidatePlay(
+                    Play(steps),
+                    chances[5],
+                    Probabilities(*chances[:5]),
+                    level=_level(words[10]),
+                )
             )
-        luck_value = float(luck[0]) if luck else None
     except (ValueError, IndexError):
         return None
     if not 0 <= played < len(candidates):
@@ -257,19 +290,54 @@ def _from_a(
     return CheckerAnalysis(tuple(candidates), played=played, luck=luck_value)
 
 
-def _from_da(text: str) -> CubeAnalysis | None:
+def _hits(steps: tuple[Step, ...], position: Position, player: int) -> tuple[Step, ...]:
+    """``steps`` (one per die, as gnubg writes them) with the blots they hit marked."""
+    opponent = list(position.board[1 - player])
+    marked = []
+    for step in steps:
+        hit = 1 <= step.dst <= 24 and opponent[25 - step.dst] == 1
+        if hit:
+            opponent[25 - step.dst] = 0
+        marked.append(Step(step.src, step.dst, hit))
+    return tuple(marked)
+
+
+def _finite(word: str) -> float | None:
+    """A number gnubg wrote, ``None`` for ``inf``/``nan`` (not analysed)."""
+    value = float(word)
+    return value if math.isfinite(value) else None
+
+
+def _from_da(text: str, position: Position | None = None) -> CubeAnalysis | None:
+    """gnubg's ``DA``: no double and double/take, as EMG with the position before the
+    decision (from MWC in match play; double/pass is then 1 EMG), else as written."""
     words = text.split()
     if len(words) < 21 or words[:3] != ["E", "ver", "3"]:
         return None
     try:
-        out = [float(w) for w in words[7:21]]
+        out = [_finite(w) for w in words[7:21]]
     except ValueError:
         return None
+    if any(x is None for x in out):
+        return None
+    values = [float(x or 0.0) for x in out]
+    nd, dt = values[6], values[13]
+    dp = None
+    if position is not None:
+        dp = 1.0  # (gnubg's double/pass: the cube value won, 1 EMG)
+        if position.match_length:
+            at = position if not position.doubled else replace(position, doubled=False)
+            try:
+                met = shipped_met()
+                nd, dt = met.mwc_to_emg(nd, at), met.mwc_to_emg(dt, at)
+            except (ValueError, ZeroDivisionError):  # (a score the table does not cover)
+                return None
     return CubeAnalysis(
-        no_double=out[6],
-        double_take=out[13],
-        probabilities=Probabilities(*out[:5]),
-        cubeless_equity=out[5],
+        no_double=nd,
+        double_take=dt,
+        double_pass=dp,
+        probabilities=Probabilities(*values[:5]),
+        cubeless_equity=values[5],
         level=_level(words[3]),
     )
 
