@@ -80,7 +80,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-__all__ = ["Analysis", "AnalysisError", "analysis_from_file", "analyze"]
+__all__ = ["DEFAULT_PLIES", "Analysis", "AnalysisError", "analysis_from_file", "analyze", "money_rules"]
 
 RatingScale = Literal["current", "legacy"]
 
@@ -115,6 +115,10 @@ class Analysis:
     """Per row: the indices of its game in ``match.games`` and of its action in the game."""
     met: str = DEFAULT_MET
     """The match equity table of the figures (a name of :data:`bgkit.met.MET_NAMES`)."""
+    jacoby: bool | None = None
+    """Money play: the figures follow the Jacoby rule (``None`` in match play)."""
+    beavers: bool | None = None
+    """Money play: beavers were allowed (``None`` in match play)."""
 
     def candidates(self, row: int) -> pd.DataFrame:
         """The candidate plays of row ``row`` (of :attr:`moves`), best first: ``rank``,
@@ -207,6 +211,11 @@ class Analysis:
         """What produced the figures (``description`` says it in a sentence)."""
         from_file = self.plies < 0
         table = f", {self.met} match equity table" if self.match.length else ""
+        if self.jacoby is not None and not from_file:
+            table = (
+                f", money: Jacoby rule {'on' if self.jacoby else 'off'},"
+                f" beavers {'allowed' if self.beavers else 'not allowed'}"
+            )
         return {
             "evaluator": self.evaluator,
             "description": (
@@ -221,6 +230,8 @@ class Analysis:
             "luck_plies": None if from_file else 0,
             "cubeful": True,
             "met": self.met,
+            "jacoby": self.jacoby,
+            "beavers": self.beavers,
             "rating_scale": self.rating_scale,
             "pr": "PR (gnubg denominator):"
             " 500 x EMG error / (unforced moves + close cube decisions)",
@@ -285,7 +296,8 @@ MOVE_COLUMNS: tuple[str, ...] = (
     "luck_emg",
     "luck_mwc",
     "luck",  # "", "lucky", "very lucky", "unlucky", "very unlucky"
-    "cube_action",  # "no double", "double", "take", "drop" when a cube decision was analysed
+    "cube_action",  # "no double", "double", "take", "drop", "beaver" (counted as the
+    # doubler's take, as gnubg counts it) when a cube decision was analysed
     "cube_nd",  # no double / double,take / double,pass equities (EMG, doubler's view)
     "cube_dt",
     "cube_dp",
@@ -359,9 +371,13 @@ _CUBE_KINDS = (
 )
 
 
+#: The depth of gnubg's default analysis ("world class"), bgkit's default.
+DEFAULT_PLIES = 2
+
+
 def analyze(
     match: Match,
-    plies: int = 0,
+    plies: int = DEFAULT_PLIES,
     *,
     progress: bool = False,
     jobs: int | None = None,
@@ -370,11 +386,14 @@ def analyze(
     candidates: int = 5,
     thresholds: tuple[float, float, float] | None = None,
     met: str | None = None,
+    jacoby: bool | None = None,
+    beavers: bool | None = None,
 ) -> Analysis:
     """Analyse every decision of ``match`` as GNU Backgammon's ``analyse match`` does.
 
     :param plies: search depth for checker play and cube decisions (0 = static
-        evaluation, gnubg's default analysis is 2); luck is always 0-ply.
+        evaluation, a quick look; the default, 2, is gnubg's default analysis, "world
+        class"); luck is always 0-ply.
     :param progress: show a progress bar (``tqdm.auto``: a widget in notebooks).
     :param jobs: processes to use (default: the number of cores); short matches use
         fewer. Each process runs its own GNU Backgammon.
@@ -387,6 +406,10 @@ def analyze(
         bad (default gnubg's: 0.03, 0.06, 0.12).
     :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`,
         any case; default Kazaross-XG2, gnubg's); not with ``evaluator``, which has its own.
+    :param jacoby: money play: the session was played with the Jacoby rule (default:
+        what the record says, else gnubg's default, on); ignored in match play.
+    :param beavers: money play: beavers were allowed (default: what the record says,
+        else gnubg's default, allowed); ignored in match play.
     :raises AnalysisError: when the record does not replay (illegal, ambiguous or
         unknown plays, actions out of turn, forbidden cube actions), a game starts
         from a position the evaluator does not handle, or the match is longer than the
@@ -395,9 +418,11 @@ def analyze(
     """
     started = time.perf_counter()
     table = _met(evaluator, met, match.length)
+    rules = money_rules(match, jacoby=jacoby, beavers=beavers)
+    played = _under_rules(match, rules)
     workers = plan_jobs(jobs, sum(len(g.actions) for g in match.games), evaluator, plies)
     with Runner(workers, evaluator, met=met) as runner:
-        steps = _replay(match)
+        steps = _replay(played)
         tasks, owners = _tasks(match, steps, plies, candidates)
         runner.submit(tasks)  # (forks the workers)
         rows = _base_rows(match, steps)  # while the workers evaluate
@@ -430,7 +455,42 @@ def analyze(
         notes=notes,
         where=[(step.game_index, step.action_index) for step in steps],
         met=met_name(met) if met else str(getattr(evaluator, "met", DEFAULT_MET)),
+        jacoby=None if rules is None else rules[0],
+        beavers=None if rules is None else rules[1],
     )
+
+
+def money_rules(
+    match: Match, *, jacoby: bool | None = None, beavers: bool | None = None
+) -> tuple[bool, bool] | None:
+    """The rules a money session was played under: (the Jacoby rule, beavers allowed).
+
+    Each is the one given, else what the record says (its ``Jacoby`` and ``Beaver`` tags:
+    XG's ``.mat`` export and ``.xg`` header, an SGF's ``RU``), else GNU Backgammon's
+    default (on, allowed), which is also what gnubg imports an untagged ``.mat`` with.
+    ``None`` in match play.
+
+    >>> money_rules(Match(("A", "B"), 0, (), tags=(("Jacoby", "Off"),)))
+    (False, True)
+    """
+    if match.length:
+        return None
+    said_jacoby, said_beavers = match.rule("Jacoby"), match.rule("Beaver")
+    if jacoby is None:
+        jacoby = True if said_jacoby is None else said_jacoby
+    if beavers is None:
+        beavers = True if said_beavers is None else said_beavers
+    return jacoby, beavers
+
+
+def _under_rules(match: Match, rules: tuple[bool, bool] | None) -> Match:
+    """``match`` with its ``Jacoby`` and ``Beaver`` tags saying ``rules`` (what its replay
+    sets up every game with)."""
+    if rules is None or (match.jacoby, match.beavers) == rules:
+        return match
+    kept = tuple((k, v) for k, v in match.tags if k.lower() not in ("jacoby", "beaver"))
+    said = (("Jacoby", "On" if rules[0] else "Off"), ("Beaver", "On" if rules[1] else "Off"))
+    return replace(match, tags=kept + said)
 
 
 def analysis_from_file(
@@ -662,24 +722,43 @@ def _fill_rows(
     figures: Sequence[Figures | None],
     met: MatchEquityTable,
 ) -> None:
-    """Add the evaluator's figures to the rows: errors, luck, cube decisions."""
+    """Add the evaluator's figures to the rows: errors, luck, cube decisions.
+
+    After a beaver, gnubg's statistics judge the cube as the doubler's until the next
+    take of the game (its statistics replay sets the cube's owner so; its analysis
+    itself, and the figures, have the beaverer own it): the beaverer's cube decisions
+    count with the cube not available to him, so no missed double is charged.
+    """
     pending: tuple[CubeDecision, Position] | None = None  # the double being answered
+    beaverer: tuple[int, int] | None = None  # (game, player) of gnubg's beaver quirk
     for row, step, fig in zip(rows, steps, figures, strict=True):
         pos = step.before
+        quirk = beaverer == (step.game_index, step.player)
         if isinstance(step.action, Move):
             if fig is not None:
                 _checker(row, fig, pos, met)
                 if fig.cube is not None:
-                    _cube(row, fig.cube, "no double", pos, met)
+                    _cube(row, fig.cube, "no double", pos, met, quirk)
         elif step.kind == "double":
             pending = None
             if fig is not None and fig.cube is not None:
                 pending = (fig.cube, pos)
-                _cube(row, fig.cube, "double", pos, met)
+                _cube(row, fig.cube, "double", pos, met, quirk)
         elif step.kind in ("take", "drop") and pending is not None:
             decision, at = pending
             _cube(row, decision, step.kind, at, met)
             pending = None
+        elif step.kind == "beaver" and pending is not None:
+            # gnubg does not analyse a beaver; the doubler's acceptance of it (its take)
+            # counts as the doubler's take of the double: cube figures are gnubg's
+            decision, at = pending
+            _cube(row, decision, "take", at, met)
+            row.update(cube_action="beaver", _tally=1 - step.player)
+            pending = None
+        if step.kind == "beaver":
+            beaverer = (step.game_index, step.player)
+        elif step.kind == "take":
+            beaverer = None
 
 
 def _mark(rows: Sequence[dict[str, Any]], thresholds: tuple[float, float, float] | None) -> None:
@@ -749,7 +828,7 @@ def _notes(
             checker = CheckerAnalysis(fig.candidates, played, error, fig.luck)
         if step.kind == "double":
             pending = cube
-        elif step.kind in ("take", "drop"):
+        elif step.kind in ("take", "drop", "beaver"):
             cube, pending = pending, None
         notes.append(None if cube is None and checker is None else ActionAnalysis(cube, checker))
     return notes
@@ -768,7 +847,9 @@ def _cube_analysis(fig: Figures, pos: Position, plies: int, row: dict[str, Any])
         error_double=0.0 - row["cube_error_emg"]
         if row["cube_action"] in ("no double", "double")
         else None,
-        error_take=0.0 - row["cube_error_emg"] if row["cube_action"] in ("take", "drop") else None,
+        error_take=0.0 - row["cube_error_emg"]
+        if row["cube_action"] in ("take", "drop", "beaver")
+        else None,
     )
 
 
@@ -799,9 +880,17 @@ def _checker(row: dict[str, Any], fig: Figures, pos: Position, met: MatchEquityT
 
 
 def _cube(
-    row: dict[str, Any], decision: CubeDecision, action: str, pos: Position, met: MatchEquityTable
+    row: dict[str, Any],
+    decision: CubeDecision,
+    action: str,
+    pos: Position,
+    met: MatchEquityTable,
+    unavailable: bool = False,
 ) -> None:
-    error, kind = cube_errors(decision, action)
+    """The cube columns of ``row``; its error as gnubg's statistics count it with the
+    cube not available to the player when ``unavailable`` (see :func:`_fill_rows`)."""
+    judged = replace(decision, available=False) if unavailable else decision
+    error, kind = cube_errors(judged, action)
     row.update(
         cube_action=action,
         cube_nd=decision.no_double,
@@ -843,7 +932,7 @@ def _summaries(
         game_rows = by_game.get(index, [])
         tallies = [_Tally(), _Tally()]
         for row in game_rows:
-            tallies[row["player"]].add(row)
+            tallies[row.get("_tally", row["player"])].add(row)
         result = _actual_result(match, index, met)
         for p in (0, 1):
             tallies[p].actual = result[p]
@@ -914,7 +1003,7 @@ class _Tally:
             self.cube_total += 1
             self.cube_close += bool(row["cube_close"])
             self.doubles += row["cube_action"] == "double"
-            self.takes += row["cube_action"] == "take"
+            self.takes += row["cube_action"] in ("take", "beaver")
             self.passes += row["cube_action"] == "drop"
             if row["cube_error_kind"]:
                 kind = row["cube_error_kind"]

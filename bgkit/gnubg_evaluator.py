@@ -812,6 +812,7 @@ def _cubeinfo(gnubg: Any, pos: Position) -> dict[str, Any]:
         pos.score,
         pos.crawford,
         pos.jacoby,
+        pos.beavers,
     )
 
 
@@ -825,12 +826,17 @@ def _cubeinfo_cached(
     score: tuple[int, int],
     crawford: bool,
     jacoby: bool,
+    beavers: bool = False,
 ) -> dict[str, Any]:
     ci: dict[str, Any] = gnubg.cubeinfo(cube, owner, turn, length, score, int(crawford), 0)
     if not length and not jacoby:
         # gnubg.cubeinfo() always applies the Jacoby rule in money play
         ci["jacoby"] = 0
         ci["gammonprice"] = ((1.0, 1.0), (1.0, 1.0))
+    if not length:
+        # and never beavers: what gnubg's analysis evaluates with is the session's rule
+        # (its cache keeps figures by the cube's rules too)
+        ci["beavers"] = int(beavers)
     return ci
 
 
@@ -907,7 +913,7 @@ def _closed(side: Sequence[int]) -> bool:
     return all(side[p] >= 2 for p in range(1, 7))
 
 
-def _state(position: Position) -> tuple[int, int, int, tuple[int, int], bool, bool]:
+def _state(position: Position) -> tuple[int, int, int, tuple[int, int], bool, bool, bool]:
     """Cube and match state, as :func:`_cubeinfo_cached` takes it (the turn aside)."""
     owner = -1 if position.cube_owner is None else position.cube_owner
     return (
@@ -917,6 +923,7 @@ def _state(position: Position) -> tuple[int, int, int, tuple[int, int], bool, bo
         position.score,
         position.crawford,
         position.jacoby,
+        position.beavers,
     )
 
 
