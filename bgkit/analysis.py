@@ -19,7 +19,7 @@ DataFrames (built on first use; pandas is needed only for them), ``.to_dict()`` 
 same as plain data.
 
 >>> from bgkit.formats.mat import read_mat
->>> result = analyze(read_mat("data/fixtures/handwritten_3pt.mat"), jobs=1)
+>>> result = analyze(read_mat("data/fixtures/handwritten_3pt.mat"), 0, jobs=1)
 >>> result.players[["name", "unforced_moves", "checker_error_emg", "cube_error_emg"]].round(3)
     name  unforced_moves  checker_error_emg  cube_error_emg
 0  Alice               6              0.241           0.635
@@ -80,7 +80,14 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-__all__ = ["DEFAULT_PLIES", "Analysis", "AnalysisError", "analysis_from_file", "analyze", "money_rules"]
+__all__ = [
+    "DEFAULT_PLIES",
+    "Analysis",
+    "AnalysisError",
+    "analysis_from_file",
+    "analyze",
+    "money_rules",
+]
 
 RatingScale = Literal["current", "legacy"]
 
@@ -126,7 +133,7 @@ class Analysis:
         and ``played``. Empty for a row without a checker play analysed.
 
         >>> from bgkit.formats.mat import read_mat
-        >>> result = analyze(read_mat("data/fixtures/handwritten_3pt.mat"), jobs=1)
+        >>> result = analyze(read_mat("data/fixtures/handwritten_3pt.mat"), 0, jobs=1)
         >>> result.candidates(3)[["rank", "play", "equity", "difference", "win", "played"]].round(3)
            rank        play  equity  difference    win  played
         0     1  24/21 13/8  -0.264       0.000  0.437   False

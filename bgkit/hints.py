@@ -118,15 +118,15 @@ class Hint:
 def hint(
     position: Position,
     *,
-    plies: int = 0,
+    plies: int = 2,
     candidates: int | None = 5,
     evaluator: Evaluator | None = None,
     met: str | None = None,
 ) -> Hint:
     """The ranked plays (position with dice) or the cube decision (without dice).
 
-    :param plies: search depth, as GNU Backgammon counts (0 = its static evaluation;
-        2 is its default strength).
+    :param plies: search depth, as GNU Backgammon counts: the default, 2, is its default
+        strength ("world class"); 0, its static evaluation, is a quick look.
     :param candidates: how many plays to keep, best first (``None``: all).
     :param evaluator: the evaluator to ask (default: GNU Backgammon, which needs the
         ``analysis`` extra).
@@ -224,11 +224,17 @@ def _cube_hint(evaluator: Evaluator, position: Position, plies: int) -> CubeHint
 
 
 def _take_point(evaluator: Evaluator, position: Position) -> float:
-    """The taker's dead-cube, gammonless take point from the match equity table."""
+    """The taker's dead-cube, gammonless take point from the match equity table.
+
+    A result that brings a player to 1-away makes the next game the Crawford game (the
+    table's pre-Crawford figures), unless a player was 1-away already: then this game is
+    the Crawford game or after it, and the next one is post-Crawford.
+    """
     met = evaluator.match_equity_table()
     length, cube = position.match_length, position.cube
     taker = position.opponent
     score = list(position.score)
+    crawford_reached = length - max(score) == 1  # (this game is Crawford or after it)
 
     def mwc(points_to_taker: int, points_to_doubler: int) -> float:
         s = list(score)
@@ -239,7 +245,7 @@ def _take_point(evaluator: Evaluator, position: Position) -> float:
         if s[1 - taker] >= length:
             return 0.0
         away, opp_away = length - s[taker], length - s[1 - taker]
-        post = (away == 1 or opp_away == 1) and not position.crawford
+        post = (away == 1 or opp_away == 1) and crawford_reached
         return met.mwc(away, opp_away, post_crawford=post)
 
     passed = mwc(0, cube)

@@ -374,7 +374,7 @@ def test_deeper_figures_do_not_depend_on_the_number_of_processes() -> None:
 def test_illegal_record_is_refused_with_its_location() -> None:
     match = read_mat(ROOT / "data" / "fixtures" / "handwritten_3pt_illegal2.mat")
     with pytest.raises(AnalysisError) as info:
-        analyze(match, jobs=1)
+        analyze(match, 0, jobs=1)
     issue = info.value.issue
     assert issue is not None
     assert str(info.value) == f"{issue.location}: cannot analyse: {issue.message}"
@@ -385,12 +385,12 @@ def test_illegal_record_is_refused_with_its_location() -> None:
 def test_unknown_play_is_refused() -> None:
     match = read_mat(ROOT / "data" / "dialects" / "unknown-roll.mat")
     with pytest.raises(AnalysisError, match="not recorded"):
-        analyze(match, jobs=1)
+        analyze(match, 0, jobs=1)
 
 
 def test_money_session_figures_are_points() -> None:
     """Money play: MWC figures are points (EMG x cube), results are the points won."""
-    result = analyze(read_mat(ROOT / "data" / "dialects" / "money.mat"), jobs=1)
+    result = analyze(read_mat(ROOT / "data" / "dialects" / "money.mat"), 0, jobs=1)
     for row in result.rows:
         if row["error_emg"] is not None:
             assert row["error_mwc"] == pytest.approx(row["error_emg"] * row["cube"])
@@ -413,7 +413,7 @@ def test_hypergammon_is_refused() -> None:
     game = Game(1, (0, 0), (Move(0, (3, 1), Play("24/21 23/22")),), None)
     match = Match(("A", "B"), 3, (game,), tags=(("Variation", "Hypergammon"),))
     with pytest.raises(AnalysisError, match="15-checker"):
-        analyze(match, jobs=1)
+        analyze(match, 0, jobs=1)
 
 
 # ---------------------------------------------------------------------- processes
@@ -446,7 +446,7 @@ def test_analysis_here_leaves_the_collector_on() -> None:
     from bgkit.gnubg_evaluator import GnubgEvaluator
 
     assert gc.isenabled()
-    analyze(read_mat(RECORDS["example_a"]), evaluator=GnubgEvaluator())
+    analyze(read_mat(RECORDS["example_a"]), 0, evaluator=GnubgEvaluator())
     assert gc.isenabled()
 
 

@@ -35,9 +35,10 @@ __all__ = ["hint"]
     "--plies",
     "-p",
     type=click.IntRange(0, 4),
-    default=0,
+    default=2,
     show_default=True,
-    help="Search depth (0 = GNU Backgammon's static evaluation; its default strength is 2).",
+    help="Search depth: 2 is GNU Backgammon's default strength (world class); 0, its"
+    " static evaluation, is a quick look.",
 )
 @candidates_option("How many plays to list, best first.")
 @met_option
