@@ -218,6 +218,8 @@ class _Session(_Capture):
     """
 
     settings: tuple[int, object] | None = None
+    beavers: int = 3
+    """gnubg's ``set beavers`` (its default: 3)."""
     threads: tuple[int, ...] = ()
     """Thread IDs of gnubg's pool (the threads ``set threads`` started)."""
     pinned: int | None = None
@@ -285,6 +287,14 @@ class _Session(_Capture):
             return self.run(gnubg, command)
         with self.one_cpu():
             return self.run(gnubg, command)
+
+    def set_beavers(self, gnubg: Any, position: Position) -> None:
+        """Make gnubg's beaver setting the one of ``position``'s session (:func:`_beavers`):
+        its cube information, and so the keys of its cache, carry it."""
+        wanted = _beavers(position.match_length, position.beavers)
+        if wanted != self.beavers:
+            self.run(gnubg, f"set beavers {wanted}")
+            self.beavers = wanted
 
     def set_plies(
         self, gnubg: Any, plies: int, filters: dict[int, tuple[tuple[int, int, float], ...]]
@@ -478,6 +488,7 @@ class GnubgEvaluator:
         with _lock:
             session = _session()
             session.set_plies(gnubg, plies, self._filters)
+            session.set_beavers(gnubg, pos)
             session.run(gnubg, f"set gnubgid {pos.gnubg_id()}:{pos.match_id()}")
             text = session.search(gnubg, "hint", plies)
         decision = _cube_equities(text, "hint")
@@ -731,6 +742,7 @@ class GnubgEvaluator:
         with _lock:
             session = _session()
             session.set_plies(gnubg, plies, self._filters if filters is None else filters)
+            session.set_beavers(gnubg, rolled)
             session.run(gnubg, f"set gnubgid {rolled.gnubg_id()}:{rolled.match_id()}")
             text = session.search(gnubg, "hint 9999", plies)
         out = []
@@ -783,6 +795,7 @@ class GnubgEvaluator:
             gnubg.evaluate(board, _cubeinfo(gnubg, pos), _evalcontext(gnubg, 0))
             session = _session()
             session.set_plies(gnubg, plies, self._filters)
+            session.set_beavers(gnubg, pos)
             session.run(gnubg, f"set gnubgid {gid}")
             return session.search(gnubg, "eval", plies)
 
@@ -833,11 +846,21 @@ def _cubeinfo_cached(
         # gnubg.cubeinfo() always applies the Jacoby rule in money play
         ci["jacoby"] = 0
         ci["gammonprice"] = ((1.0, 1.0), (1.0, 1.0))
-    if not length:
-        # and never beavers: what gnubg's analysis evaluates with is the session's rule
-        # (its cache keeps figures by the cube's rules too)
-        ci["beavers"] = int(beavers)
+    # gnubg's cache keeps figures by the cube's rules too, the number of beavers allowed
+    # among them: gnubg.cubeinfo() says none, its commands (and analysis) its setting
+    ci["beavers"] = _beavers(length, beavers)
     return ci
+
+
+#: The beavers gnubg allows a cube in money play by default (its ``set beavers``).
+BEAVERS = 3
+
+
+def _beavers(length: int, allowed: bool) -> int:
+    """gnubg's ``set beavers`` for a position: its default in match play (where beavers
+    mean nothing, but gnubg's cube information still carries the setting) and in money
+    play with beavers allowed, none otherwise."""
+    return BEAVERS if length or allowed else 0
 
 
 @cache
