@@ -75,7 +75,7 @@ from bgkit.movegen import Key, Side
 from bgkit.play import Play, Step
 from bgkit.position import GameState, Position
 
-__all__ = ["ANALYSIS_FILTERS", "GnubgEvaluator", "gnubg_module"]
+__all__ = ["ANALYSIS_FILTERS", "HINT_FILTERS", "GnubgEvaluator", "gnubg_module"]
 
 #: GNU Backgammon's default analysis move filters: for a search of ``n`` plies, one
 #: ``(accept, extra, threshold)`` per level 0..n-1 (``show analysis``).
@@ -84,6 +84,15 @@ ANALYSIS_FILTERS: dict[int, tuple[tuple[int, int, float], ...]] = {
     2: ((0, 16, 0.32), (0, 8, 0.16)),
     3: ((0, 24, 0.4), (0, 12, 0.2), (0, 6, 0.08)),
     4: ((0, 32, 0.4), (0, 16, 0.2), (0, 8, 0.1), (0, 6, 0.08)),
+}
+
+#: GNU Backgammon's default move filters of its ``hint`` and ``eval`` (``show evaluation``):
+#: the ones :func:`bgkit.hint` searches with.
+HINT_FILTERS: dict[int, tuple[tuple[int, int, float], ...]] = {
+    1: ((0, 12, 0.24),),
+    2: ((0, 12, 0.24), (0, 6, 0.12)),
+    3: ((0, 16, 0.32), (0, 8, 0.16), (0, 4, 0.06)),
+    4: ((0, 16, 0.32), (0, 12, 0.16), (0, 6, 0.08), (0, 4, 0.06)),
 }
 
 _SETUP = (

@@ -128,16 +128,17 @@ def hint(
     :param plies: search depth, as GNU Backgammon counts: the default, 2, is its default
         strength ("world class"); 0, its static evaluation, is a quick look.
     :param candidates: how many plays to keep, best first (``None``: all).
-    :param evaluator: the evaluator to ask (default: GNU Backgammon, which needs the
+    :param evaluator: the evaluator to ask (default: GNU Backgammon with the move filters
+        of its own ``hint``, :data:`bgkit.gnubg_evaluator.HINT_FILTERS`; it needs the
         ``analysis`` extra).
     :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`;
         default Kazaross-XG2); not with ``evaluator``.
     :raises ValueError: for an unknown table, or a table with an ``evaluator``.
     """
     if evaluator is None:
-        from bgkit.gnubg_evaluator import GnubgEvaluator
+        from bgkit.gnubg_evaluator import HINT_FILTERS, GnubgEvaluator
 
-        evaluator = GnubgEvaluator(met=met)
+        evaluator = GnubgEvaluator(met=met, filters=HINT_FILTERS)
     elif met is not None:
         raise ValueError("give the match equity table to the evaluator, not to hint()")
     if position.dice is None:
@@ -149,15 +150,15 @@ def hint(
     best = found[0].equity if found else 0.0
     plays = []
     for candidate in found:
-        after = position.apply(candidate.play)
-        theirs = evaluator.evaluate(after, plies=plies).probabilities
+        # the chances of the search that gave the equity (a play gnubg searched less deep
+        # than asked has that depth's chances)
+        mine = candidate.probabilities
+        if mine is None:
+            after = position.apply(candidate.play)
+            mine = mirror(evaluator.evaluate(after, plies=candidate.plies).probabilities)
         plays.append(
             PlayHint(
-                candidate.play,
-                candidate.equity,
-                candidate.equity - best,
-                mirror(theirs),
-                candidate.plies,
+                candidate.play, candidate.equity, candidate.equity - best, mine, candidate.plies
             )
         )
     return Hint(position, plies, plays=tuple(plays))
@@ -208,7 +209,7 @@ def _close(a: float, b: float) -> bool:
 
 def _cube_hint(evaluator: Evaluator, position: Position, plies: int) -> CubeHint:
     decision = evaluator.cube_decision(position, plies=plies)
-    evaluation = evaluator.evaluate(position, plies=plies)
+    chances = evaluator.chances(position, plies=plies)  # (the cube analysis's own)
     take_point = None
     if position.is_match and decision.available:
         take_point = _take_point(evaluator, position)
@@ -216,9 +217,9 @@ def _cube_hint(evaluator: Evaluator, position: Position, plies: int) -> CubeHint
         decision.no_double,
         decision.double_take,
         decision.double_pass,
-        proper_action(decision, position, evaluation.probabilities),
+        proper_action(decision, position, chances),
         decision.available,
-        evaluation.probabilities,
+        chances,
         take_point,
     )
 
