@@ -195,6 +195,7 @@ def test_cli_dice_option_and_text() -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert any("8/5 6/5" in line for line in lines[:4])
+    assert lines[0].endswith("(GNU Backgammon, 0-ply)")  # (the level it used)
 
 
 def test_cli_bad_notation_is_one_line() -> None:

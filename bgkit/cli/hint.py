@@ -97,7 +97,7 @@ def _text(result: object) -> str:
 
     assert isinstance(result, Hint)
     pos = result.position
-    lines = [pos.xgid()]
+    lines = [f"{pos.xgid()}  (GNU Backgammon, {result.plies}-ply)"]
     if pos.dice is not None:
         d1, d2 = pos.dice
         if not result.plays:
