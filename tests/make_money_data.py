@@ -16,10 +16,17 @@ process of its own for each session and depth: gnubg is one global state per pro
 with only the outputs the tests need kept: the sessions' analysed SGF files are large.
 The sessions played for 0-ply and for 2-ply are the same (gnubg's evaluation noise is
 deterministic by default); the script checks it.
+
+Two one-game sessions (seed 3) are kept as gnubg's SGF (``save match``), with the
+analysis properties gnubg writes during play taken out (``A``, ``DA``, ``LU``, ``MR``):
+``gnubg_money_jacoby.sgf`` (its ``RU[Jacoby]`` says the rule) and
+``gnubg_money_plain.sgf`` (no ``RU``: gnubg played it without), with the latter's
+statistics at 0-ply (``gnubg_money_plain.0ply.stats.txt``).
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tempfile
@@ -67,6 +74,7 @@ gnubg.command("new session")
 for _ in range(games - 1):
     gnubg.command("new game")
 gnubg.command(f"export match mat {base}.mat")
+gnubg.command(f"save match {base}.sgf")
 for c in (f"set analysis chequerplay evaluation plies {plies}",
           f"set analysis cubedecision evaluation plies {plies}"):
     gnubg.command(c)
@@ -94,6 +102,16 @@ def main() -> None:
             assert played is not None
             (HERE / f"{name}.mat").write_text(played)
             print(f"{name}: {played.count('Game ')} games", file=sys.stderr)
+        for name, jacoby in (("gnubg_money_jacoby", "on"), ("gnubg_money_plain", "off")):
+            base = Path(tmp) / name
+            args = [str(base), "3", jacoby, "0", "1", "0"]
+            subprocess.run([sys.executable, "-c", _SESSION, *args], check=True)
+            sgf = Path(f"{base}.sgf").read_text()
+            sgf = re.sub(r"(?<=[\];(\s])(A|DA|LU|MR)(\[(?:[^\]\\]|\\.)*\])+", "", sgf)
+            (HERE / f"{name}.sgf").write_text(sgf)
+            if jacoby == "off":
+                stats = Path(f"{base}.0ply.stats.txt").read_text()
+                (HERE / f"{name}.0ply.stats.txt").write_text(stats)
 
 
 if __name__ == "__main__":

@@ -151,3 +151,25 @@ def test_the_command_line_names_the_rules() -> None:
     off = CliRunner().invoke(main, [*args, "--no-jacoby", "--no-beavers"])
     assert "Jacoby rule off, beavers not allowed" in off.output
     assert "at 0-ply" in off.output and "points per game" in off.output
+
+
+def test_an_sgf_says_its_rules_and_is_analysed_under_them() -> None:
+    """gnubg writes ``RU[Jacoby]`` for a session with the rule and no ``RU`` without: the
+    SGF of a session without it analyses (by default) to gnubg's own statistics."""
+    from bgkit.formats import read_match
+
+    with_rule = read_match(DATA / "gnubg_money_jacoby.sgf")
+    without = read_match(DATA / "gnubg_money_plain.sgf")
+    assert money_rules(with_rule) == (True, True)
+    assert money_rules(without) == (False, True)
+    result = analyze(without, 0, jobs=1)
+    text = (DATA / "gnubg_money_plain.0ply.stats.txt").read_text()
+    table = parse_stats_text(text, list(without.players))
+    for p, mine in enumerate(result.players_list):
+        emg, points = _pair(table["Luck statistics"]["Luck total EMG (Points)"][p])
+        assert mine["luck_emg"] == pytest.approx(emg, abs=6e-4)
+        emg, points = _pair(table["Chequerplay statistics"]["Error total EMG (Points)"][p])
+        assert -mine["checker_error_emg"] == pytest.approx(emg, abs=6e-4)
+        emg, points = _pair(table["Cube statistics"]["Error total EMG (Points)"][p])
+        assert -mine["cube_error_emg"] == pytest.approx(emg, abs=6e-4)
+        assert -mine["cube_error_mwc"] == pytest.approx(points, abs=1e-3)

@@ -162,9 +162,8 @@ def analyze(
     if not use_file_analysis:
         require_extra("bgkit analyze", "analysis")
     if Path(file).is_dir():
-        if sgf_out or use_file_analysis or given("candidates") or given("jacoby") or given(
-            "beavers"
-        ):
+        one_match = ("candidates", "jacoby", "beavers")
+        if sgf_out or use_file_analysis or any(given(option) for option in one_match):
             fail("a folder is analysed as a season: --sgf, --candidates, --jacoby, --beavers"
                  " and --use-file-analysis are for one match")  # fmt: skip
         _season(file, plies if strength is None else STRENGTHS[strength], met, jobs, scheduler,
