@@ -41,22 +41,10 @@ SESSIONS = {"jacoby_beavers": ("on", 3), "jacoby": ("on", 0), "plain": ("off", 0
 PLIES = (0, 2)
 
 _SESSION = r"""
-import os, sys, tempfile
+import sys
 import gnubg
-
-def capture_stdout(fn):
-    sys.stdout.flush()
-    saved = os.dup(1)
-    with tempfile.TemporaryFile(mode="w+b") as tmp:
-        os.dup2(tmp.fileno(), 1)
-        try:
-            fn()
-        finally:
-            sys.stdout.flush()
-            os.dup2(saved, 1)
-            os.close(saved)
-        tmp.seek(0)
-        return tmp.read().decode("utf-8", "replace")
+sys.path.insert(0, sys.argv.pop())  # (tests/, for its gnubg_reference)
+from gnubg_reference import capture_stdout
 
 base, seed, jacoby, beavers, games, plies = sys.argv[1], int(sys.argv[2]), sys.argv[3], \
     sys.argv[4], int(sys.argv[5]), int(sys.argv[6])
@@ -92,7 +80,9 @@ def main() -> None:
             for plies in PLIES:
                 base = Path(tmp) / f"{name}.{plies}"
                 args = [str(base), str(SEED), jacoby, str(beavers), str(GAMES), str(plies)]
-                subprocess.run([sys.executable, "-c", _SESSION, *args], check=True)
+                subprocess.run(
+                    [sys.executable, "-c", _SESSION, *args, str(ROOT / "tests")], check=True
+                )
                 mat = Path(f"{base}.mat").read_text()
                 if played is not None and mat != played:
                     raise SystemExit(f"{name}: the session played for {plies}-ply differs")
@@ -105,7 +95,7 @@ def main() -> None:
         for name, jacoby in (("gnubg_money_jacoby", "on"), ("gnubg_money_plain", "off")):
             base = Path(tmp) / name
             args = [str(base), "3", jacoby, "0", "1", "0"]
-            subprocess.run([sys.executable, "-c", _SESSION, *args], check=True)
+            subprocess.run([sys.executable, "-c", _SESSION, *args, str(ROOT / "tests")], check=True)
             sgf = Path(f"{base}.sgf").read_text()
             sgf = re.sub(r"(?<=[\];(\s])(A|DA|LU|MR)(\[(?:[^\]\\]|\\.)*\])+", "", sgf)
             (HERE / f"{name}.sgf").write_text(sgf)
