@@ -386,7 +386,7 @@ def analyze(
     match: Match,
     plies: int = DEFAULT_PLIES,
     *,
-    progress: bool = False,
+    progress: bool | None = None,
     jobs: int | None = None,
     evaluator: Evaluator | None = None,
     rating_scale: RatingScale = "current",
@@ -401,7 +401,9 @@ def analyze(
     :param plies: search depth for checker play and cube decisions (0 = static
         evaluation, a quick look; the default, 2, is gnubg's default analysis, "world
         class"); luck is always 0-ply.
-    :param progress: show a progress bar (``tqdm.auto``: a widget in notebooks).
+    :param progress: show a progress bar (``tqdm.auto``: a widget in notebooks); by
+        default when there is someone to see it: stderr is a terminal, or the code runs in
+        a Jupyter kernel (a deeper analysis takes a while).
     :param jobs: processes to use (default: the number of cores); short matches use
         fewer. Each process runs its own GNU Backgammon.
     :param evaluator: evaluate with this evaluator, in this process (``jobs`` is then
@@ -433,7 +435,7 @@ def analyze(
         tasks, owners = _tasks(match, steps, plies, candidates)
         runner.submit(tasks)  # (forks the workers)
         rows = _base_rows(match, steps)  # while the workers evaluate
-        bar = _progress_bar(len(tasks), progress)
+        bar = _progress_bar(len(tasks), _show_progress() if progress is None else progress)
         try:
             figures = runner.results(bar.update if bar is not None else lambda n: None)
         except (AnalysisTaskError, NotImplementedError) as err:
@@ -606,6 +608,11 @@ def _check_record(match: Match) -> None:
     for issue in verify(match).issues:
         if issue.kind not in harmless and issue.kind is not IssueKind.UNVERIFIED:
             raise AnalysisError(f"{issue.location}: cannot analyse: {issue.message}", issue)
+
+
+def _show_progress() -> bool:
+    """Someone may watch a progress bar: stderr is a terminal, or this is a Jupyter kernel."""
+    return "ipykernel" in sys.modules or (hasattr(sys.stderr, "isatty") and sys.stderr.isatty())
 
 
 def _progress_bar(total: int, show: bool) -> Any:
