@@ -22,10 +22,15 @@ analysis properties gnubg writes during play taken out (``A``, ``DA``, ``LU``, `
 ``gnubg_money_jacoby.sgf`` (its ``RU[Jacoby]`` says the rule) and
 ``gnubg_money_plain.sgf`` (no ``RU``: gnubg played it without), with the latter's
 statistics at 0-ply (``gnubg_money_plain.0ply.stats.txt``).
+
+Last, ``jacoby_beavers.2ply.luck.json``: the luck gnubg gives each roll of that session at
+2-ply (``tests/gnubg_reference.py``: ``import mat`` with gnubg's default rules, ``analyse
+match`` in a fresh process), as ``[game, player, dice, luck]`` rows in record order.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -102,6 +107,13 @@ def main() -> None:
             if jacoby == "off":
                 stats = Path(f"{base}.0ply.stats.txt").read_text()
                 (HERE / f"{name}.0ply.stats.txt").write_text(stats)
+        out = Path(tmp) / "luck.json"
+        reference = [sys.executable, str(ROOT / "tests" / "gnubg_reference.py")]
+        record = str(HERE / "jacoby_beavers.mat")
+        subprocess.run([*reference, record, "2", "--json", str(out)], check=True)
+        moves = json.loads(out.read_text())["moves"]
+        rows = [[m["game"], m["player"], m["dice"], m["luck"]] for m in moves if "luck" in m]
+        (HERE / "jacoby_beavers.2ply.luck.json").write_text(json.dumps(rows) + "\n")
 
 
 if __name__ == "__main__":
