@@ -144,7 +144,7 @@ def test_the_command_line(tmp_path: Path) -> None:
     doc = json.loads(out.read_text())
     assert len(doc["matches"]) == 8 and {p["name"] for p in doc["players"]} == {"Alice", "Bob"}
     assert done.output.startswith("file,date,event,length,")
-    again = runner.invoke(main, [*args[:2], "--json", str(tmp_path / "t.json"), "-o", str(parquet)])
+    again = runner.invoke(main, [*args[:4], "--json", str(tmp_path / "t.json"), "-o", str(parquet)])
     assert again.exit_code == 0, again.output  # (resumed: nothing analysed again)
     assert json.loads((tmp_path / "t.json").read_text()) == doc
     wrong = runner.invoke(main, ["analyze", str(folder), "--sgf", str(tmp_path / "x.sgf")])
