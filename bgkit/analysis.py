@@ -19,7 +19,7 @@ DataFrames (built on first use; pandas is needed only for them), ``.to_dict()`` 
 same as plain data.
 
 >>> from bgkit.formats.mat import read_mat
->>> result = analyze(read_mat("data/fixtures/handwritten_3pt.mat"), jobs=1)
+>>> result = analyze(read_mat("data/fixtures/handwritten_3pt.mat"), 0, jobs=1)
 >>> result.players[["name", "unforced_moves", "checker_error_emg", "cube_error_emg"]].round(3)
     name  unforced_moves  checker_error_emg  cube_error_emg
 0  Alice               6              0.241           0.635
@@ -82,7 +82,14 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-__all__ = ["Analysis", "AnalysisError", "analysis_from_file", "analyze"]
+__all__ = [
+    "DEFAULT_PLIES",
+    "Analysis",
+    "AnalysisError",
+    "analysis_from_file",
+    "analyze",
+    "money_rules",
+]
 
 RatingScale = Literal["current", "legacy"]
 
@@ -121,6 +128,10 @@ class Analysis:
     """The decisions not analysed, and why: the play of a roll the record does not give
     (``???``) and the rest of its game (``game``, ``move``, ``player``, ``name``,
     ``action``, ``dice``, ``line``, ``reason``)."""
+    jacoby: bool | None = None
+    """Money play: the figures follow the Jacoby rule (``None`` in match play)."""
+    beavers: bool | None = None
+    """Money play: beavers were allowed (``None`` in match play)."""
 
     def candidates(self, row: int) -> pd.DataFrame:
         """The candidate plays of row ``row`` (of :attr:`moves`), best first: ``rank``,
@@ -128,7 +139,7 @@ class Analysis:
         and ``played``. Empty for a row without a checker play analysed.
 
         >>> from bgkit.formats.mat import read_mat
-        >>> result = analyze(read_mat("data/fixtures/handwritten_3pt.mat"), jobs=1)
+        >>> result = analyze(read_mat("data/fixtures/handwritten_3pt.mat"), 0, jobs=1)
         >>> result.candidates(3)[["rank", "play", "equity", "difference", "win", "played"]].round(3)
            rank        play  equity  difference    win  played
         0     1  24/21 13/8  -0.264       0.000  0.437   False
@@ -213,6 +224,11 @@ class Analysis:
         """What produced the figures (``description`` says it in a sentence)."""
         from_file = self.plies < 0
         table = f", {self.met} match equity table" if self.match.length else ""
+        if self.jacoby is not None and not from_file:
+            table = (
+                f", money: Jacoby rule {'on' if self.jacoby else 'off'},"
+                f" beavers {'allowed' if self.beavers else 'not allowed'}"
+            )
         return {
             "evaluator": self.evaluator,
             "description": (
@@ -227,6 +243,8 @@ class Analysis:
             "luck_plies": None if from_file else 0,
             "cubeful": True,
             "met": self.met,
+            "jacoby": self.jacoby,
+            "beavers": self.beavers,
             "rating_scale": self.rating_scale,
             "pr": "PR (gnubg denominator):"
             " 500 x EMG error / (unforced moves + close cube decisions)",
@@ -292,7 +310,8 @@ MOVE_COLUMNS: tuple[str, ...] = (
     "luck_emg",
     "luck_mwc",
     "luck",  # "", "lucky", "very lucky", "unlucky", "very unlucky"
-    "cube_action",  # "no double", "double", "take", "drop" when a cube decision was analysed
+    "cube_action",  # "no double", "double", "take", "drop", "beaver" (counted as the
+    # doubler's take, as gnubg counts it) when a cube decision was analysed
     "cube_nd",  # no double / double,take / double,pass equities (EMG, doubler's view)
     "cube_dt",
     "cube_dp",
@@ -366,23 +385,32 @@ _CUBE_KINDS = (
 )
 
 
+#: The depth of gnubg's default analysis ("world class"), bgkit's default.
+DEFAULT_PLIES = 2
+
+
 def analyze(
     match: Match,
-    plies: int = 0,
+    plies: int = DEFAULT_PLIES,
     *,
-    progress: bool = False,
+    progress: bool | None = None,
     jobs: int | None = None,
     evaluator: Evaluator | None = None,
     rating_scale: RatingScale = "current",
     candidates: int = 5,
     thresholds: tuple[float, float, float] | None = None,
     met: str | None = None,
+    jacoby: bool | None = None,
+    beavers: bool | None = None,
 ) -> Analysis:
     """Analyse every decision of ``match`` as GNU Backgammon's ``analyse match`` does.
 
     :param plies: search depth for checker play and cube decisions (0 = static
-        evaluation, gnubg's default analysis is 2); luck is always 0-ply.
-    :param progress: show a progress bar (``tqdm.auto``: a widget in notebooks).
+        evaluation, a quick look; the default, 2, is gnubg's default analysis, "world
+        class"); luck is always 0-ply.
+    :param progress: show a progress bar (``tqdm.auto``: a widget in notebooks); by
+        default when there is someone to see it: stderr is a terminal, or the code runs in
+        a Jupyter kernel (a deeper analysis takes a while).
     :param jobs: processes to use (default: the number of cores); short matches use
         fewer. Each process runs its own GNU Backgammon.
     :param evaluator: evaluate with this evaluator, in this process (``jobs`` is then
@@ -394,6 +422,10 @@ def analyze(
         bad (default gnubg's: 0.03, 0.06, 0.12).
     :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`,
         any case; default Kazaross-XG2, gnubg's); not with ``evaluator``, which has its own.
+    :param jacoby: money play: the session was played with the Jacoby rule (default:
+        what the record says, else gnubg's default, on); ignored in match play.
+    :param beavers: money play: beavers were allowed (default: what the record says,
+        else gnubg's default, allowed); ignored in match play.
     :raises AnalysisError: when the record does not replay (illegal or ambiguous
         plays, actions out of turn, forbidden cube actions: the verifier's first error
         with its place; a play not recorded, ``???``, is no fault: the rest is analysed
@@ -406,13 +438,15 @@ def analyze(
         require("analysis", ("gnubg", "pandas"), "bgkit.analyze")  # before any worker starts
     started = time.perf_counter()
     table = _met(evaluator, met, match.length)
+    rules = money_rules(match, jacoby=jacoby, beavers=beavers)
+    played = _under_rules(match, rules)
     workers = plan_jobs(jobs, sum(len(g.actions) for g in match.games), evaluator, plies)
     with Runner(workers, evaluator, met=met) as runner:
-        steps, skipped = _replay(match)
+        steps, skipped = _replay(played)
         tasks, owners = _tasks(match, steps, plies, candidates)
         runner.submit(tasks)  # (forks the workers)
         rows = _base_rows(match, steps)  # while the workers evaluate
-        bar = _progress_bar(len(tasks), progress)
+        bar = _progress_bar(len(tasks), _show_progress() if progress is None else progress)
         try:
             figures = runner.results(bar.update if bar is not None else lambda n: None)
         except (AnalysisTaskError, NotImplementedError) as err:
@@ -443,7 +477,42 @@ def analyze(
         where=[(step.game_index, step.action_index) for step in steps],
         met=met_name(met) if met else str(getattr(evaluator, "met", DEFAULT_MET)),
         skipped=skipped,
+        jacoby=None if rules is None else rules[0],
+        beavers=None if rules is None else rules[1],
     )
+
+
+def money_rules(
+    match: Match, *, jacoby: bool | None = None, beavers: bool | None = None
+) -> tuple[bool, bool] | None:
+    """The rules a money session was played under: (the Jacoby rule, beavers allowed).
+
+    Each is the one given, else what the record says (its ``Jacoby`` and ``Beaver`` tags:
+    XG's ``.mat`` export and ``.xg`` header, an SGF's ``RU``), else GNU Backgammon's
+    default (on, allowed), which is also what gnubg imports an untagged ``.mat`` with.
+    ``None`` in match play.
+
+    >>> money_rules(Match(("A", "B"), 0, (), tags=(("Jacoby", "Off"),)))
+    (False, True)
+    """
+    if match.length:
+        return None
+    said_jacoby, said_beavers = match.rule("Jacoby"), match.rule("Beaver")
+    if jacoby is None:
+        jacoby = True if said_jacoby is None else said_jacoby
+    if beavers is None:
+        beavers = True if said_beavers is None else said_beavers
+    return jacoby, beavers
+
+
+def _under_rules(match: Match, rules: tuple[bool, bool] | None) -> Match:
+    """``match`` with its ``Jacoby`` and ``Beaver`` tags saying ``rules`` (what its replay
+    sets up every game with)."""
+    if rules is None or (match.jacoby, match.beavers) == rules:
+        return match
+    kept = tuple((k, v) for k, v in match.tags if k.lower() not in ("jacoby", "beaver"))
+    said = (("Jacoby", "On" if rules[0] else "Off"), ("Beaver", "On" if rules[1] else "Off"))
+    return replace(match, tags=kept + said)
 
 
 def analysis_from_file(
@@ -688,6 +757,11 @@ def _check_record(match: Match) -> None:
             )
 
 
+def _show_progress() -> bool:
+    """Someone may watch a progress bar: stderr is a terminal, or this is a Jupyter kernel."""
+    return "ipykernel" in sys.modules or (hasattr(sys.stderr, "isatty") and sys.stderr.isatty())
+
+
 def _progress_bar(total: int, show: bool) -> Any:
     if not show:
         return None
@@ -809,7 +883,9 @@ def _fill_rows(
     figures: Sequence[Figures | None],
     met: MatchEquityTable,
 ) -> None:
-    """Add the evaluator's figures to the rows: errors, luck, cube decisions."""
+    """Add the evaluator's figures to the rows: errors, luck, cube decisions (the
+    beaverer's cube after a beaver as gnubg's statistics count it: see
+    :func:`_cube_after_beaver`, applied to ``figures`` before)."""
     pending: tuple[CubeDecision, Position] | None = None  # the double being answered
     for i, (row, step, fig) in enumerate(zip(rows, steps, figures, strict=True)):
         pos = step.before
@@ -964,7 +1040,11 @@ def _checker(row: dict[str, Any], fig: Figures, pos: Position, met: MatchEquityT
 
 
 def _cube(
-    row: dict[str, Any], decision: CubeDecision, action: str, pos: Position, met: MatchEquityTable
+    row: dict[str, Any],
+    decision: CubeDecision,
+    action: str,
+    pos: Position,
+    met: MatchEquityTable,
 ) -> None:
     error, kind = cube_errors(decision, action)
     row.update(

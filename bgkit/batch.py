@@ -545,7 +545,7 @@ def analyze_rows(
     table = met_name(met or DEFAULT_MET)
     match_row = {"length": match.length, "games": len(match.games), "plies": plies, "met": table}
     try:
-        result = analyze(match, plies, jobs=1, met=met)
+        result = analyze(match, plies, jobs=1, met=met, progress=False)
     except AnalysisError as err:
         kind = err.issue.kind.value if err.issue is not None else "unanalysable"
         return [{**match_row, "kind": kind, "message": _first_line(err)}]

@@ -216,6 +216,7 @@ def position_key(position: Position) -> Hashable:
         position.score,
         position.crawford,
         position.jacoby,
+        position.beavers,
         position.checkers,
     )
 

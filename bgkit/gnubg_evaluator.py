@@ -75,7 +75,7 @@ from bgkit.movegen import Key, Side
 from bgkit.play import Play, Step
 from bgkit.position import GameState, Position
 
-__all__ = ["ANALYSIS_FILTERS", "GnubgEvaluator", "gnubg_module"]
+__all__ = ["ANALYSIS_FILTERS", "HINT_FILTERS", "GnubgEvaluator", "gnubg_module"]
 
 #: GNU Backgammon's default analysis move filters: for a search of ``n`` plies, one
 #: ``(accept, extra, threshold)`` per level 0..n-1 (``show analysis``).
@@ -84,6 +84,15 @@ ANALYSIS_FILTERS: dict[int, tuple[tuple[int, int, float], ...]] = {
     2: ((0, 16, 0.32), (0, 8, 0.16)),
     3: ((0, 24, 0.4), (0, 12, 0.2), (0, 6, 0.08)),
     4: ((0, 32, 0.4), (0, 16, 0.2), (0, 8, 0.1), (0, 6, 0.08)),
+}
+
+#: GNU Backgammon's default move filters of its ``hint`` and ``eval`` (``show evaluation``):
+#: the ones :func:`bgkit.hint` searches with.
+HINT_FILTERS: dict[int, tuple[tuple[int, int, float], ...]] = {
+    1: ((0, 12, 0.24),),
+    2: ((0, 12, 0.24), (0, 6, 0.12)),
+    3: ((0, 16, 0.32), (0, 8, 0.16), (0, 4, 0.06)),
+    4: ((0, 16, 0.32), (0, 12, 0.16), (0, 6, 0.08), (0, 4, 0.06)),
 }
 
 _SETUP = (
@@ -218,6 +227,8 @@ class _Session(_Capture):
     """
 
     settings: tuple[int, object] | None = None
+    beavers: int = 3
+    """gnubg's ``set beavers`` (its default: 3)."""
     threads: tuple[int, ...] = ()
     """Thread IDs of gnubg's pool (the threads ``set threads`` started)."""
     pinned: int | None = None
@@ -285,6 +296,14 @@ class _Session(_Capture):
             return self.run(gnubg, command)
         with self.one_cpu():
             return self.run(gnubg, command)
+
+    def set_beavers(self, gnubg: Any, position: Position) -> None:
+        """Make gnubg's beaver setting the one of ``position``'s session (:func:`_beavers`):
+        its cube information, and so the keys of its cache, carry it."""
+        wanted = _beavers(position.match_length, position.beavers)
+        if wanted != self.beavers:
+            self.run(gnubg, f"set beavers {wanted}")
+            self.beavers = wanted
 
     def set_plies(
         self, gnubg: Any, plies: int, filters: dict[int, tuple[tuple[int, int, float], ...]]
@@ -478,6 +497,7 @@ class GnubgEvaluator:
         with _lock:
             session = _session()
             session.set_plies(gnubg, plies, self._filters)
+            session.set_beavers(gnubg, pos)
             session.run(gnubg, f"set gnubgid {pos.gnubg_id()}:{pos.match_id()}")
             text = session.search(gnubg, "hint", plies)
         decision = _cube_equities(text, "hint")
@@ -731,6 +751,7 @@ class GnubgEvaluator:
         with _lock:
             session = _session()
             session.set_plies(gnubg, plies, self._filters if filters is None else filters)
+            session.set_beavers(gnubg, rolled)
             session.run(gnubg, f"set gnubgid {rolled.gnubg_id()}:{rolled.match_id()}")
             text = session.search(gnubg, "hint 9999", plies)
         out = []
@@ -783,6 +804,7 @@ class GnubgEvaluator:
             gnubg.evaluate(board, _cubeinfo(gnubg, pos), _evalcontext(gnubg, 0))
             session = _session()
             session.set_plies(gnubg, plies, self._filters)
+            session.set_beavers(gnubg, pos)
             session.run(gnubg, f"set gnubgid {gid}")
             return session.search(gnubg, "eval", plies)
 
@@ -812,6 +834,7 @@ def _cubeinfo(gnubg: Any, pos: Position) -> dict[str, Any]:
         pos.score,
         pos.crawford,
         pos.jacoby,
+        pos.beavers,
     )
 
 
@@ -825,13 +848,28 @@ def _cubeinfo_cached(
     score: tuple[int, int],
     crawford: bool,
     jacoby: bool,
+    beavers: bool = False,
 ) -> dict[str, Any]:
     ci: dict[str, Any] = gnubg.cubeinfo(cube, owner, turn, length, score, int(crawford), 0)
     if not length and not jacoby:
         # gnubg.cubeinfo() always applies the Jacoby rule in money play
         ci["jacoby"] = 0
         ci["gammonprice"] = ((1.0, 1.0), (1.0, 1.0))
+    # gnubg's cache keeps figures by the cube's rules too, the number of beavers allowed
+    # among them: gnubg.cubeinfo() says none, its commands (and analysis) its setting
+    ci["beavers"] = _beavers(length, beavers)
     return ci
+
+
+#: The beavers gnubg allows a cube in money play by default (its ``set beavers``).
+BEAVERS = 3
+
+
+def _beavers(length: int, allowed: bool) -> int:
+    """gnubg's ``set beavers`` for a position: its default in match play (where beavers
+    mean nothing, but gnubg's cube information still carries the setting) and in money
+    play with beavers allowed, none otherwise."""
+    return BEAVERS if length or allowed else 0
 
 
 @cache
@@ -907,7 +945,7 @@ def _closed(side: Sequence[int]) -> bool:
     return all(side[p] >= 2 for p in range(1, 7))
 
 
-def _state(position: Position) -> tuple[int, int, int, tuple[int, int], bool, bool]:
+def _state(position: Position) -> tuple[int, int, int, tuple[int, int], bool, bool, bool]:
     """Cube and match state, as :func:`_cubeinfo_cached` takes it (the turn aside)."""
     owner = -1 if position.cube_owner is None else position.cube_owner
     return (
@@ -917,6 +955,7 @@ def _state(position: Position) -> tuple[int, int, int, tuple[int, int], bool, bo
         position.score,
         position.crawford,
         position.jacoby,
+        position.beavers,
     )
 
 

@@ -120,17 +120,18 @@ class Hint:
 def hint(
     position: Position | str,
     *,
-    plies: int = 0,
+    plies: int = 2,
     candidates: int | None = 5,
     evaluator: Evaluator | None = None,
     met: str | None = None,
 ) -> Hint:
     """The ranked plays (position with dice) or the cube decision (without dice).
 
-    :param plies: search depth, as GNU Backgammon counts (0 = its static evaluation;
-        2 is its default strength).
+    :param plies: search depth, as GNU Backgammon counts: the default, 2, is its default
+        strength ("world class"); 0, its static evaluation, is a quick look.
     :param candidates: how many plays to keep, best first (``None``: all).
-    :param evaluator: the evaluator to ask (default: GNU Backgammon, which needs the
+    :param evaluator: the evaluator to ask (default: GNU Backgammon with the move filters
+        of its own ``hint``, :data:`bgkit.gnubg_evaluator.HINT_FILTERS`; it needs the
         ``analysis`` extra).
     :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`;
         default Kazaross-XG2); not with ``evaluator``.
@@ -150,9 +151,9 @@ def hint(
         raise IllegalActionError("the game is over: no play or cube to rank")
     if evaluator is None:
         require("analysis", ("gnubg",), "bgkit.hint")
-        from bgkit.gnubg_evaluator import GnubgEvaluator
+        from bgkit.gnubg_evaluator import HINT_FILTERS, GnubgEvaluator
 
-        evaluator = GnubgEvaluator(met=met)
+        evaluator = GnubgEvaluator(met=met, filters=HINT_FILTERS)
     elif met is not None:
         raise ValueError("give the match equity table to the evaluator, not to hint()")
     if position.dice is None:
@@ -164,14 +165,18 @@ def hint(
     best = found[0].equity if found else 0.0
     plays = []
     for candidate in found:
-        after = position.apply(candidate.play)
-        theirs = evaluator.evaluate(after, plies=plies).probabilities
+        # the chances of the search that gave the equity (a play gnubg searched less deep
+        # than asked has that depth's chances)
+        mine = candidate.probabilities
+        if mine is None:
+            after = position.apply(candidate.play)
+            mine = mirror(evaluator.evaluate(after, plies=candidate.plies).probabilities)
         plays.append(
             PlayHint(
                 candidate.play.ordered(),  # (repr in the order str writes the steps)
                 candidate.equity,
                 candidate.equity - best,
-                mirror(theirs),
+                mine,
                 candidate.plies,
             )
         )
@@ -223,7 +228,7 @@ def _close(a: float, b: float) -> bool:
 
 def _cube_hint(evaluator: Evaluator, position: Position, plies: int) -> CubeHint:
     decision = evaluator.cube_decision(position, plies=plies)
-    evaluation = evaluator.evaluate(position, plies=plies)
+    chances = evaluator.chances(position, plies=plies)  # (the cube analysis's own)
     take_point = None
     if position.is_match and decision.available:
         take_point = _take_point(evaluator, position)
@@ -231,19 +236,25 @@ def _cube_hint(evaluator: Evaluator, position: Position, plies: int) -> CubeHint
         decision.no_double,
         decision.double_take,
         decision.double_pass,
-        proper_action(decision, position, evaluation.probabilities),
+        proper_action(decision, position, chances),
         decision.available,
-        evaluation.probabilities,
+        chances,
         take_point,
     )
 
 
 def _take_point(evaluator: Evaluator, position: Position) -> float:
-    """The taker's dead-cube, gammonless take point from the match equity table."""
+    """The taker's dead-cube, gammonless take point from the match equity table.
+
+    A result that brings a player to 1-away makes the next game the Crawford game (the
+    table's pre-Crawford figures), unless a player was 1-away already: then this game is
+    the Crawford game or after it, and the next one is post-Crawford.
+    """
     met = evaluator.match_equity_table()
     length, cube = position.match_length, position.cube
     taker = position.opponent
     score = list(position.score)
+    crawford_reached = length - max(score) == 1  # (this game is Crawford or after it)
 
     def mwc(points_to_taker: int, points_to_doubler: int) -> float:
         s = list(score)
@@ -254,7 +265,7 @@ def _take_point(evaluator: Evaluator, position: Position) -> float:
         if s[1 - taker] >= length:
             return 0.0
         away, opp_away = length - s[taker], length - s[1 - taker]
-        post = (away == 1 or opp_away == 1) and not position.crawford
+        post = (away == 1 or opp_away == 1) and crawford_reached
         return met.mwc(away, opp_away, post_crawford=post)
 
     passed = mwc(0, cube)

@@ -19,7 +19,7 @@ luck of the roll; a game index and a link from each error to the next.
 >>> from bgkit.formats.mat import read_mat
 >>> from bgkit.analysis import analyze
 >>> match = read_mat("data/fixtures/handwritten_3pt.mat")
->>> page = html_report(match, analyze(match, jobs=1))
+>>> page = html_report(match, analyze(match, 0, jobs=1))
 >>> page.startswith("<!DOCTYPE html>"), page.count("<svg") >= 5, "<script" in page
 (True, True, False)
 """

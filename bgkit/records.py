@@ -318,6 +318,18 @@ class Match:
         """The Crawford rule applies: a match without a ``Crawford "Off"`` tag."""
         return self.length > 0 and (self.tag("Crawford") or "On").lower() != "off"
 
+    def rule(self, key: str) -> bool | None:
+        """What the record says of the on/off rule ``key`` (a ``Jacoby``, ``Beaver`` or
+        ``Crawford`` tag, as XG's ``.mat`` export and bgkit's readers of ``.xg`` and SGF
+        write them): ``True`` for ``On``, ``False`` for ``Off``, ``None`` when it does not
+        say.
+
+        >>> Match(("A", "B"), 0, (), tags=(("Jacoby", "Off"),)).rule("jacoby")
+        False
+        """
+        value = (self.tag(key) or "").strip().lower()
+        return {"on": True, "off": False}.get(value)
+
     @property
     def jacoby(self) -> bool:
         """Money play with a ``Jacoby "On"`` tag."""

@@ -573,6 +573,10 @@ class _MatchChecker:
             pos = m.initial_position(index)
             if pos.crawford != crawford:
                 pos = replace(pos, crawford=crawford)
+            if not m.length and not pos.beavers and m.rule("Beaver") is not False:
+                # money play allows beavers unless the record says otherwise (gnubg's and
+                # most programs' default; a .mat carries no rule tags)
+                pos = replace(pos, beavers=True)
         except (BgkitError, ValueError) as err:
             self.add(
                 IssueKind.UNVERIFIABLE,

@@ -403,7 +403,7 @@ def test_analyze_files_per_player_rows(tmp_path: Path) -> None:
     assert serial["file"].tolist() == [files[0], files[0], files[1], files[2]]
     assert serial["kind"].tolist()[2:] == ["illegal-play", "unreadable"]
     assert serial["player"].tolist()[:2] == [0, 1]
-    expected = analyze(read_match(files[0]), jobs=1).players
+    expected = analyze(read_match(files[0]), 0, jobs=1).players
     for column in ("name", "unforced_moves", "checker_error_emg", "pr"):
         assert serial[column].tolist()[:2] == expected[column].tolist()
     pooled = batch.analyze_files(files, jobs=2, progress=False)

@@ -139,8 +139,8 @@ def test_from_names_the_format_of_every_command(tmp_path: Path) -> None:
     season = run("analyze", "--from", "mat", str(tmp_path))
     assert season.exit_code == 2
     assert season.stderr == (
-        "bgkit: a folder is analysed as a season: --sgf, --candidates, --from and"
-        " --use-file-analysis are for one match\n"
+        "bgkit: a folder is analysed as a season: --sgf, --candidates, --from, --jacoby,"
+        " --beavers and --use-file-analysis are for one match\n"
     )
 
 

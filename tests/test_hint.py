@@ -169,7 +169,7 @@ def test_match_take_point() -> None:
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "bgkit", "hint", *args],
+        [sys.executable, "-m", "bgkit", "hint", *args, *([] if "--plies" in args else ["-p", "0"])],
         capture_output=True,
         text=True,
         timeout=120,
@@ -195,6 +195,7 @@ def test_cli_dice_option_and_text() -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert any("8/5 6/5" in line for line in lines[:4])
+    assert lines[0].endswith("(GNU Backgammon, 0-ply)")  # (the level it used)
 
 
 def test_cli_bad_notation_is_one_line() -> None:
@@ -217,7 +218,7 @@ def test_hint_and_moves_print_every_play_alike(index: int) -> None:
     notation = pos.xgid()
     runner = CliRunner()
     moves = runner.invoke(main, ["moves", notation, dice, "--json"])
-    hinted = runner.invoke(main, ["hint", notation, "-d", dice, "-n", "200", "--json"])
+    hinted = runner.invoke(main, ["hint", notation, "-d", dice, "-n", "200", "-p", "0", "--json"])
     assert moves.exit_code == 0 and hinted.exit_code == 0, (moves.output, hinted.output)
     written = [row["play"] for row in json.loads(moves.output)["plays"]]
     ranked = [row["play"] for row in json.loads(hinted.output)["plays"]]

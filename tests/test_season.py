@@ -133,18 +133,18 @@ def test_the_command_line(tmp_path: Path) -> None:
         shutil.copy(path, folder)
     (folder / "notes.txt").write_text("not a record\n")
     runner = CliRunner()
-    done = runner.invoke(main, ["analyze", str(folder), "--jobs", "1"])
+    done = runner.invoke(main, ["analyze", str(folder), "--plies", "0", "--jobs", "1"])
     assert done.exit_code == 0, done.output
     assert "4 matches analysed (0-ply)" in done.output and "Alice" in done.output
     out = tmp_path / "s.json"
     parquet = tmp_path / "rows.csv"
-    args = ["analyze", str(folder), "--json", str(out), "--csv", "-", "-o", str(parquet)]
+    args = ["analyze", str(folder), "-p", "0", "--json", str(out), "--csv", "-", "-o", str(parquet)]
     done = runner.invoke(main, args)
     assert done.exit_code == 0, done.output
     doc = json.loads(out.read_text())
     assert len(doc["matches"]) == 8 and {p["name"] for p in doc["players"]} == {"Alice", "Bob"}
     assert done.output.startswith("file,date,event,length,")
-    again = runner.invoke(main, [*args[:2], "--json", str(tmp_path / "t.json"), "-o", str(parquet)])
+    again = runner.invoke(main, [*args[:4], "--json", str(tmp_path / "t.json"), "-o", str(parquet)])
     assert again.exit_code == 0, again.output  # (resumed: nothing analysed again)
     assert json.loads((tmp_path / "t.json").read_text()) == doc
     wrong = runner.invoke(main, ["analyze", str(folder), "--sgf", str(tmp_path / "x.sgf")])

@@ -243,7 +243,19 @@ def test_gnubg_shows_bgkits_own_analysis(tmp_path: Path) -> None:
     sgf = tmp_path / "analysed.sgf"
     source = DATA / "fixtures" / "handwritten_3pt.mat"
     run = subprocess.run(
-        [sys.executable, "-m", "bgkit", "analyze", str(source), "--sgf", str(sgf), "-j", "1"],
+        [
+            sys.executable,
+            "-m",
+            "bgkit",
+            "analyze",
+            str(source),
+            "-p",
+            "0",
+            "--sgf",
+            str(sgf),
+            "-j",
+            "1",
+        ],
         capture_output=True,
         text=True,
         check=False,

@@ -7,7 +7,8 @@ Files are written atomically and never over an existing file without ``--force``
 Failures end with one line ``bgkit: file:line:col: reason`` on stderr and exit code 2.
 
 >>> from click.testing import CliRunner
->>> result = CliRunner().invoke(analyze, ["data/fixtures/handwritten_3pt.mat", "--jobs", "1"])
+>>> args = ["data/fixtures/handwritten_3pt.mat", "--plies", "0", "--jobs", "1"]
+>>> result = CliRunner().invoke(analyze, args)
 >>> result.exit_code, "checker error" in result.output
 (0, True)
 """
@@ -41,9 +42,10 @@ STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
     "--plies",
     "-p",
     type=click.IntRange(0, 4),
-    default=0,
+    default=2,
     show_default=True,
-    help="Search depth for checker play and cube (0 = static; gnubg's default analysis is 2).",
+    help="Search depth for checker play and cube: 2 is gnubg's default analysis (world"
+    " class); 0, its static evaluation, is a quick look.",
 )
 @click.option("--json", "json_out", metavar="OUT|-", help="Write the analysis as JSON.")
 @click.option("--csv", "csv_out", metavar="OUT|-", help="Write the per-move table as CSV.")
@@ -61,6 +63,18 @@ STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
     type=click.Choice(sorted(STRENGTHS)),
     help="A depth by gnubg's name for it: expert (0-ply), world-class (2-ply),"
     " grandmaster (3-ply); instead of --plies.",
+)
+@click.option(
+    "--jacoby/--no-jacoby",
+    default=None,
+    help="Money play: the session was played with the Jacoby rule (or without)."
+    "  [default: what the record says, else on, as gnubg]",
+)
+@click.option(
+    "--beavers/--no-beavers",
+    default=None,
+    help="Money play: beavers were allowed (or not)."
+    "  [default: what the record says, else allowed, as gnubg]",
 )
 @click.option(
     "--thresholds",
@@ -116,6 +130,8 @@ def analyze(
     candidates: int,
     met: str,
     strength: str | None,
+    jacoby: bool | None,
+    beavers: bool | None,
     thresholds: str | None,
     use_file_analysis: bool,
     jobs: int | None,
@@ -148,14 +164,18 @@ def analyze(
     if not use_file_analysis:
         require_extra("bgkit analyze", "analysis")
     if Path(file).is_dir():
-        if sgf_out or use_file_analysis or given("candidates") or from_:
-            fail("a folder is analysed as a season: --sgf, --candidates, --from and"
-                 " --use-file-analysis are for one match")  # fmt: skip
+        one_match = ("candidates", "jacoby", "beavers")
+        if sgf_out or use_file_analysis or from_ or any(given(option) for option in one_match):
+            fail("a folder is analysed as a season: --sgf, --candidates, --from, --jacoby,"
+                 " --beavers and --use-file-analysis are for one match")  # fmt: skip
         _season(file, plies if strength is None else STRENGTHS[strength], met, jobs, scheduler,
                 output, json_out, csv_out, html_out, force, progress)  # fmt: skip
         return
     if use_file_analysis and given("met"):
         fail("--met is for GNU Backgammon's analysis; the record's own used its analyser's")
+    if use_file_analysis and (given("jacoby") or given("beavers")):
+        fail("--jacoby and --beavers are for GNU Backgammon's analysis; the record's own"
+             " used its analyser's rules")  # fmt: skip
     if scheduler or output:
         fail("--scheduler and --output are for a folder (a season of matches)")
     if strength is not None:
@@ -191,6 +211,8 @@ def analyze(
                 candidates=candidates,
                 thresholds=marks,
                 met=met,
+                jacoby=jacoby,
+                beavers=beavers,
             )
     except BgkitError as err:
         fail(str(err).splitlines()[0])

@@ -37,9 +37,10 @@ __all__ = ["hint"]
     "--plies",
     "-p",
     type=click.IntRange(0, 4),
-    default=0,
+    default=2,
     show_default=True,
-    help="Search depth (0 = GNU Backgammon's static evaluation; its default strength is 2).",
+    help="Search depth: 2 is GNU Backgammon's default strength (world class); 0, its"
+    " static evaluation, is a quick look.",
 )
 @candidates_option("How many plays to list, best first.")
 @met_option
@@ -115,7 +116,7 @@ def _text(result: object) -> str:
 
     assert isinstance(result, Hint)
     pos = result.position
-    lines = [pos.xgid()]
+    lines = [f"{pos.xgid()}  (GNU Backgammon, {result.plies}-ply)"]
     if pos.dice is not None:
         d1, d2 = pos.dice
         if not result.plays:

@@ -49,7 +49,9 @@ gnubg's 0-based ``MI`` ``game`` plus one.
 ``Site``, ``EV`` ``Event``, ``RO`` ``Round``, ``DT`` ``EventDate`` (``2024-05-01`` is
 ``2024.05.01``) and ``AN`` ``Transcriber``; then the rules that differ from the defaults:
 ``Crawford "Off"`` for a match without the Crawford rule, ``Jacoby "On"``,
-``Beaver "On"`` (also when a money record holds a beaver), ``Variation`` for nackgammon
+``Beaver "On"`` (also when a money record holds a beaver), ``Jacoby "Off"`` for a money
+session GNU Backgammon wrote without ``Jacoby`` in ``RU`` (it writes the rule when it is in
+use), ``Variation`` for nackgammon
 and hypergammon, ``CubeLimit "1"`` for ``NoCube``. ``GC`` holds the match comments, one
 per line. When these cannot give a match's tags back (a Galaxy or Backgammon Studio
 header's ``Match ID``, ``Player 1 Elo``, ``EventTime``, ``ClockType``...), the writer adds
@@ -474,6 +476,8 @@ class _Reader:
                         prop.pos,
                     )
             elif ident in _DROPPED:
+                if first and ident == "AP":
+                    header.by_gnubg = prop.text().startswith("GNU Backgammon")
                 continue
             elif ident == "MI":
                 self.match_info(prop, root, first, header)
@@ -653,6 +657,9 @@ class _Header:
     annotations: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     kept_tags: list[tuple[str, str]] | None = None
     """bgkit's ``BT``: every tag, when the record has it."""
+    by_gnubg: bool = False
+    """Written by GNU Backgammon (``AP``), which states the Jacoby rule of a money
+    session in ``RU`` when it is in use: without it, the session was played without."""
 
     def tags(self) -> list[tuple[str, str]]:
         tags: list[tuple[str, str]] = []
@@ -669,6 +676,8 @@ class _Header:
             tags.append(("Crawford", "Off"))
         if self.jacoby:
             tags.append(("Jacoby", "On"))
+        elif not self.length and self.by_gnubg:
+            tags.append(("Jacoby", "Off"))
         if self.beaver:
             tags.append(("Beaver", "On"))
         if self.variation_tag is not None:

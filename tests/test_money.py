@@ -1,0 +1,195 @@
+"""Money sessions analysed under the rules they were played with, against GNU Backgammon.
+
+The sessions in ``tests/data/money`` were played and analysed by gnubg itself
+(``tests/make_money_data.py``: Jacoby rule and beavers, Jacoby rule alone, neither); their
+``.mat`` carries no rule tags, as gnubg writes it. bgkit analyses each to gnubg's own
+``show statistics match`` figures per player: the first two with the rules gnubg imports a
+``.mat`` with (its defaults, bgkit's too), the third with ``jacoby=False``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from gnubg_reference import parse_stats_text
+
+from bgkit.analysis import Analysis, analyze, money_rules
+from bgkit.formats.mat import read_mat
+from bgkit.records import Match
+from bgkit.verify import verify
+
+pytest.importorskip("gnubg")
+
+DATA = Path(__file__).resolve().parent / "data" / "money"
+#: session: the Jacoby rule to give bgkit (None: the default, what gnubg imports with)
+SESSIONS = {"jacoby_beavers": None, "jacoby": None, "plain": False}
+
+
+@cache
+def _analysis(name: str, plies: int) -> Analysis:
+    return analyze(read_mat(DATA / f"{name}.mat"), plies, jobs=1, jacoby=SESSIONS[name])
+
+
+@cache
+def _table(name: str, plies: int) -> dict[str, dict[str, list[str]]]:
+    text = (DATA / f"{name}.{plies}ply.stats.txt").read_text()
+    return parse_stats_text(text, list(read_mat(DATA / f"{name}.mat").players))
+
+
+def _pair(cell: str) -> tuple[float, float]:
+    """``'-3.810 ( -7.457)'`` -> (-3.81, -7.457): EMG and points."""
+    first, _, rest = cell.partition("(")
+    return float(first), float(rest.strip(" )"))
+
+
+def _kind(cell: str) -> tuple[int, float]:
+    """``'1 (-0.035 ( -0.035))'`` -> (1, -0.035); ``'0'`` -> (0, 0.0)."""
+    count, _, rest = cell.partition("(")
+    return int(count), float(rest.split("(")[0]) if rest else 0.0
+
+
+CUBE_KINDS = {
+    "Missed doubles below CP (EMG (Points))": "missed_doubles_below_cp",
+    "Missed doubles above CP (EMG (Points))": "missed_doubles_above_cp",
+    "Wrong doubles below DP (EMG (Points))": "wrong_doubles_below_dp",
+    "Wrong doubles above TG (EMG (Points))": "wrong_doubles_above_tg",
+    "Wrong takes (EMG (Points))": "wrong_takes",
+    "Wrong passes (EMG (Points))": "wrong_passes",
+}
+
+
+def _checker_and_cube(name: str, plies: int) -> None:
+    table = _table(name, plies)
+    chequer, cube = table["Chequerplay statistics"], table["Cube statistics"]
+    for p, mine in enumerate(_analysis(name, plies).players_list):
+        assert mine["unforced_moves"] == int(chequer["Unforced moves"][p])
+        marks = (mine["doubtful"], mine["bad"], mine["very_bad"])
+        labels = ("Moves marked doubtful", "Moves marked bad", "Moves marked very bad")
+        assert marks == tuple(int(chequer[k][p]) for k in labels)
+        emg, points = _pair(chequer["Error total EMG (Points)"][p])
+        assert -mine["checker_error_emg"] == pytest.approx(emg, abs=6e-4)
+        assert -mine["checker_error_mwc"] == pytest.approx(points, abs=6e-4)
+        counts = ("cube_decisions", "close_cube_decisions", "doubles", "takes", "passes")
+        labels = ("Total cube decisions", "Close or actual cube decisions", "Doubles")
+        labels += ("Takes", "Passes")
+        assert [mine[k] for k in counts] == [int(cube[k][p]) for k in labels]
+        for label, key in CUBE_KINDS.items():
+            assert mine[key] == _kind(cube[label][p])[0], label
+        emg, points = _pair(cube["Error total EMG (Points)"][p])
+        assert -mine["cube_error_emg"] == pytest.approx(emg, abs=6e-4)
+        assert -mine["cube_error_mwc"] == pytest.approx(points, abs=6e-4)
+        overall = table["Overall statistics"]
+        assert mine["actual_result"] == pytest.approx(float(overall["Actual result"][p]))
+        games = len(_analysis(name, plies).match.games)
+        ppg = overall["Advantage (actual) in ppg"][p]
+        assert mine["actual_result"] / games == pytest.approx(float(ppg), abs=6e-4)
+
+
+@pytest.mark.parametrize("name", sorted(SESSIONS))
+def test_money_sessions_agree_with_gnubg_at_0_ply(name: str) -> None:
+    _checker_and_cube(name, 0)
+    table = _table(name, 0)
+    overall = table["Overall statistics"]
+    games = len(_analysis(name, 0).match.games)
+    for p, mine in enumerate(_analysis(name, 0).players_list):
+        emg, points = _pair(table["Luck statistics"]["Luck total EMG (Points)"][p])
+        assert mine["luck_emg"] == pytest.approx(emg, abs=6e-4)
+        assert mine["luck_mwc"] == pytest.approx(points, abs=1e-3)  # (float32 sums)
+        adjusted = float(overall["Luck adjusted result"][p])
+        assert mine["luck_adjusted_result"] == pytest.approx(adjusted, abs=6e-4)
+        ppg = float(overall["Advantage (luck adjusted) in ppg"][p])
+        assert mine["luck_adjusted_result"] / games == pytest.approx(ppg, abs=6e-4)
+
+
+@pytest.mark.parametrize("name", ["jacoby_beavers", "plain"])
+def test_money_sessions_agree_with_gnubg_at_2_ply(name: str) -> None:
+    """Checker play and cube (luck at 2-ply is not yet gnubg's: see the issue)."""
+    _checker_and_cube(name, 2)
+
+
+def test_the_session_with_a_beaver_holds_one() -> None:
+    """The beaver is why the first session tests anything of beavers: gnubg counts it as
+    the doubler's take, and judges the beaverer's cube as not his until the next take."""
+    text = (DATA / "jacoby_beavers.mat").read_text()
+    assert "Beavers => 4" in text
+    rows = _analysis("jacoby_beavers", 0).rows
+    assert [r["name"] for r in rows if r["action"] == "beaver"] == ["root"]
+
+
+def test_the_rules_come_from_the_record_else_gnubgs_defaults() -> None:
+    plain = read_mat(DATA / "plain.mat")
+    assert money_rules(plain) == (True, True)
+    tagged = Match(plain.players, 0, plain.games, tags=(("Jacoby", "Off"), ("Beaver", "On")))
+    assert money_rules(tagged) == (False, True)
+    assert money_rules(tagged, jacoby=True, beavers=False) == (True, False)
+    assert money_rules(read_mat(Path("data/fixtures/handwritten_3pt.mat"))) is None
+    settings = _analysis("plain", 0).settings
+    assert (settings["jacoby"], settings["beavers"]) == (False, True)
+    assert "Jacoby rule off, beavers allowed" in settings["description"]
+    assert "0-ply" in settings["description"]
+
+
+def test_verify_accepts_a_beaver_unless_the_record_forbids_it() -> None:
+    match = read_mat(DATA / "jacoby_beavers.mat")
+    assert verify(match).ok
+    forbidden = Match(match.players, 0, match.games, tags=(("Beaver", "Off"),))
+    errors = verify(forbidden).errors
+    assert len(errors) == 1 and "beavers are not allowed" in errors[0].message
+
+
+def test_the_command_line_names_the_rules() -> None:
+    from bgkit.cli import main
+
+    args = ["analyze", str(DATA / "plain.mat"), "--plies", "0", "--jobs", "1"]
+    default = CliRunner().invoke(main, args)
+    assert default.exit_code == 0, default.output
+    assert "Jacoby rule on, beavers allowed" in default.output
+    off = CliRunner().invoke(main, [*args, "--no-jacoby", "--no-beavers"])
+    assert "Jacoby rule off, beavers not allowed" in off.output
+    assert "at 0-ply" in off.output and "points per game" in off.output
+
+
+def test_an_sgf_says_its_rules_and_is_analysed_under_them() -> None:
+    """gnubg writes ``RU[Jacoby]`` for a session with the rule and no ``RU`` without: the
+    SGF of a session without it analyses (by default) to gnubg's own statistics."""
+    from bgkit.formats import read_match
+
+    with_rule = read_match(DATA / "gnubg_money_jacoby.sgf")
+    without = read_match(DATA / "gnubg_money_plain.sgf")
+    assert money_rules(with_rule) == (True, True)
+    assert money_rules(without) == (False, True)
+    result = analyze(without, 0, jobs=1)
+    text = (DATA / "gnubg_money_plain.0ply.stats.txt").read_text()
+    table = parse_stats_text(text, list(without.players))
+    for p, mine in enumerate(result.players_list):
+        emg, points = _pair(table["Luck statistics"]["Luck total EMG (Points)"][p])
+        assert mine["luck_emg"] == pytest.approx(emg, abs=6e-4)
+        emg, points = _pair(table["Chequerplay statistics"]["Error total EMG (Points)"][p])
+        assert -mine["checker_error_emg"] == pytest.approx(emg, abs=6e-4)
+        emg, points = _pair(table["Cube statistics"]["Error total EMG (Points)"][p])
+        assert -mine["cube_error_emg"] == pytest.approx(emg, abs=6e-4)
+        assert -mine["cube_error_mwc"] == pytest.approx(points, abs=1e-3)
+
+
+def test_luck_at_2_ply_is_gnubgs_but_where_a_roll_dances() -> None:
+    """gnubg's 2-ply analysis gives a roll's luck ("0-ply") from what its deeper searches
+    left in its cache. bgkit asks what gnubg asks, in its order, and reads the same
+    figures, except for the roll that dances in a position no made-up turn leads to (its
+    value comes from gnubg's ``eval``, not the cache): measured 168 of the session's 188
+    rolls to gnubg's five decimals, the others within 0.025 EMG (before bgkit's Python
+    calls carried gnubg's beaver setting in the cube information: 38)."""
+    import json
+
+    theirs = json.loads((DATA / "jacoby_beavers.2ply.luck.json").read_text())
+    rows = _analysis("jacoby_beavers", 2).rows
+    mine = [r for r in rows if r["action"] == "move" and r["luck_emg"] is not None]
+    assert len(mine) == len(theirs)
+    agree = 0
+    for row, (game, player, dice, luck) in zip(mine, theirs, strict=True):
+        assert (row["game"], row["player"], row["dice"]) == (game, player, dice)
+        assert row["luck_emg"] == pytest.approx(luck, abs=0.025)
+        agree += abs(row["luck_emg"] - luck) <= 1e-5
+    assert agree >= 165
