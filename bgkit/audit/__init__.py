@@ -42,6 +42,8 @@ import math
 import os
 import re
 import struct
+import sys
+import types
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -238,11 +240,13 @@ def _facts(match: Match, path: Path) -> dict[str, Any]:
     from bgkit.replay import replay_game
 
     games: list[list[Any]] = []
-    dice = {p: {"rolls": [0] * 21, "bar_chances": [], "bar_entered": 0} for p in (0, 1)}
+    dice: dict[int, dict[str, Any]] = {
+        p: {"rolls": [0] * 21, "bar_chances": [], "bar_entered": 0} for p in (0, 1)
+    }
     decisions: list[list[Any]] = []
     analysed = False
     engine = "xg" if _is_xg(path) else "gnubg"
-    for index, game in enumerate(match.games):
+    for game in match.games:
         analysed = analysed or any(_has_analysis(analysis_of(a)) for a in game.actions)
         if any(key == PROPERTY for a in game.actions for key, _ in a.annotations):
             engine = "xg"  # bgkit's own property: the analysis of an XG file, converted
@@ -387,8 +391,8 @@ def _game_names(match: Match, path: Path) -> list[tuple[int, int, int, tuple[str
         found = _SCORE_NAMES.match(lines[line - 1])
         if found is None:
             continue
-        names = tuple(re.sub(r"\s*\([0-9.]+\)$|,[0-9.]+$", "", n).strip() for n in found.groups())
-        out.append((game.number, line, 1, (names[0], names[1])))
+        one, two = (re.sub(r"\s*\([0-9.]+\)$|,[0-9.]+$", "", n).strip() for n in found.groups())
+        out.append((game.number, line, 1, (one, two)))
     return out
 
 
@@ -828,7 +832,9 @@ def _assemble(
         if row["flagged"]:
             findings.append(_dice_finding(row, facts, tests, alpha))
     order = {file: i for i, file in enumerate(by_file)}
-    findings.sort(key=lambda r: (order.get(r["file"], len(order)), _int(r.get("line"))))
+    findings.sort(
+        key=lambda r: (order.get(r["file"], len(order)), _int(r.get("line")), _int(r.get("column")))
+    )
     table = pd.DataFrame(
         [{c: r.get(c) for c in FINDING_COLUMNS} for r in findings],
         columns=list(FINDING_COLUMNS),
@@ -868,8 +874,17 @@ def _assemble(
         )
     files = pd.DataFrame(
         file_rows,
-        columns=["file", "format", "players", "games", "actions", "errors", "warnings", "notes",
-                 "verdict"],
+        columns=[
+            "file",
+            "format",
+            "players",
+            "games",
+            "actions",
+            "errors",
+            "warnings",
+            "notes",
+            "verdict",
+        ],
     )
     dice = pd.DataFrame(dice_rows, columns=list(_DICE_COLUMNS))
     play = _play_table(facts, pd)
@@ -1162,7 +1177,9 @@ def _dice_finding(row: Row, facts: dict[str, dict[str, Any]], tests: int, alpha:
     if row["p_rolls"] * 4 <= row["p_value"] * 1.0000001:
         worst = max(
             range(21),
-            key=lambda i: abs(row["counts"][i] - row["expected"][i]) / math.sqrt(row["expected"][i]),
+            key=lambda i: (
+                abs(row["counts"][i] - row["expected"][i]) / math.sqrt(row["expected"][i])
+            ),
         )
         a, b = ROLLS[worst]
         parts.append(
@@ -1232,3 +1249,15 @@ def _play_table(facts: dict[str, dict[str, Any]], pd: Any) -> pd.DataFrame:
             values = [r[name] for r in others if r[name] is not None]
             row[f"{name}_others"] = sum(values) / len(values) if values else None
     return pd.DataFrame(rows, columns=list(_PLAY_COLUMNS))
+
+
+class _CallableModule(types.ModuleType):
+    """``bgkit.audit`` is this package and :func:`audit` at once: ``bgkit.audit(paths)``
+    works whether or not ``bgkit.audit`` was imported as a module first (importing a
+    submodule makes it the package's attribute, over the lazy function)."""
+
+    def __call__(self, paths: PathArg, **options: Any) -> AuditResult:
+        return audit(paths, **options)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -72,8 +72,9 @@ def rolls_p_value(counts: Sequence[int]) -> float:
 
     Pearson's chi-square statistic; its tail from the chi-square distribution with 20
     degrees of freedom when there are at least :data:`ASYMPTOTIC_ROLLS` rolls, else from
-    :data:`MONTE_CARLO_DRAWS` samples of as many fair rolls, ``(k + 1) / (draws + 1)``, as the approximation overstates
-    small tails with few rolls (measured: 0.0017 instead of 0.001 with 60 rolls).
+    :data:`MONTE_CARLO_DRAWS` samples of as many fair rolls, ``(k + 1) / (draws + 1)``,
+    as the approximation overstates small tails with few rolls (measured: 0.0017 instead
+    of 0.001 with 60 rolls).
     """
     n = sum(counts)
     if n == 0:
@@ -112,8 +113,11 @@ def binomial_two_sided(k: int, n: int, p: float) -> float:
     if n == 0:
         return 1.0
     logs = [
-        math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1)
-        + i * math.log(p) + (n - i) * math.log1p(-p)
+        math.lgamma(n + 1)
+        - math.lgamma(i + 1)
+        - math.lgamma(n - i + 1)
+        + i * math.log(p)
+        + (n - i) * math.log1p(-p)
         for i in range(n + 1)
     ]
     pmf = [math.exp(x) for x in logs]
