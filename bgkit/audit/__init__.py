@@ -320,11 +320,12 @@ def _decision(step: Any) -> list[list[Any]]:
 
 
 def _checker_level(checker: Any) -> str | None:
-    """The level of the play made (else the best play) in a checker analysis."""
+    """The level of a checker analysis: its best play's (the engines list it first, at
+    their deepest level; a play pruned by the move filters, even the play made, keeps
+    the level it was dropped at)."""
     if not checker.candidates:
         return None
-    index = checker.played if checker.played is not None else 0
-    level: str | None = checker.candidates[index].level
+    level: str | None = checker.candidates[0].level
     return level or "?"
 
 
@@ -940,8 +941,13 @@ def _coverage_row(
     first = found[0]
     checker = sum(d[5] == "checker" for d in found)
     cube = len(found) - checker
-    places = ", ".join(f"game {d[0]} move {d[1]}" for d in found[:5])
-    more = f" and {len(found) - 5} more" if len(found) > 5 else ""
+    places = ", ".join(
+        f"game {d[0]} move {d[1]}{f' ({names[d[4]]})' if names and d[4] in (0, 1) else ''}"
+        if d[0]
+        else f"board {d[1]}"
+        for d in found[:3]
+    )
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
     if kind == ANALYSIS_MISSING:
         what = "not analysed"
     else:
