@@ -138,7 +138,7 @@ def test_a_header_that_names_other_players_than_the_games(tmp_path: Path) -> Non
 def test_a_game_whose_score_line_names_another_player(tmp_path: Path) -> None:
     path = tmp_path / "m.mat"
     lines = (SELFPLAY / "selfplay_0022.mat").read_text().splitlines(keepends=True)
-    at = [i for i, line in enumerate(lines) if line.startswith(" Game 3")][0] + 1
+    at = next(i for i, line in enumerate(lines) if line.startswith(" Game 3")) + 1
     lines[at] = lines[at].replace("Bob :", "Bobby :")
     path.write_text("".join(lines))
     (row,) = kinds(run([path]), "players")
@@ -172,9 +172,14 @@ def test_names_not_on_the_roster_with_the_nearest_suggested(tmp_path: Path) -> N
 
 
 def test_levels_order_gnubg_and_xg_names() -> None:
-    assert level_rank("0-ply") < level_rank("xg:3-ply") == level_rank("2-ply") < level_rank(
-        "XG Roller"
-    ) < level_rank("roller++") < level_rank("rollout")
+    assert (
+        level_rank("0-ply")
+        < level_rank("xg:3-ply")
+        == level_rank("2-ply")
+        < level_rank("XG Roller")
+        < level_rank("roller++")
+        < level_rank("rollout")
+    )
     with pytest.raises(ValueError, match="not a level"):
         level_rank("deep")
 
@@ -208,8 +213,9 @@ def test_decisions_below_the_required_level_counted_and_located() -> None:
     assert 0 < below < len(levels)
     (row,) = kinds(run([path], require_level="XG Roller++"), "analysis-level")
     assert str(row["message"]).startswith(f"{below} of ")
-    assert kinds(run([path], require_level="2-ply"), "analysis-level")[0]["message"] != (
-        row["message"]
+    assert (
+        kinds(run([path], require_level="2-ply"), "analysis-level")[0]["message"]
+        != (row["message"])
     )
 
 
