@@ -18,6 +18,7 @@ pytest.importorskip("pandas")
 
 from click.testing import CliRunner, Result
 
+from bgkit.audit import FINDING_COLUMNS
 from bgkit.cli import main
 
 EVENT = Path("data/event")
@@ -56,19 +57,7 @@ def test_json_lines_in_verify_s_shape_with_same_as_and_p_value() -> None:
     result = run("--json", str(EVENT))
     assert result.exit_code == 1
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    keys = [
-        "file",
-        "line",
-        "column",
-        "game",
-        "move",
-        "player",
-        "kind",
-        "severity",
-        "message",
-        "same_as",
-        "p_value",
-    ]
+    keys = list(FINDING_COLUMNS)
     assert all(list(row) == keys for row in rows)
     (dup,) = [r for r in rows if r["kind"] == "duplicate"]
     assert dup["same_as"] == "data/event/lassehjorthmadsen__bglab__match10030560.txt"

@@ -75,6 +75,9 @@ __all__ = [
     "audit",
     "audit_rows",
     "dice_tests",
+    "finding_text",
+    "finding_where",
+    "given",
     "level_rank",
 ]
 
@@ -648,15 +651,13 @@ class AuditResult:
         return audit_html(self)
 
 
-def finding_text(row: dict[str, Any]) -> str:
-    """One finding as ``file:line:col: severity: message (game, move, player)``."""
+def given(value: Any) -> bool:
+    """A value that is there: not ``None``, ``NaN`` or pandas' ``NA``."""
+    return value is not None and not _missing(value)
 
-    def given(value: Any) -> bool:
-        return value is not None and value == value and value is not _NA()
 
-    place = str(row["file"])
-    if given(row.get("line")) and row["line"]:
-        place += f":{int(row['line'])}:{int(row['column'] or 0)}"
+def finding_where(row: dict[str, Any]) -> list[str]:
+    """A finding's game, move and player, as words (``["game 2", "move 4", "Ann"]``)."""
     where = []
     if given(row.get("game")):
         where.append(f"game {int(row['game'])}")
@@ -664,18 +665,21 @@ def finding_text(row: dict[str, Any]) -> str:
             where.append(f"move {int(row['move'])}")
     if given(row.get("player")):
         where.append(str(row["player"]))
+    return where
+
+
+def finding_text(row: dict[str, Any]) -> str:
+    """One finding as ``file:line:col: severity: message (game, move, player)``."""
+    place = str(row["file"])
+    if given(row.get("line")) and row["line"]:
+        place += f":{int(row['line'])}:{int(row['column'] or 0)}"
+    where = finding_where(row)
     tail = f" ({', '.join(where)})" if where else ""
     message = str(row["message"])
     if row["kind"] in (UNREADABLE, INTERNAL_ERROR) and message.startswith(f"{row['file']}"):
         message = message.split(": ", 1)[1] if ": " in message else message
         message = re.sub(r"^[0-9]+:[0-9]+: ", "", message)
     return f"{place}: {row['severity']}: {message}{tail}"
-
-
-def _NA() -> Any:
-    import pandas as pd
-
-    return pd.NA
 
 
 def audit_files(paths: PathArg) -> list[Path]:
@@ -752,8 +756,8 @@ def audit(
 def _submission_name(paths: PathArg) -> str:
     if isinstance(paths, str | os.PathLike):
         return str(Path(paths))
-    given = [str(Path(p)) for p in paths]
-    return given[0] if len(given) == 1 else "submission"
+    named = [str(Path(p)) for p in paths]
+    return named[0] if len(named) == 1 else "submission"
 
 
 def _roster(players: str | os.PathLike[str] | Iterable[str]) -> dict[str, str]:

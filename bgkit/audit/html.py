@@ -11,6 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from bgkit.audit import finding_where, given
 from bgkit.audit.stats import ROLLS
 
 if TYPE_CHECKING:
@@ -350,20 +351,8 @@ def _findings_section(result: AuditResult) -> str:
 
 
 def _short_place(row: dict[str, Any]) -> str:
-    parts = []
-    if _given(row.get("line")) and row["line"]:
-        parts.append(f"line {int(row['line'])}")
-    if _given(row.get("game")):
-        parts.append(f"game {int(row['game'])}")
-    if _given(row.get("move")) and row["move"]:
-        parts.append(f"move {int(row['move'])}")
-    if _given(row.get("player")):
-        parts.append(str(row["player"]))
-    return ", ".join(parts) or "file"
-
-
-def _given(value: Any) -> bool:
-    return value is not None and value == value and str(value) != "<NA>"
+    parts = [f"line {int(row['line'])}"] if given(row.get("line")) and row["line"] else []
+    return ", ".join(parts + finding_where(row)) or "file"
 
 
 def _short(file: Any, submission: str) -> str:
@@ -380,12 +369,12 @@ def _anchor(file: Any) -> str:
 
 
 def _number(value: Any) -> str:
-    return str(int(value)) if _given(value) else ""
+    return str(int(value)) if given(value) else ""
 
 
 def _float(value: Any, digits: int) -> str:
-    return f"{float(value):.{digits}f}" if _given(value) else ""
+    return f"{float(value):.{digits}f}" if given(value) else ""
 
 
 def _percent(value: Any) -> str:
-    return f"{100 * float(value):.0f}%" if _given(value) else ""
+    return f"{100 * float(value):.0f}%" if given(value) else ""

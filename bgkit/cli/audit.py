@@ -10,7 +10,7 @@ import click
 
 from bgkit.cli._common import EXIT_LOST, fail, max_size_option, require_extra
 from bgkit.cli.analyze import _write as write_out
-from bgkit.cli.verify import _from_dask
+from bgkit.cli.verify import _from_dask, verify
 from bgkit.errors import BgkitError, error_line
 
 __all__ = ["audit"]
@@ -54,25 +54,6 @@ __all__ = ["audit"]
 )
 @click.option("--html", "html_out", metavar="OUT", help="Write the event's page to OUT (- stdout).")
 @click.option("--quiet", "-q", is_flag=True, help="Hide notes: print errors, warnings, summary.")
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    help="Processes to use.  [default: every core when there are more than a few files]",
-)
-@click.option(
-    "--scheduler",
-    metavar="ADDRESS",
-    help="Run on the Dask cluster at ADDRESS (tcp://host:8786) instead.",
-)
-@click.option(
-    "--output",
-    "-o",
-    metavar="FILE",
-    type=click.Path(dir_okay=False),
-    help="Also keep every file's results in FILE (.parquet or .csv); a rerun with the"
-    " same FILE reads only the files that changed.",
-)
 @click.option("--force", is_flag=True, help="Overwrite the --csv and --html files.")
 @max_size_option
 def audit(
@@ -197,23 +178,14 @@ def audit(
 
 def _json(row: dict[str, Any]) -> dict[str, Any]:
     """A finding as ``bgkit verify --json`` writes an issue, with ``same_as`` and ``p_value``."""
+    from bgkit.audit import FINDING_COLUMNS, given
+
     out: dict[str, Any] = {}
-    for key in (
-        "file",
-        "line",
-        "column",
-        "game",
-        "move",
-        "player",
-        "kind",
-        "severity",
-        "message",
-        "same_as",
-        "p_value",
-    ):
-        value = row.get(key)
-        if value is not None and value == value and str(value) != "<NA>":
-            out[key] = value.item() if hasattr(value, "item") else value
-        else:
-            out[key] = None
+    for key in FINDING_COLUMNS:
+        value: Any = row.get(key)
+        out[key] = (value.item() if hasattr(value, "item") else value) if given(value) else None
     return out
+
+
+# --jobs, --scheduler and --output are verify's own options, before --max-size
+audit.params[-1:-1] = [p for p in verify.params if p.name in ("jobs", "scheduler", "output")]
