@@ -282,3 +282,37 @@ def test_the_alpha_correction_counts_the_tests() -> None:
     assert result.tests == len(dice)
     assert (dice["p_adjusted"] == (dice["p_value"] * len(dice)).clip(upper=1)).all()
     assert (dice["flagged"] == (dice["p_adjusted"] < 0.01)).all()
+
+
+# ---------------------------------------------------------------------- luck and play
+
+
+def test_luck_and_play_figures_are_the_analysis_s_with_the_spread_of_the_rolls() -> None:
+    """Luck and PR are those of ``bgkit.analyze`` at 0-ply (checked against gnubg's own
+    statistics in test_analysis); the spread is the square root of the summed variance
+    of the roll's equity over the 21 rolls, so that the z-score of a fair game is of
+    order one; the other matches' means are those of the other rows."""
+    pytest.importorskip("gnubg")
+    files = [SELFPLAY / "selfplay_0003.mat", SELFPLAY / "selfplay_0004.mat"]
+    play = run(files, luck=True).play
+    assert len(play) == 4
+    for path in files:
+        analysis = bgkit.analyze(read_match(path), 0, jobs=1)
+        moves = analysis.moves
+        for player in analysis.players.to_dict("records"):
+            row = play[(play["file"] == str(path)) & (play["player"] == player["name"])].iloc[0]
+            assert row["luck_emg"] == pytest.approx(player["luck_emg"], abs=1e-9)
+            assert row["pr"] == pytest.approx(player["pr"], abs=1e-9)
+            mine = moves[
+                (moves["player"] == player["player"])
+                & (moves["action"] == "move")
+                & ~moves["forced"].astype(bool)
+                & moves["rank"].notna()
+            ]
+            assert row["unforced_moves"] == len(mine)
+            assert row["first_choice"] == pytest.approx((mine["rank"] == 1).mean())
+            rolls = int(moves[(moves["player"] == player["player"])]["luck_emg"].notna().sum())
+            assert 0.05 * rolls**0.5 < row["luck_sd"] < 1.0 * rolls**0.5
+            assert row["luck_z"] == pytest.approx(row["luck_emg"] / row["luck_sd"])
+    alice = play[play["player"] == "Alice"]
+    assert alice["pr_others"].tolist() == alice["pr"].tolist()[::-1]
