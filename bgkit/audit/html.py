@@ -173,9 +173,11 @@ def _dice_section(result: AuditResult) -> str:
         return f"<h2 id='dice'>Dice</h2>{help_text}<p>No player rolled enough to test.</p>"
     cards = []
     overall = set(dice.loc[dice["scope"] == "submission", "player"])
+    copies = set(result.findings.loc[result.findings["kind"] == "duplicate", "file"])
     for row in dice.sort_values("p_value").to_dict("records"):
-        # a player's rolls over the submission, or in his one match; and every flag
-        if row["flagged"] or (row["scope"] == "submission") or row["player"] not in overall:
+        # a player's rolls over the submission, or in his one match (not its copy); every flag
+        alone = row["player"] not in overall and row["file"] not in copies
+        if row["flagged"] or row["scope"] == "submission" or alone:
             cards.append(_dice_card(row, result.submission))
     rows = []
     for row in dice.sort_values("p_value").to_dict("records"):
