@@ -169,3 +169,12 @@ def test_chromium_lays_the_page_out_within_the_window(tmp_path: Path, width: int
     probe_data = json.loads(found)
     assert probe_data["wide"] == []
     assert probe_data["svgs"] == 10
+
+
+def test_an_output_of_an_audit_without_luck_is_not_reused_with_luck(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    store = tmp_path / "audit.parquet"
+    assert run("data/selfplay/selfplay_0003.mat", "--output", str(store)).exit_code == 0
+    again = run("data/selfplay/selfplay_0003.mat", "--output", str(store), "--luck")
+    assert again.exit_code == 2
+    assert "holds an audit made without --luck; choose another output file" in again.stderr

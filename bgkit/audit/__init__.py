@@ -224,7 +224,7 @@ def _gnubg_export(path: Path, max_bytes: int) -> list[Row] | None:
     decisions = []
     for n, board in enumerate(boards, 1):
         heading = board.heading or ""
-        who = 0 if board.names and board.position.turn == 0 else 1
+        who = board.position.turn
         if board.position.dice is not None and len(board.position.legal_results()) > 1:
             level = None if board.checker is None else _checker_level(board.checker)
             decisions.append([0, n, board.line, 1, who, "checker", level, heading])
@@ -739,6 +739,8 @@ def audit(
     required = None if require_level is None else level_rank(require_level)
     roster = _roster(players) if players is not None else None
     files = audit_files(paths)
+    if output is not None:
+        _check_output(Path(output), luck)
     func = functools.partial(audit_rows, luck=luck, max_size=max_size)
     frame = map_files(
         func,
@@ -751,6 +753,21 @@ def audit(
     )
     name = _submission_name(paths)
     return _assemble(frame, name, required, require_level, roster, alpha, pd)
+
+
+def _check_output(path: Path, luck: bool) -> None:
+    """Refuse an output file of an audit made with the other ``luck`` setting (its rows
+    would be reused without the figures, or with figures not asked for)."""
+    from bgkit.batch import _dtypes, _Store
+    from bgkit.errors import BatchError
+
+    for text in _Store(path, _dtypes(AUDIT_COLUMNS)).values("facts"):
+        info = json.loads(text)
+        if "games" in info and ("play" in info) != luck:
+            made = "with" if not luck else "without"
+            raise BatchError(
+                f"{path}: holds an audit made {made} --luck; choose another output file"
+            )
 
 
 def _submission_name(paths: PathArg) -> str:
