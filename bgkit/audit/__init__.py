@@ -498,29 +498,31 @@ def _xg_findings(match: Match, path: Path) -> list[Row]:
     data = path.read_bytes()
     body = xg._archive(data, str(path)).get("temp.xg", b"")
     size = xg._RECORD_SIZE
-    game = 0
-    rolls: dict[int, int] = {}
+    game = turn = 0
+    opener: int | None = None
     for n in range(len(body) // size):
         record = body[n * size : (n + 1) * size]
         kind = record[8]
         if kind == xg._HEADER_GAME:
             game += 1
-            rolls = {0: 0, 1: 0}
+            turn, opener = 0, None
         elif kind == xg._MOVE and len(record) >= _MOVE_INVALID + 4:
             (active,) = struct.unpack_from("<l", record, 64)
             (invalid,) = struct.unpack_from("<l", record, _MOVE_INVALID)
             player = 0 if active == 1 else 1
-            rolls[player] = rolls.get(player, 0) + 1
+            turn += 1
+            opener = player if opener is None else opener
             if invalid:
                 number = match.games[game - 1].number if 0 < game <= len(match.games) else game
                 name = match.players[player]
+                move = (turn + opener + 1) // 2  # the move number of its .mat line
                 rows.append(
                     _finding(
                         XG_INVALID,
-                        f"XG marks {name}'s roll {rolls[player]} of game {number} as an"
-                        f" invalid move (InvalidM {invalid})",
+                        f"XG marks {name}'s play with the roll of move {move} of game"
+                        f" {number} as an invalid move (InvalidM {invalid})",
                         game=number,
-                        move=rolls[player],
+                        move=move,
                         player=name,
                         player_index=player,
                     )
