@@ -113,6 +113,8 @@ def audit(
     for target in (csv_out, html_out):
         if target and target != "-" and Path(target).exists() and not force:
             fail(f"{target}: already exists (--force to overwrite it)")
+    if "-" in paths:
+        fail("audit reads files and folders, not stdin (-): save the record to a file")
     if not audit_files(list(paths)):
         fail("no record files found in " + ", ".join(paths))
     try:
