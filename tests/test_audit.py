@@ -316,3 +316,32 @@ def test_luck_and_play_figures_are_the_analysis_s_with_the_spread_of_the_rolls()
             assert row["luck_z"] == pytest.approx(row["luck_emg"] / row["luck_sd"])
     alice = play[play["player"] == "Alice"]
     assert alice["pr_others"].tolist() == alice["pr"].tolist()[::-1]
+
+
+def test_gnubg_text_exports_in_a_folder_are_audited_for_their_analysis(tmp_path: Path) -> None:
+    from bgkit.formats.gnubg_text import read_gnubg_text
+
+    name = "lassehjorthmadsen__bglab__4ply__Magic_-_Lasse_5pt_Backgammon_Studio_2024_04_22_19_06_30.txt"
+    shutil.copy(Path("data/real/gnubg_txt") / name, tmp_path / name)
+    boards = read_gnubg_text(tmp_path / name)
+    plays = [
+        b for b in boards if b.position.dice is not None and len(b.position.legal_results()) > 1
+    ]
+    shallow = [
+        b for b in plays if b.checker and level_rank(b.checker.candidates[0].level or "") < 4
+    ]
+    result = run(tmp_path, require_level="4-ply")
+    assert result.files["file"].tolist() == [str(tmp_path / name)]
+    (row,) = kinds(result, "analysis-level")
+    assert str(row["message"]).startswith(f"{len(shallow)} of ")
+    assert 0 < len(shallow) < len(plays)
+    assert kinds(run(tmp_path, require_level="0-ply"), "analysis-level") == []
+
+
+def test_a_player_spelled_two_ways_is_one_player_over_the_submission(tmp_path: Path) -> None:
+    one, two = tmp_path / "a.mat", tmp_path / "b.mat"
+    shutil.copy(SELFPLAY / "selfplay_0002.mat", one)
+    two.write_text((SELFPLAY / "selfplay_0003.mat").read_text().replace("Alice :", "ALICE :"))
+    dice = run(tmp_path).dice
+    overall = dice[dice["scope"] == "submission"]
+    assert sorted(overall["player"]) == ["Alice", "Bob"]

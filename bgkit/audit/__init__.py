@@ -1182,18 +1182,19 @@ def _dice_rows(
                 rows.append({"file": file, "scope": "file", "player": name, **tests})
             if file not in counted:
                 continue
-            mine = total.setdefault(
-                name, {"rolls": [0] * 21, "bar_chances": [], "bar_entered": 0, "files": 0}
+            mine = total.setdefault(  # one player however the files spell the name
+                _norm(name),
+                {"name": name, "rolls": [0] * 21, "bar_chances": [], "bar_entered": 0, "files": 0},
             )
             mine["rolls"] = [a + b for a, b in zip(mine["rolls"], data["rolls"], strict=True)]
             mine["bar_chances"] += data["bar_chances"]
             mine["bar_entered"] += data["bar_entered"]
             mine["files"] += 1
-    for name, data in total.items():
+    for data in total.values():
         if data["files"] < 2 or sum(data["rolls"]) < MIN_DICE_ROLLS:
             continue
         tests = dice_tests(data["rolls"], data["bar_chances"], data["bar_entered"])
-        rows.append({"file": submission, "scope": "submission", "player": name, **tests})
+        rows.append({"file": submission, "scope": "submission", "player": data["name"], **tests})
     m = len(rows)
     for row in rows:
         row["p_adjusted"] = min(1.0, row["p_value"] * m)
