@@ -132,20 +132,15 @@ def test_the_page_holds_every_section_and_nothing_from_outside(tmp_path: Path) -
     assert "match10030560_resubmitted.sgf" in text and "did you mean 'Dimitri'?" in text
 
 
-def chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.mark.skipif(chromium() is None, reason="no Chromium to render the page")
+@pytest.mark.skipif(BROWSER is None, reason="no Chromium to render the page")
 @pytest.mark.parametrize("width", [390, 1280])
 def test_chromium_lays_the_page_out_within_the_window(tmp_path: Path, width: int) -> None:
     """Chromium renders the page; no element but the tables' scrolling boxes is wider
     than the window (a phone's 390 px, a desktop's 1280), and every figure is drawn."""
-    browser = chromium()
+    browser = BROWSER
     assert browser is not None
     page = page_of(tmp_path)
     probe = page.with_name("probe.html")
