@@ -321,7 +321,9 @@ def test_luck_and_play_figures_are_the_analysis_s_with_the_spread_of_the_rolls()
 def test_gnubg_text_exports_in_a_folder_are_audited_for_their_analysis(tmp_path: Path) -> None:
     from bgkit.formats.gnubg_text import read_gnubg_text
 
-    name = "lassehjorthmadsen__bglab__4ply__Magic_-_Lasse_5pt_Backgammon_Studio_2024_04_22_19_06_30.txt"
+    name = "lassehjorthmadsen__bglab__4ply__Magic_-_Lasse_5pt_Backgammon_Studio_" + (
+        "2024_04_22_19_06_30.txt"
+    )
     shutil.copy(Path("data/real/gnubg_txt") / name, tmp_path / name)
     boards = read_gnubg_text(tmp_path / name)
     plays = [
