@@ -294,8 +294,10 @@ def test_luck_and_play_figures_are_the_analysis_s_with_the_spread_of_the_rolls()
     order one; the other matches' means are those of the other rows."""
     pytest.importorskip("gnubg")
     files = [SELFPLAY / "selfplay_0003.mat", SELFPLAY / "selfplay_0004.mat"]
-    play = run(files, luck=True).play
+    result = run(files, luck=True)
+    play = result.play
     assert len(play) == 4
+    assert "<h2 id='play'>Luck and play</h2>" in result.to_html()
     for path in files:
         analysis = bgkit.analyze(read_match(path), 0, jobs=1)
         moves = analysis.moves
