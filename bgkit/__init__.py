@@ -91,6 +91,10 @@ def __getattr__(name: str) -> object:
         from bgkit.analysis import analyze
 
         return analyze
+    if name == "audit":  # the package bgkit.audit, callable as its function audit()
+        import bgkit.audit
+
+        return bgkit.audit
     if name == "hint":
         from bgkit.hints import hint
 
@@ -141,6 +145,7 @@ __all__ = [
     "VerificationError",
     "__version__",
     "analyze",
+    "audit",
     "hint",
     "read_match",
     "replay",

@@ -41,7 +41,7 @@ def text_of(page: Path) -> str:
 def test_the_pages_a_user_looks_for(site: Path) -> None:
     for page in ["index", "quickstart", "rules", "limits", "cli", "api/index"]:
         assert (site / f"{page}.html").is_file(), page
-    for guide in ["validate", "jupyter", "convert", "batch"]:
+    for guide in ["validate", "jupyter", "convert", "batch", "audit"]:
         assert (site / "guides" / f"{guide}.html").is_file(), guide
     for fmt in ["mat", "sgf", "json", "xg", "gmd", "javafibs", "exports", "notation"]:
         assert (site / "formats" / f"{fmt}.html").is_file(), fmt

@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("xgid", "gnubgid", "fibs", "notation", "ascii_board", "svg"),  # notation
     ("records", "formats", "formats.*"),
     ("replay", "verify"),
-    (*ANALYSIS, "html_report", "batch", "season"),
+    (*ANALYSIS, "html_report", "batch", "season", "audit", "audit.*"),
     ("cli", "cli.*", "", "__main__"),  # "" is the package: bgkit/__init__.py
 )
 

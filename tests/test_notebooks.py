@@ -30,6 +30,7 @@ def test_the_notebooks_are_there() -> None:
         "02_analyse_a_match.ipynb",
         "03_compare_matches.ipynb",
         "04_a_season_of_matches.ipynb",
+        "05_auditing_an_event.ipynb",
     ]
 
 
@@ -117,3 +118,11 @@ def test_a_season_of_matches() -> None:
     shown = text(book)
     assert "Hossein Aghili" in shown  # lasse's last Galaxy match
     assert "illegal-play" in shown  # a record that breaks the rules, listed
+
+
+def test_auditing_an_event() -> None:
+    book = run(ROOT / "notebooks" / "05_auditing_an_event.ipynb")
+    shown = text(book)
+    assert "match10030560_resubmitted.sgf" in shown and "duplicate" in shown
+    assert "did you mean 'Dimitri'?" in shown
+    assert "image/svg+xml" in mimetypes(book)  # Dmitri's rolls

@@ -18,6 +18,7 @@ import click
 from bgkit import __version__
 from bgkit.cli._common import fail, parse_dice
 from bgkit.cli.analyze import analyze
+from bgkit.cli.audit import audit
 from bgkit.cli.convert import convert
 from bgkit.cli.hint import hint
 from bgkit.cli.positions import moves, show
@@ -74,7 +75,7 @@ def main() -> None:
     """
 
 
-for _command in (show, moves, verify, convert, analyze, hint):
+for _command in (show, moves, verify, convert, analyze, hint, audit):
     main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover
