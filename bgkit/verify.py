@@ -280,6 +280,23 @@ CONVENTIONS: dict[str, str] = {
     "money-score-zero": "In money play (a '0 point match') some writers (BgMatchFormat_Lib)"
     " head every game with a score of 0-0 instead of a running total. Money play has no"
     " match score, so that is accepted as clean; any other total must add up.",
+    "resigns-cell": "Some writers mark a resignation with a 'Resigns' cell in the column of"
+    " the player who resigns, before the winner's 'Wins' line. It is read as no action"
+    " (a 'Wins' line in no column then goes to the other player); the resignation is"
+    " reported as a note.",
+    "money-and-the-match": "Some writers end every money session with 'Wins N points and"
+    " the match' on its last game. Money play has no match to win, so that is accepted"
+    " as clean on the last game (on any other it is an error).",
+    "record-ends-after-a-roll": "A record that stops with a roll and no play, in a game"
+    " without a result, is a match that goes on in another file (the next part of it),"
+    " not a dance: a note says the play is not in the record.",
+    "resumed-after-crawford": "A record that resumes a match (the second file of it) may"
+    " start at a Crawford score such as 6-5 of 7 after the Crawford game was played in the"
+    " earlier file. A double in its first game shows that: accepted, with a note. (At"
+    " 6-0 the game is the Crawford game whatever came before.)",
+    "forfeit-fixed-value": "When a player leaves, some sites write the forfeit as a fixed"
+    " value ('Wins 100 points', or 16) instead of the points the winner needed: any value"
+    " from the points needed up is a forfeit, reported as a note.",
 }
 """The writers' scoring conventions the verifier accepts, by name (documented in the README)."""
 
@@ -373,6 +390,8 @@ class _MatchChecker:
                 # a game set up with the cube turned comes after the Crawford game
                 crawford_seen = m.length - 1 in score
                 crawford = crawford_seen and not game.cube_turned_at_start
+                if crawford and index == 0 and self.resumed_after_crawford(game, score):
+                    crawford = False
             outcome = self.check_game(game, index, score, crawford)
             self.read_errors(game, self.unread)
             open_game = game if outcome.unfinished else None
@@ -384,13 +403,19 @@ class _MatchChecker:
                 if m.length and max(score) >= m.length:
                     match_over_at = game.number
             result = game.result
-            if result is not None and result.match_won and (m.length == 0 or max(score) < m.length):
+            if (
+                result is not None
+                and result.match_won
+                and (m.length == 0 or max(score) < m.length)
+                and not (m.length == 0 and index == len(m.games) - 1)
+            ):
+                # (a money session's last game "and the match": a writer's way to end it)
                 self.add(
                     IssueKind.MATCH_END,
                     "the record says this game wins the match, but the score"
                     f" {score[0]}-{score[1]} does not reach {m.length}",
                     game,
-                    1,
+                    _last_move(game),
                     result.winner,
                     result.line,
                     result.column,
@@ -547,6 +572,29 @@ class _MatchChecker:
         self.check_after_result(game, turn_no)
         unfinished = verified is None and game.result is None
         return _GameOutcome(verified, unfinished=unfinished)
+
+    def resumed_after_crawford(self, game: Game, score: tuple[int, int]) -> bool:
+        """Whether the record's first game, at a Crawford score, is after the Crawford game:
+        the record resumes a match with a new game (the trailer has won since the leader
+        reached match point, so the Crawford game may have been before the record) and the
+        game has a double, which only a post-Crawford game can have. A note says so."""
+        double = next((a for a in game.actions if isinstance(a, Double)), None)
+        trailer = min(score)
+        if double is None or trailer in (0, self.match.length - 1) or game.setup is not None:
+            return False  # (a set-up position says by its cube whether it is post-Crawford)
+        length = self.match.length
+        self.add(
+            IssueKind.CONVENTION,
+            f"the record starts at {score[0]}-{score[1]} of {length} and game {game.number}"
+            " has a double: the Crawford game was played before the record starts (a record"
+            " that resumes a match)",
+            game,
+            double.number or 1,
+            double.player,
+            double.line,
+            double.column,
+        )
+        return True
 
     def unverified(self, game: Game, rest: tuple[Action, ...], turn_no: int, why: str = "") -> None:
         """One note for the actions of ``game`` left unchecked (none: no note)."""
@@ -933,12 +981,17 @@ class _MatchChecker:
                 where_line,
                 where_col,
             )
-        elif result.points == needed:
+        elif needed is not None and result.points >= needed:
+            # the points needed, or a site's fixed forfeit value (100 or 16 points)
+            credit = (
+                f"the {_pts(needed)} needed"
+                if result.points == needed
+                else f"{_pts(result.points)} (the {needed} needed)"
+            )
             self.add(
                 IssueKind.FORFEIT,
                 f"match forfeited at {score[0]}-{score[1]}: {loser} leaves in game"
-                f" {game.number}, {self.name(result.winner)} is credited the"
-                f" {_pts(needed)} needed",
+                f" {game.number}, {self.name(result.winner)} is credited {credit}",
                 game,
                 move_no,
                 1 - result.winner,

@@ -471,6 +471,9 @@ class _MatBuilder(Transformer[Token, Match]):
     def losses(self, word: Token, points: Token, _unit: Token) -> _Cell:
         return self._cell("losses", word, self._int(points))
 
+    def resigns(self, word: Token) -> _Cell:
+        return self._cell("resigns", word)
+
     def numbered(self, written: Token, *cells: _Cell) -> _Segment:
         return self._numbered(_strip_blanks(written), cells)
 
@@ -583,6 +586,7 @@ class _MatBuilder(Transformer[Token, Match]):
         actions: list[Action] = []
         after: list[Action] = []
         results: dict[str, tuple[_Cell, int | None]] = {}  # "wins"/"losses": (cell, side)
+        resigned: int | None = None  # the player of a "Resigns" cell
         number = 0  # the last move number written: continuation lines keep it
         for segment in segments:
             if segment.number is not None:
@@ -610,29 +614,33 @@ class _MatBuilder(Transformer[Token, Match]):
                     player = 0 if cell is plain[0] else 1
                 else:
                     player = 1 if cell.column >= right else 0
+                if cell.kind == "resigns":  # a mark, no action: the Wins line follows
+                    resigned = player
+                    continue
                 (after if results else actions).append(_action(cell, player, number))
-        return actions, self._result(actions, results), after
+        return actions, self._result(actions, results, resigned), after
 
     def _result(
-        self, actions: Sequence[Action], results: dict[str, tuple[_Cell, int | None]]
+        self,
+        actions: Sequence[Action],
+        results: dict[str, tuple[_Cell, int | None]],
+        resigned: int | None,
     ) -> Result | None:
         """The game's Result from its ``Wins`` line and/or Galaxy's ``Losses`` line."""
         if not results:
             return None
         cell, winner = results.get("wins") or results["losses"]
-        if (
-            winner is None
-            and not actions
-            and not ("wins" in results and results.get("losses", (None, None))[1] is not None)
-        ):
-            self._complain("cannot tell who wins: the result stands in no column", cell.token)
-            return None
         if "wins" not in results and winner is not None:
             winner = 1 - winner  # only a Losses line: its side lost
         if winner is None:
             other = results.get("losses")
             if "wins" in results and other is not None and other[1] is not None:
                 winner = 1 - other[1]
+            elif resigned is not None:
+                winner = 1 - resigned
+            elif not actions:
+                self._complain("cannot tell who wins: the result stands in no column", cell.token)
+                return None
             else:
                 winner = self._implied_winner(actions, cell)
         losses = results.get("losses")
@@ -647,7 +655,7 @@ class _MatBuilder(Transformer[Token, Match]):
 
     def _implied_winner(self, actions: Sequence[Action], cell: _Cell) -> int:
         """Who a result written in no column credits: the record's last action tells."""
-        last = actions[-1]  # (a game with none: see _result)
+        last = actions[-1]  # (a game without actions: see _result)
         if isinstance(last, Drop) or (isinstance(last, Move) and last.play is None):
             return 1 - last.player
         return last.player
