@@ -472,13 +472,15 @@ class _MatchChecker:
         actions = game.actions
         stopped_at: int | None = None
         ended = False
+        skip = -1  # the index of an action already replayed with the one before it
+        lost = self.unread[0].line if self.unread else None  # a line that could not be read
         for i, action in enumerate(actions):
             if self.stop_at_first and self.errors():
                 return _GameOutcome(self.recorded_result(game))
-            if i <= self.consumed:
+            if i <= skip:
                 turn_no += 1
                 continue
-            if self.unread and self.unread[0].line < action.line:
+            if lost is not None and lost < action.line:
                 # the record does not say what happened on that line: the position is lost
                 line = self.unread[0].line
                 self.read_errors(game, [e for e in self.unread if e.line < action.line])
@@ -533,6 +535,8 @@ class _MatchChecker:
                 if new is None:
                     stopped_at = i + 1
                     break
+                if self.consumed > i:
+                    skip = self.consumed
                 pos = new
                 ended = pos.game_state != GameState.PLAYING
                 if ended:
@@ -758,19 +762,20 @@ class _MatchChecker:
                 # rolled, then resigned before moving (gnubg's reading of the record)
                 return rolled
             return rolled.apply(Play())
-        backwards = _backwards(action.play)
-        if backwards is not None:
-            self.add_at(
-                IssueKind.ILLEGAL_PLAY,
-                f"illegal play {action.play.spelled()} for {roll}: {backwards}",
-                game,
-                move_no,
-                action,
-            )
-            return _as_written(pos, action.play)
         try:
+            # (the engine finds no legal play with a step away from home: _backwards says why)
             resolved, after, as_written = pos._resolve_checked(action.play, (d1, d2))
         except IllegalPlayError as err:
+            backwards = _backwards(action.play)
+            if backwards is not None:
+                self.add_at(
+                    IssueKind.ILLEGAL_PLAY,
+                    f"illegal play {action.play.spelled()} for {roll}: {backwards}",
+                    game,
+                    move_no,
+                    action,
+                )
+                return _as_written(pos, action.play)
             written = action.play.spelled()
             index = game.actions.index(action)
             hint, swapped = self.swapped(pos, game.actions, index)
