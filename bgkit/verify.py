@@ -8,9 +8,15 @@ opening doubles, cube actions the rules forbid, wrong cube values, results that
 do not follow from the final position and cube, header scores that do not add
 up, games after the match was won.
 
-Nothing is repaired. After the first illegal play of a game the rest of that
-game is not replayed (one ``UNVERIFIED`` note says which actions were skipped)
-and the next game is checked from its own start.
+Nothing is repaired, and every fault is found: after an illegal play (or a dance
+recorded while a play existed) the game goes on from the position the record
+describes, the written steps made as written, so each later fault is reported once
+and none follows from the first. Where the record describes no position to go on
+from (a play that cannot be made even as written, a roll out of turn, a cube action
+the rules forbid, an unknown play ``???``, a line the reader could not read: see
+:attr:`bgkit.records.Match.read_errors`) the rest of that game is not replayed (one
+``UNVERIFIED`` note says which actions were skipped) and the next game is checked
+from its own start.
 
 >>> from bgkit.formats.mat import read_mat
 >>> report = verify(read_mat("data/fixtures/handwritten_3pt_illegal2.mat"))
@@ -89,7 +95,8 @@ class IssueKind(enum.Enum):
     UNVERIFIABLE = "unverifiable"
     """Note: a roll or play that the record does not give (``???``)."""
     UNVERIFIED = "unverified"
-    """Note: actions not replayed because an earlier play of the game was illegal."""
+    """Note: actions not replayed because the game cannot be followed past an earlier
+    fault (a play that cannot be made even as written, a line that could not be read...)."""
     RESIGNATION = "resignation"
     """Note: a game that ends by resignation (a ``Wins`` line before the game is over)."""
     FORFEIT = "forfeit"
