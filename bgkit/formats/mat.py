@@ -338,7 +338,8 @@ class _MatBuilder(Transformer[Token, Match]):
     def fault(self, msg: str, line: int, column: int) -> None:
         """Record a fault at ``line`` and ``column`` (1-based), with its move and player."""
         assert self.faults is not None
-        text = self.source[self._line_start(line) :].split("\n", 1)[0] if line else ""
+        start = self._line_start(line)
+        text = self.source[start : self.source.find("\n", start)] if line else ""
         move, player = _place(text, column, self.right, self.numbers.get(line, 0))
         self.faults.append(ReadError(line, column, msg, move, player))
 
