@@ -89,13 +89,12 @@ from lark import (
     v_args,
 )
 from lark.exceptions import UnexpectedEOF
-from lark.lexer import LexerState, LexerThread, LineCounter
-from lark.utils import TextSlice
 
 from bgkit._grammars import parser
 from bgkit.errors import LimitError, NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
+from bgkit.formats._by_lines import line_starts, parse_slice
 from bgkit.limits import active, check_integer, check_name, check_play_steps, check_text
 from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.records import (
@@ -711,8 +710,7 @@ def _read_by_lines(source: str, first: NotationError) -> Match:
     """
     builder = _BUILDER
     assert builder.faults is not None
-    starts = [0]
-    starts.extend(m.end() for m in re.finditer("\n", source))
+    starts = line_starts(source)[:-1]  # (the source ends with a line end)
     builder.line_starts = starts
     items: list[Any] = []  # the match's, in file order
     game: list[Any] | None = None  # the items of the game being read, from its Game line
@@ -785,14 +783,10 @@ def _end_game(items: list[Any]) -> _GameItem:
 
 def _parse_line(source: str, start: int, end: int, line: int, rule: str) -> Any:
     """Parse the line ``source[start:end]`` (with its line end) with mat.lark's start rule
-    ``rule``, its tokens placed in ``source`` (Lark counts lines from the start we give)."""
-    lark = parser("mat", start=rule, transformer=_BUILDER)
-    counter = LineCounter("\n")  # type: ignore[no-untyped-call]
-    counter.char_pos = counter.line_start_pos = start
-    counter.line = line
-    state = LexerState(TextSlice(source, start, end), counter)
-    frontend = lark.parser
-    return frontend.parser.parse(LexerThread(frontend.lexer, state), rule)
+    ``rule``, its tokens placed in ``source``."""
+    return parse_slice(
+        parser("mat", start=rule, transformer=_BUILDER), source, start, end, line, rule
+    )
 
 
 def _line_syntax(err: UnexpectedInput, text: str, start: int) -> tuple[int, str]:
