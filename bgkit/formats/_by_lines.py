@@ -14,11 +14,11 @@ from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.lexer import LexerState, LexerThread, LineCounter
 from lark.utils import TextSlice
 
-from bgkit._grammars import build, notation_error, parser
+from bgkit._grammars import build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
 from bgkit.records import ReadError
 
-__all__ = ["line_starts", "parse_slice", "read_by_lines"]
+__all__ = ["keep_fault", "line_starts", "parse_lines", "parse_slice", "read_by_lines"]
 
 MAX_FAULTS = 1000
 """Lines that cannot be read, at most, before the rest of a file is left unread (a fault's
@@ -102,3 +102,39 @@ def read_by_lines(
         except NotationError as err:
             faults.append(ReadError(err.line, err.column, err.msg))
     return items, faults
+
+
+def parse_lines(
+    name: str,
+    source: str,
+    builder: Transformer[Token, Any],
+    what: str,
+    source_name: str | None,
+    *,
+    strict: bool,
+) -> tuple[list[Any], list[ReadError]]:
+    """The lines ``builder`` makes of a record of ``grammars/<name>.lark`` (whose top rule
+    returns a list of them, and whose ``<name>_line`` rule reads one line), and the lines
+    that cannot be read: none when the whole record parses, else as :func:`read_by_lines`.
+
+    :raises NotationError: with ``strict``, at the first line that cannot be read.
+    """
+    try:
+        tree = parse_tree(name, source, what, source_name=source_name)
+        return list(build(builder, tree, source, source_name=source_name)), []
+    except LimitError:
+        raise
+    except NotationError as err:
+        if strict:
+            raise
+        found, faults = read_by_lines(name, f"{name}_line", source, err, builder, what, source_name)
+    lines = [line for item in found for line in (item if isinstance(item, list) else [item])]
+    return [line for line in lines if line is not None], faults
+
+
+def keep_fault(faults: list[ReadError] | None, err: NotationError) -> None:
+    """Record ``err`` (at a line an assembler cannot use) in ``faults``, or raise it when
+    there is no list (a strict reading) or it is a limit passed."""
+    if faults is None or isinstance(err, LimitError):
+        raise err
+    faults.append(ReadError(err.line, err.column, err.msg))

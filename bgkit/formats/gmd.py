@@ -61,10 +61,10 @@ from typing import IO, Any
 
 from lark import Token, v_args
 
-from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
-from bgkit.errors import BgkitError, LimitError, NotationError
+from bgkit._grammars import SourceText, SourceTransformer
+from bgkit.errors import BgkitError, NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import read_by_lines
+from bgkit.formats._by_lines import keep_fault, parse_lines
 from bgkit.limits import check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
@@ -119,20 +119,7 @@ def parse_gmd(text: str, *, source_name: str | None = None, strict: bool = False
     """
     source = text[1:] if text.startswith("\ufeff") else text
     builder = _GmdBuilder(source, source_name)
-    try:
-        tree = parse_tree("gmd", source, "GMD record", source_name=source_name)
-        lines: list[_Line] = build(builder, tree, source, source_name=source_name)
-        faults: list[ReadError] = []
-    except LimitError:
-        raise
-    except NotationError as err:
-        if strict:
-            raise
-        found, faults = read_by_lines(
-            "gmd", "gmd_line", source, err, builder, "GMD record", source_name
-        )
-        lines = [line for item in found for line in (item if isinstance(item, list) else [item])]
-        lines = [line for line in lines if line is not None]
+    lines, faults = parse_lines("gmd", source, builder, "GMD record", source_name, strict=strict)
     assembler = _Assembler(source, source_name, None if strict else faults)
     match = assembler.match(lines)
     check_names(match.players, source, source_name)
@@ -305,12 +292,8 @@ class _Assembler(SourceText):
                         msg = f"'{kind.capitalize()}' before the first 'Game:' line"
                         raise self._fail(msg, line.token)
                     self.action(games[-1], line)
-                except LimitError:
-                    raise
                 except NotationError as err:
-                    if self.faults is None:
-                        raise
-                    self.faults.append(ReadError(err.line, err.column, err.msg))
+                    keep_fault(self.faults, err)
         if games:
             self.finish(games[-1])
         tags = [("Player 1", names[0]), ("Player 2", names[1]), *tags]

@@ -54,10 +54,10 @@ from typing import IO, Any
 
 from lark import Token, v_args
 
-from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
-from bgkit.errors import LimitError, NotationError
+from bgkit._grammars import SourceText, SourceTransformer
+from bgkit.errors import NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import read_by_lines
+from bgkit.formats._by_lines import keep_fault, parse_lines
 from bgkit.limits import check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
@@ -117,19 +117,9 @@ def parse_javafibs(text: str, *, source_name: str | None = None, strict: bool = 
     """
     source = text[1:] if text.startswith("\ufeff") else text
     builder = _Builder(source, source_name)
-    faults: list[ReadError] = []
-    try:
-        tree = parse_tree("javafibs", source, "JavaFIBS record", source_name=source_name)
-        lines: list[_Line] = build(builder, tree, source, source_name=source_name)
-    except LimitError:
-        raise
-    except NotationError as err:
-        if strict:
-            raise
-        found, faults = read_by_lines(
-            "javafibs", "javafibs_line", source, err, builder, "JavaFIBS record", source_name
-        )
-        lines = [line for item in found for line in (item if isinstance(item, list) else [item])]
+    lines, faults = parse_lines(
+        "javafibs", source, builder, "JavaFIBS record", source_name, strict=strict
+    )
     match = _Assembler(source, source_name, None if strict else faults).match(lines)
     check_names(match.players, source, source_name)
     if faults:
@@ -282,12 +272,8 @@ class _Assembler(SourceText):
                 if not games:
                     raise self._fail("an action before the first game ('13:' line)", line.name)
                 self.action(games[-1], line, self.player(line.name))
-            except LimitError:
-                raise
             except NotationError as err:
-                if self.faults is None:
-                    raise
-                self.faults.append(ReadError(err.line, err.column, err.msg))
+                keep_fault(self.faults, err)
         out: list[Game] = []
         score = (0, 0)
         for i, state in enumerate(games):
