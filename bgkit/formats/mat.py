@@ -34,8 +34,10 @@ separated by commas, ``Cannot Move`` (or ``-``, ``(no move)``), ``???``/``????``
 unknown play, the cube words and their synonyms (``Redoubles``, ``Accepts``, ``Passes``,
 ``Rejects``, ``Refuses``, ``Beavers``, ``Raccoons``), ``Wins N point(s) [and the match]``
 anywhere on a line, BackgammonGalaxy's ``Losses N point`` lines and its second move number
-in mid-line, a left column that overflows into the right one, and XG's ``; Set Pos=``
-lines.
+in mid-line, a ``Resigns`` cell in the column of the player who resigns (no action: it
+tells who a ``Wins`` line in no column credits), a left column that overflows into the
+right one, and XG's ``; Set Pos=`` lines. A step away from home (``6/8``) is kept as
+written: it is a rule break, the verifier's to report.
 
 **Comments.** Comment lines before ``N point match``, and after a game's result, are the
 match's :attr:`~bgkit.records.Match.comments`. A comment line inside a game goes with the
@@ -54,13 +56,18 @@ columns are measured from the move number's ``)``, with tabs expanded to multipl
 very start of a line (a JavaFIBS habit) goes to the player the record implies: the other
 player after a ``Drops`` or an unknown play, else the player who acted last.
 
-**What is rejected** (:class:`~bgkit.errors.NotationError` with file, line, column and
-the line shown with a caret): anything before ``N point match`` that is not a comment,
-a missing or broken score line, dice outside 1-6, points above 25, a checker moving away
-from home (``8/13``), a repeat count outside 1-4, numbers of more than nine digits, more
-than two actions on one line, actions after the ``Wins`` line, a second ``Wins`` (or
-``Losses``) line, a result in no column in a game without actions, a misplaced or
-malformed ``; Set Pos=``, and any other text the grammar does not know.
+**What is not read**: a missing or broken score line (the game is left out), dice
+outside 1-6, points above 25, a repeat count outside 1-4, more than two actions on one
+line, a second ``Wins`` (or ``Losses``) line, a result in no column in a game without
+actions, a misplaced or malformed ``; Set Pos=``, and any other text the grammar does not
+know. Each such line is a :class:`~bgkit.records.ReadError` in
+:attr:`~bgkit.records.Match.read_errors` (line, column, the reason, the move and the
+player whose column it stands in), which the verifier reports, and the rest of the record
+is read (``strict=True`` raises at the first instead). The record is rejected
+(:class:`~bgkit.errors.NotationError` with file, line, column and the line shown with a
+caret) when nothing of it is a record: anything before ``N point match`` that is not a
+comment, or ``N point match`` itself broken; and when a number has more than nine digits
+or another limit is passed.
 
 **What is left to the verifier.** Whether the plays, cube actions and results are legal:
 the parser keeps what is written (a play that uses the wrong dice, a ``Wins`` that does
