@@ -293,3 +293,15 @@ def test_moves_are_what_was_written() -> None:
     # (the reader keeps a step away from home as written, for the verifier)
     move = read_match(FIXTURES / "step_away_from_home.mat").games[0].actions[4]
     assert isinstance(move, Move) and str(move.play) == "15/10 14/8 6/8"
+
+
+def test_a_game_line_that_cannot_be_read_is_one_error_for_its_game() -> None:
+    # the game it starts is lost with it (its score line tells that it was a Game line)
+    text = (FIXTURES / "one_bad_line_illegal_play_text.mat").read_text()
+    text = text.replace(" Game 2\n", " Gme 2\n")
+    report = verify(parse_mat(text, source_name="x.mat"))
+    assert [where(e) for e in report.errors] == [
+        (14, 2, "unreadable-line", None),
+        (24, 6, "illegal-play", "Alice"),  # game 3, scored from its own header
+    ]
+    assert [g.number for g in parse_mat(text).games] == [1, 3]

@@ -723,6 +723,7 @@ def _read_by_lines(source: str, first: NotationError) -> Match:
     game: list[Any] | None = None  # the items of the game being read, from its Game line
     place = _HEAD
     number = 0
+    previous = 0  # the last line read that is not blank
     for index in range(len(starts) - 1):
         start, end = starts[index], starts[index + 1]
         text = source[start : end - 1]
@@ -749,7 +750,21 @@ def _read_by_lines(source: str, first: NotationError) -> Match:
                 builder.fault(err.msg, line, err.pos - start + 1)
             if place == _SCORE:  # the game is lost: skip to the next Game line
                 place = _TOP
+            elif (
+                place == _GAME
+                and game is not None
+                and len(builder.faults) > 1
+                and builder.faults[-2].line == previous
+                and _lost_game(source, start, end, line)
+            ):
+                # a score line after a line that could not be read: that was the Game line
+                # of a new game, lost with it (one fault), up to the next Game line
+                builder.faults.pop()
+                items.append(_end_game(game))
+                game, place = [], _TOP
+            previous = line
             continue
+        previous = line
         if isinstance(item, _GameHead):
             if game is not None and place == _GAME:
                 items.append(_end_game(game))
@@ -781,6 +796,14 @@ def _read_by_lines(source: str, first: NotationError) -> Match:
 
 # a line that starts a game (the line-by-line reading skips to it after a lost score line)
 _GAME_LINE = re.compile(r"[ \t]*game[ \t]+[0-9]", re.IGNORECASE)
+
+
+def _lost_game(source: str, start: int, end: int, line: int) -> bool:
+    """Whether the line that could not be read as a game's line is a score line."""
+    try:
+        return isinstance(_parse_line(source, start, end, line, _SCORE), _ScoreLine)
+    except (UnexpectedInput, _LineFault, _StepError):
+        return False
 
 
 def _end_game(items: list[Any]) -> _GameItem:
