@@ -4,7 +4,7 @@ A line the reader cannot read is an error at that line, and the rest of the file
 and verified; after an illegal play the game goes on from the position the record
 describes, so each later fault is found once; other writers' conventions are no faults.
 The records are small fixtures written from the descriptions of real records (see
-``data/SOURCES.md``): ``data/fixtures/`` for the faults, ``data/conventions/`` for the
+``data/SOURCES.md``): ``data/faults/`` for the faults, ``data/conventions/`` for the
 conventions.
 """
 
@@ -27,6 +27,7 @@ from bgkit.verify import CONVENTIONS, Issue, IssueKind, Report, verify
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 FIXTURES = DATA / "fixtures"
+FAULTS = DATA / "faults"
 CONVENTION_RECORDS = DATA / "conventions"
 
 
@@ -49,7 +50,7 @@ def run_verify(path: Path) -> tuple[int, str]:
 
 def test_a_line_of_other_text_is_one_error_and_the_rest_is_verified() -> None:
     # game 2 holds "Illegal play (25;0;1;...)" where three plays were; game 3 an illegal play
-    path = FIXTURES / "one_bad_line_illegal_play_text.mat"
+    path = FAULTS / "one_bad_line_illegal_play_text.mat"
     match = read_match(path)
     assert [len(g.actions) for g in match.games] == [14, 6, 4]
     report = verify(match)
@@ -77,7 +78,7 @@ def test_a_line_of_other_text_is_one_error_and_the_rest_is_verified() -> None:
 
 def test_a_game_whose_result_stands_in_no_column_is_one_error() -> None:
     # game 2 has no rolls and "Wins 1 point" at the start of its line: no column, no action
-    report = report_of(FIXTURES / "one_bad_line_result_in_no_column.mat")
+    report = report_of(FAULTS / "one_bad_line_result_in_no_column.mat")
     assert [where(e) for e in report.errors] == [
         (11, 1, "unreadable-line", None),
         (15, 6, "illegal-play", "Alice"),
@@ -88,7 +89,7 @@ def test_a_game_whose_result_stands_in_no_column_is_one_error() -> None:
 
 
 def test_a_step_away_from_home_is_an_illegal_play_of_the_player() -> None:
-    path = FIXTURES / "step_away_from_home.mat"
+    path = FAULTS / "step_away_from_home.mat"
     report = report_of(path)
     (error,) = report.errors
     assert where(error) == (7, 6, "illegal-play", "Alice")
@@ -163,7 +164,7 @@ def test_damaging_one_line_costs_that_line_only(record: Path, which: int, at: in
 
 
 def test_replay_stops_at_a_line_that_could_not_be_read() -> None:
-    match = read_match(FIXTURES / "one_bad_line_illegal_play_text.mat")
+    match = read_match(FAULTS / "one_bad_line_illegal_play_text.mat")
     with pytest.raises(Exception, match=r"17:34: the line could not be read"):
         list(replay(match))
 
@@ -172,7 +173,7 @@ def test_replay_stops_at_a_line_that_could_not_be_read() -> None:
 
 
 def test_three_illegal_plays_in_one_game_are_three_errors() -> None:
-    report = report_of(FIXTURES / "three_illegal_plays.mat")
+    report = report_of(FAULTS / "three_illegal_plays.mat")
     assert [where(e) for e in report.errors] == [
         (5, 6, "illegal-play", "Alice"),
         (6, 34, "illegal-play", "Bob"),
@@ -189,7 +190,7 @@ def test_three_illegal_plays_in_one_game_are_three_errors() -> None:
 
 def test_a_play_that_cannot_be_made_as_written_still_ends_the_game_replay() -> None:
     # no checker on the 5-point: the record describes no position to go on from
-    text = (FIXTURES / "three_illegal_plays.mat").read_text().replace("8/4 6/5", "5/1 4/3")
+    text = (FAULTS / "three_illegal_plays.mat").read_text().replace("8/4 6/5", "5/1 4/3")
     report = verify(parse_mat(text))
     assert [where(e) for e in report.errors] == [(5, 6, "illegal-play", "Alice")]
     assert report.notes[0].kind is IssueKind.UNVERIFIED
@@ -291,13 +292,13 @@ def test_each_convention_is_named_and_has_its_record(name: str) -> None:
 
 def test_moves_are_what_was_written() -> None:
     # (the reader keeps a step away from home as written, for the verifier)
-    move = read_match(FIXTURES / "step_away_from_home.mat").games[0].actions[4]
+    move = read_match(FAULTS / "step_away_from_home.mat").games[0].actions[4]
     assert isinstance(move, Move) and str(move.play) == "15/10 14/8 6/8"
 
 
 def test_a_game_line_that_cannot_be_read_is_one_error_for_its_game() -> None:
     # the game it starts is lost with it (its score line tells that it was a Game line)
-    text = (FIXTURES / "one_bad_line_illegal_play_text.mat").read_text()
+    text = (FAULTS / "one_bad_line_illegal_play_text.mat").read_text()
     text = text.replace(" Game 2\n", " Gme 2\n")
     report = verify(parse_mat(text, source_name="x.mat"))
     assert [where(e) for e in report.errors] == [

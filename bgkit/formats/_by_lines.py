@@ -64,13 +64,15 @@ def read_by_lines(
         header line or before it: then nothing of the text is a record.
     """
     starts = line_starts(source)
-    header = next(
-        (k for k in range(len(starts) - 1) if source[starts[k] : starts[k + 1] - 1].strip()), 0
-    )
-    if first.line <= header + 1:
+    blank = [not source[starts[k] : starts[k + 1] - 1].strip() for k in range(len(starts) - 1)]
+    header = blank.index(False) if False in blank else None
+    if header is None or first.line <= header + 1:
         raise first
     head_end = min(starts[header + 1], len(source))
-    items: list[Any] = list(build(builder, parser(name).parse(source[:head_end]), source))
+    try:
+        items: list[Any] = list(build(builder, parser(name).parse(source[:head_end]), source))
+    except UnexpectedInput:
+        raise first from None
     faults: list[ReadError] = []
     lark = parser(name, rule)
     for index in range(header + 1, len(starts) - 1):
