@@ -36,14 +36,14 @@ at a time per output file.
 
 >>> df = verify_files(
 ...     ["data/fixtures/handwritten_3pt.mat", "data/fixtures/handwritten_3pt_illegal1.mat",
-...      "data/fixtures/handwritten_3pt_syntax2.mat"], jobs=1, progress=False)
+...      "data/fixtures/handwritten_3pt_syntax3.mat"], jobs=1, progress=False)
 >>> for row in df[["severity", "kind", "message"]].itertuples(index=False):
 ...     print(row.severity, row.kind, "|", row.message[:60].strip())
 note unfinished-match | the match stops at 1-0 of 3
 error illegal-play | illegal play 24/18 18/12 13/7 10/4 for 66: blocked: 18/12 la
 note unverified | 6 later action(s) of game 1 not verified
 note unfinished-match | the match stops at 1-0 of 3
-<NA> unreadable | data/fixtures/handwritten_3pt_syntax2.mat:9:6: dice must be
+<NA> unreadable | data/fixtures/handwritten_3pt_syntax3.mat:1:4: expected 'N p
 >>> df.groupby("file", sort=False)["games"].first().tolist()
 [1, 1, <NA>]
 """

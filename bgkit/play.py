@@ -224,7 +224,7 @@ def _chains(steps: Iterable[Step]) -> list[list[Step]]:
 
 
 class _StepError(OffsetError):
-    """A written step that cannot be (a hop towards home, a point past 25), at ``pos``."""
+    """A written step that cannot be (a hop away from home, a point past 25), at ``pos``."""
 
 
 def _point_number(word: str, pos: int) -> Point:
@@ -236,19 +236,26 @@ def _point_number(word: str, pos: int) -> Point:
 
 
 def _chain(
-    first: Point, hops: Iterable[tuple[Point, int, bool]], repeat: tuple[str, int] | None
+    first: Point,
+    hops: Iterable[tuple[Point, int, bool]],
+    repeat: tuple[str, int] | None,
+    *,
+    backwards: bool = False,
 ) -> list[Step]:
     """The steps of one written part: ``first`` then ``(point, position, hit)`` hops,
     and the repeat count's digits and position (``13/8(2)``) if one is written.
 
-    :raises _StepError: for a hop towards home or a repeat count outside 1-4.
+    :param backwards: keep a hop away from home (``6/8``) as written, for a record reader
+        that leaves that rule break to the verifier.
+    :raises _StepError: for a hop away from home (unless ``backwards``) or a repeat count
+        outside 1-4.
     """
     steps: list[Step] = []
     src = first
     for dst, pos, is_hit in hops:
-        if dst >= src:
+        if dst >= src and not backwards:
             raise _StepError(
-                f"a checker moves towards its home: {point_name(src)}/{point_name(dst)}", pos
+                f"a checker moves away from its home: {point_name(src)}/{point_name(dst)}", pos
             )
         steps.append(Step(src, dst, is_hit))
         src = dst
@@ -265,7 +272,7 @@ _PART_PIECE = re.compile(r"[0-9]+|bar|off|\*|\([ \t]*([0-9]+)", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=4096)
-def part_steps(text: str) -> tuple[Step, ...]:
+def part_steps(text: str, *, backwards: bool = False) -> tuple[Step, ...]:
     """The steps of one part of a play, ``24/20*/16`` or ``13/8(2)``, already known to be
     well formed (the ``PART`` terminal of ``grammars/mat.lark``); cached, as records
     repeat the same parts over and over.
@@ -296,4 +303,4 @@ def part_steps(text: str) -> tuple[Step, ...]:
             else:
                 hops.append((point, piece.start(), False))
     assert first is not None and hops  # the terminal has this shape
-    return tuple(_chain(first, hops, repeat))
+    return tuple(_chain(first, hops, repeat, backwards=backwards))

@@ -51,6 +51,7 @@ __all__ = [
     "Match",
     "Move",
     "Raccoon",
+    "ReadError",
     "Result",
     "Take",
 ]
@@ -250,6 +251,25 @@ class Game:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ReadError:
+    """A line of a record file that could not be read; the rest of the record was read.
+
+    The verifier reports each as an error at its place (:mod:`bgkit.verify`).
+    """
+
+    line: int
+    """1-based line of the fault."""
+    column: int
+    """1-based column of the first character that could not be read."""
+    message: str
+    """What is wrong, as :class:`~bgkit.errors.NotationError` would say it."""
+    move: int = 0
+    """The move number of the line (its own ``n)`` or the one before it), 0 when none."""
+    player: int | None = None
+    """The player whose column the fault stands in, ``None`` when it is in neither."""
+
+
 _VARIANTS = {
     "backgammon": "standard",
     "standard": "standard",
@@ -288,6 +308,9 @@ class Match:
     """The file this match was read from, for messages."""
     annotations: Annotations = field(default=(), compare=False, repr=False)
     """Extra data of the whole match (SGF: the first root's ratings ``WR``/``BR``...)."""
+    read_errors: tuple[ReadError, ...] = field(default=(), compare=False, repr=False)
+    """The lines of the file that could not be read (the rest of the record was read),
+    in file order; the verifier reports each."""
 
     @property
     def is_money(self) -> bool:

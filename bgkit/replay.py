@@ -42,9 +42,20 @@ from dataclasses import dataclass, replace
 from bgkit.errors import IllegalActionError, IllegalPlayError
 from bgkit.play import Play
 from bgkit.position import GameState, Position
-from bgkit.records import Action, Beaver, Double, Drop, Game, Match, Move, Raccoon, Take
+from bgkit.records import (
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Game,
+    Match,
+    Move,
+    Raccoon,
+    ReadError,
+    Take,
+)
 
-__all__ = ["ReplayStep", "move_number", "replay", "replay_game"]
+__all__ = ["ReplayStep", "move_number", "replay", "replay_game", "unread_lines"]
 
 _KINDS: dict[type, str] = {
     Move: "move",
@@ -113,27 +124,59 @@ def move_number(turn: int, actions: tuple[Action, ...]) -> int:
     return (turn + int(right_opened) + 1) // 2
 
 
+def unread_lines(match: Match) -> list[list[ReadError]]:
+    """The lines of the file that could not be read (:attr:`Match.read_errors
+    <bgkit.records.Match.read_errors>`), by place: those before the first game, then
+    those of each game (from its ``Game`` line to the next), in file order.
+
+    >>> from bgkit.formats.mat import parse_mat
+    >>> match = parse_mat(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 27: 8/1\\n")
+    >>> [[(e.line, e.message) for e in place] for place in unread_lines(match)]
+    [[], [(4, "dice must be 1-6: '27'")]]
+    """
+    out: list[list[ReadError]] = [[] for _ in range(len(match.games) + 1)]
+    index = 0
+    for err in match.read_errors:
+        while index < len(match.games) and match.games[index].line <= err.line:
+            index += 1
+        out[index].append(err)
+    return out
+
+
 def replay(match: Match) -> Iterator[ReplayStep]:
     """Every action of every game of ``match``, in record order.
 
-    :raises IllegalPlayError: at a play the rules forbid (or an unknown play ``???``).
+    :raises IllegalPlayError: at a play the rules forbid (or an unknown play ``???``), and
+        where a line of the game could not be read (the record does not say what
+        happened there).
     :raises AmbiguousPlayError: at compact notation that fits several legal plays.
     :raises IllegalActionError: at a cube action or a turn the rules forbid.
     :raises InvalidPositionError: when a game cannot be set up (a score past the length).
     """
+    unread = unread_lines(match) if match.read_errors else None
     for index in range(len(match.games)):
-        yield from replay_game(match, index)
+        yield from _replay_game(match, index, unread[index + 1] if unread else [])
 
 
 def replay_game(match: Match, index: int) -> Iterator[ReplayStep]:
     """The actions of game ``index`` of ``match`` (see :func:`replay`)."""
+    unread = unread_lines(match)[index + 1] if match.read_errors else []
+    return _replay_game(match, index, unread)
+
+
+def _replay_game(match: Match, index: int, unread: list[ReadError]) -> Iterator[ReplayStep]:
     game = match.games[index]
     pos = match.initial_position(index)
     actions = game.actions
     started = False
     exchange: str | None = None  # "double", "beaver" or "raccoon" within a cube exchange
     turn = 0
+    result = game.result
+    end = result.line if result is not None else None
+    lost = next((e for e in unread if end is None or e.line < end), None)
     for i, action in enumerate(actions):
+        if lost is not None and lost.line < action.line:
+            _unread(match, lost)
         if pos.game_state != GameState.PLAYING:
             raise IllegalActionError(f"{_where(match, game, action)}: the game is already over")
         if isinstance(action, Move):
@@ -160,6 +203,14 @@ def replay_game(match: Match, index: int) -> Iterator[ReplayStep]:
         except IllegalActionError as err:
             raise IllegalActionError(f"{_where(match, game, action)}: {err}") from None
         yield ReplayStep(index, game, i, action, turn + 1, number, before, pos)
+    if lost is not None:
+        _unread(match, lost)
+
+
+def _unread(match: Match, err: ReadError) -> None:
+    where = f"{err.line}:{err.column}"
+    where = f"{match.source_name}:{where}" if match.source_name else where
+    raise IllegalPlayError(f"{where}: the line could not be read: {err.message}")
 
 
 def _play(

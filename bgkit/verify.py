@@ -8,9 +8,15 @@ opening doubles, cube actions the rules forbid, wrong cube values, results that
 do not follow from the final position and cube, header scores that do not add
 up, games after the match was won.
 
-Nothing is repaired. After the first illegal play of a game the rest of that
-game is not replayed (one ``UNVERIFIED`` note says which actions were skipped)
-and the next game is checked from its own start.
+Nothing is repaired, and every fault is found: after an illegal play (or a dance
+recorded while a play existed) the game goes on from the position the record
+describes, the written steps made as written, so each later fault is reported once
+and none follows from the first. Where the record describes no position to go on
+from (a play that cannot be made even as written, a roll out of turn, a cube action
+the rules forbid, an unknown play ``???``, a line the reader could not read: see
+:attr:`bgkit.records.Match.read_errors`) the rest of that game is not replayed (one
+``UNVERIFIED`` note says which actions were skipped) and the next game is checked
+from its own start.
 
 >>> from bgkit.formats.mat import read_mat
 >>> report = verify(read_mat("data/fixtures/handwritten_3pt_illegal2.mat"))
@@ -27,10 +33,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from bgkit.errors import AmbiguousPlayError, BgkitError, IllegalActionError, IllegalPlayError
-from bgkit.play import Play
+from bgkit.play import BAR, OFF, Play
 from bgkit.position import GameState, Position, ResultKind
-from bgkit.records import Action, Beaver, Double, Drop, Game, Match, Move, Raccoon, Result, Take
-from bgkit.replay import move_number
+from bgkit.records import (
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Game,
+    Match,
+    Move,
+    Raccoon,
+    ReadError,
+    Result,
+    Take,
+)
+from bgkit.replay import move_number, unread_lines
 
 __all__ = ["Issue", "IssueKind", "Report", "Severity", "verify"]
 
@@ -77,7 +95,8 @@ class IssueKind(enum.Enum):
     UNVERIFIABLE = "unverifiable"
     """Note: a roll or play that the record does not give (``???``)."""
     UNVERIFIED = "unverified"
-    """Note: actions not replayed because an earlier play of the game was illegal."""
+    """Note: actions not replayed because the game cannot be followed past an earlier
+    fault (a play that cannot be made even as written, a line that could not be read...)."""
     RESIGNATION = "resignation"
     """Note: a game that ends by resignation (a ``Wins`` line before the game is over)."""
     FORFEIT = "forfeit"
@@ -87,6 +106,9 @@ class IssueKind(enum.Enum):
     CONVENTION = "convention"
     """Note: a result scored by a writer's convention rather than the match rules
     (see :data:`CONVENTIONS`)."""
+    UNREADABLE_LINE = "unreadable-line"
+    """A line of the file that could not be read (the rest of the record was read and is
+    verified; the game's actions after that line are not, one ``UNVERIFIED`` note)."""
 
     @property
     def severity(self) -> Severity:
@@ -277,6 +299,23 @@ CONVENTIONS: dict[str, str] = {
     "money-score-zero": "In money play (a '0 point match') some writers (BgMatchFormat_Lib)"
     " head every game with a score of 0-0 instead of a running total. Money play has no"
     " match score, so that is accepted as clean; any other total must add up.",
+    "resigns-cell": "Some writers mark a resignation with a 'Resigns' cell in the column of"
+    " the player who resigns, before the winner's 'Wins' line. It is read as no action"
+    " (a 'Wins' line in no column then goes to the other player); the resignation is"
+    " reported as a note.",
+    "money-and-the-match": "Some writers end every money session with 'Wins N points and"
+    " the match' on its last game. Money play has no match to win, so that is accepted"
+    " as clean on the last game (on any other it is an error).",
+    "record-ends-after-a-roll": "A record that stops with a roll and no play, in a game"
+    " without a result, is a match that goes on in another file (the next part of it),"
+    " not a dance: a note says the play is not in the record.",
+    "resumed-after-crawford": "A record that resumes a match (the second file of it) may"
+    " start at a Crawford score such as 6-5 of 7 after the Crawford game was played in the"
+    " earlier file. A double in its first game shows that: accepted, with a note. (At"
+    " 6-0 the game is the Crawford game whatever came before.)",
+    "forfeit-fixed-value": "When a player leaves, some sites write the forfeit as a fixed"
+    " value ('Wins 100 points', or 16) instead of the points the winner needed: any value"
+    " from the points needed up is a forfeit, reported as a note.",
 }
 """The writers' scoring conventions the verifier accepts, by name (documented in the README)."""
 
@@ -314,6 +353,11 @@ class _MatchChecker:
     """The position before the action being checked (see :meth:`position_here`)."""
     here_roll: Move | None = None
     """The move being checked, whose roll :meth:`position_here` puts on :attr:`here`."""
+    unread: list[ReadError] = field(default_factory=list)
+    """The lines of the game being replayed that could not be read, not yet reported."""
+    consumed: int = -1
+    """The index of the last action of the game already replayed with an earlier one (the
+    second of two rolls written in each other's columns)."""
 
     def run(self) -> None:
         m = self.match
@@ -322,10 +366,17 @@ class _MatchChecker:
         match_over_at: int | None = None
         crawford_seen = False
         open_game: Game | None = None  # the last game stopped with no result
+        unread = unread_lines(m)
+        self.read_errors(None, unread[0])  # (between the header and the first game)
         for index, game in enumerate(m.games):
             if self.stop_at_first and self.errors():
                 return
             self.here, self.here_roll = None, None
+            if unread[index]:
+                # a line before this game could not be read (a game may be lost with it):
+                # its score is the record's, and the last game's missing result is no fault
+                score, open_game = None, None
+            self.unread = list(unread[index + 1])
             if open_game is not None:
                 self.add(
                     IssueKind.MISSING_RESULT,
@@ -358,7 +409,10 @@ class _MatchChecker:
                 # a game set up with the cube turned comes after the Crawford game
                 crawford_seen = m.length - 1 in score
                 crawford = crawford_seen and not game.cube_turned_at_start
+                if crawford and index == 0 and self.resumed_after_crawford(game, score):
+                    crawford = False
             outcome = self.check_game(game, index, score, crawford)
+            self.read_errors(game, self.unread)
             open_game = game if outcome.unfinished else None
             if outcome.result is not None and match_over_at is None:
                 winner, points = outcome.result
@@ -368,13 +422,19 @@ class _MatchChecker:
                 if m.length and max(score) >= m.length:
                     match_over_at = game.number
             result = game.result
-            if result is not None and result.match_won and (m.length == 0 or max(score) < m.length):
+            if (
+                result is not None
+                and result.match_won
+                and (m.length == 0 or max(score) < m.length)
+                and not (m.length == 0 and index == len(m.games) - 1)
+            ):
+                # (a money session's last game "and the match": a writer's way to end it)
                 self.add(
                     IssueKind.MATCH_END,
                     "the record says this game wins the match, but the score"
                     f" {score[0]}-{score[1]} does not reach {m.length}",
                     game,
-                    1,
+                    _last_move(game),
                     result.winner,
                     result.line,
                     result.column,
@@ -423,6 +483,7 @@ class _MatchChecker:
         """Replay one game from ``score``; what it established for the running score."""
         pos = self.start_position(game, index, score, crawford)
         self.exchange, self.dropped, self.ended_by, self.cube_taken = None, None, "", ""
+        self.consumed = -1
         if pos is None:
             return _GameOutcome(self.recorded_result(game))
         turn_no = 0
@@ -430,8 +491,20 @@ class _MatchChecker:
         actions = game.actions
         stopped_at: int | None = None
         ended = False
+        skip = -1  # the index of an action already replayed with the one before it
+        lost = self.unread[0].line if self.unread else None  # a line that could not be read
         for i, action in enumerate(actions):
             if self.stop_at_first and self.errors():
+                return _GameOutcome(self.recorded_result(game))
+            if i <= skip:
+                turn_no += 1
+                continue
+            if lost is not None and lost < action.line:
+                # the record does not say what happened on that line: the position is lost
+                line = self.unread[0].line
+                self.read_errors(game, [e for e in self.unread if e.line < action.line])
+                self.unread = [e for e in self.unread if e.line >= action.line]
+                self.unverified(game, actions[i:], turn_no, f": line {line} could not be read")
                 return _GameOutcome(self.recorded_result(game))
             self.here, self.here_roll = pos, None
             if isinstance(action, Move):
@@ -481,6 +554,8 @@ class _MatchChecker:
                 if new is None:
                     stopped_at = i + 1
                     break
+                if self.consumed > i:
+                    skip = self.consumed
                 pos = new
                 ended = pos.game_state != GameState.PLAYING
                 if ended:
@@ -508,23 +583,76 @@ class _MatchChecker:
                     self.ended_by = f"{self.name(action.player)}'s drop on line {action.line}"
         self.here, self.here_roll = pos, None
         if stopped_at is not None:
-            if stopped_at < len(actions):
-                rest = actions[stopped_at:]
-                first = rest[0]
-                self.add(
-                    IssueKind.UNVERIFIED,
-                    f"{len(rest)} later action(s) of game {game.number} not verified",
-                    game,
-                    first.number or move_number(turn_no + 1, actions),
-                    None,
-                    first.line,
-                    first.column,
-                )
+            self.unverified(game, actions[stopped_at:], turn_no)
+            return _GameOutcome(self.recorded_result(game))
+        result = game.result
+        if self.unread and (result is None or self.unread[0].line < result.line):
+            # a line before the result could not be read: the result cannot be checked
+            self.read_errors(game, self.unread)
+            self.unread = []
             return _GameOutcome(self.recorded_result(game))
         verified = self.check_result(game, pos, score)
         self.check_after_result(game, turn_no)
         unfinished = verified is None and game.result is None
         return _GameOutcome(verified, unfinished=unfinished)
+
+    def resumed_after_crawford(self, game: Game, score: tuple[int, int]) -> bool:
+        """Whether the record's first game, at a Crawford score, is after the Crawford game:
+        the record resumes a match with a new game (the trailer has won since the leader
+        reached match point, so the Crawford game may have been before the record) and the
+        game has a double, which only a post-Crawford game can have. A note says so."""
+        double = next((a for a in game.actions if isinstance(a, Double)), None)
+        trailer = min(score)
+        if double is None or trailer in (0, self.match.length - 1) or game.setup is not None:
+            return False  # (a set-up position says by its cube whether it is post-Crawford)
+        length = self.match.length
+        self.add(
+            IssueKind.CONVENTION,
+            f"the record starts at {score[0]}-{score[1]} of {length} and game {game.number}"
+            " has a double: the Crawford game was played before the record starts (a record"
+            " that resumes a match)",
+            game,
+            double.number or 1,
+            double.player,
+            double.line,
+            double.column,
+        )
+        return True
+
+    def unverified(self, game: Game, rest: tuple[Action, ...], turn_no: int, why: str = "") -> None:
+        """One note for the actions of ``game`` left unchecked (none: no note)."""
+        if not rest:
+            return
+        first = rest[0]
+        self.add(
+            IssueKind.UNVERIFIED,
+            f"{len(rest)} later action(s) of game {game.number} not verified{why}",
+            game,
+            first.number or move_number(turn_no + 1, game.actions),
+            None,
+            first.line,
+            first.column,
+        )
+
+    def read_errors(self, game: Game | None, errors: list[ReadError]) -> None:
+        """An error for each line that could not be read, at its place."""
+        number = game.number if game is not None else 0
+        for err in errors:
+            self.issues.append(
+                Issue(
+                    kind=IssueKind.UNREADABLE_LINE,
+                    message=err.message,
+                    game=number,
+                    move=max(err.move, 1),
+                    player=err.player,
+                    player_name=self.name(err.player) if err.player is not None else "",
+                    source_name=self.match.source_name,
+                    line=err.line,
+                    column=err.column,
+                )
+            )
+        if game is not None and errors is self.unread:
+            self.unread = []
 
     def out_of_turn(self, pos: Position, action: Move) -> str:
         """Why a roll comes out of turn, in the players' names."""
@@ -539,27 +667,34 @@ class _MatchChecker:
 
     def swap_hint(self, pos: Position, actions: tuple[Action, ...], i: int) -> str:
         """A hint when the rolls on this line fit if written in the other columns."""
+        return self.swapped(pos, actions, i)[0]
+
+    def swapped(
+        self, pos: Position, actions: tuple[Action, ...], i: int
+    ) -> tuple[str, Position | None]:
+        """:meth:`swap_hint`, and the position after the line's two rolls played in the
+        other columns when they fit so (``None`` otherwise)."""
         action = actions[i]
         line = [a for a in actions[i:] if isinstance(a, Move) and a.line == action.line]
         if not action.line or not 1 <= len(line) <= 2 or pos.doubled:
-            return ""
+            return "", None
         trial = pos
         try:
             for move in reversed(line):
-                if move.play is None:
-                    return ""
+                if move.play is None or _backwards(move.play) is not None:
+                    return "", None
                 if move.play:
                     trial = trial._resolve_checked(move.play, move.dice)[1]
                 else:
                     rolled = trial.with_dice(*move.dice)
                     if rolled.legal_results():
-                        return ""
+                        return "", None
                     trial = rolled.apply(Play())
         except BgkitError:
-            return ""
+            return "", None
         if len(line) == 2:
-            return " (the two rolls on this line fit if their columns are swapped)"
-        return f" (the roll fits {self.name(pos.turn)}'s column)"
+            return " (the two rolls on this line fit if their columns are swapped)", trial
+        return f" (the roll fits {self.name(pos.turn)}'s column)", None
 
     def start_position(
         self, game: Game, index: int, score: tuple[int, int], crawford: bool
@@ -625,6 +760,17 @@ class _MatchChecker:
         if not action.play:
             rolled = pos.with_dice(d1, d2)
             results = rolled.legal_results()
+            if results and last and game.result is None and game is self.match.games[-1]:
+                # the record stops after the roll: the game goes on in another record
+                self.add_at(
+                    IssueKind.UNVERIFIABLE,
+                    f"the record ends with the roll {roll} and no play (the game goes on"
+                    " after the record)",
+                    game,
+                    move_no,
+                    action,
+                )
+                return rolled
             if results and not (last and game.result is not None):
                 example = next(iter(results.values()))
                 self.add_at(
@@ -634,24 +780,40 @@ class _MatchChecker:
                     move_no,
                     action,
                 )
-                return None
+                return rolled.apply(Play(), check=False)  # (the game goes on as written)
             if results:
                 # rolled, then resigned before moving (gnubg's reading of the record)
                 return rolled
             return rolled.apply(Play())
         try:
+            # (the engine finds no legal play with a step away from home: _backwards says why)
             resolved, after, as_written = pos._resolve_checked(action.play, (d1, d2))
         except IllegalPlayError as err:
+            backwards = _backwards(action.play)
+            if backwards is not None:
+                self.add_at(
+                    IssueKind.ILLEGAL_PLAY,
+                    f"illegal play {action.play.spelled()} for {roll}: {backwards}",
+                    game,
+                    move_no,
+                    action,
+                )
+                return _as_written(pos, action.play)
             written = action.play.spelled()
+            index = game.actions.index(action)
+            hint, swapped = self.swapped(pos, game.actions, index)
             self.add_at(
                 IssueKind.ILLEGAL_PLAY,
                 f"illegal play {written} for {roll}: {err.reason.removeprefix(written + ' ')}"
-                + self.swap_hint(pos, game.actions, game.actions.index(action)),
+                + hint,
                 game,
                 move_no,
                 action,
             )
-            return None
+            if swapped is not None:  # one fault: the game goes on after both rolls
+                self.consumed = index + 1
+                return swapped
+            return _as_written(pos, action.play)
         except AmbiguousPlayError as err:
             self.add(
                 IssueKind.AMBIGUOUS_PLAY, str(err), game, move_no, who, action.line, action.column
@@ -847,12 +1009,17 @@ class _MatchChecker:
                 where_line,
                 where_col,
             )
-        elif result.points == needed:
+        elif needed is not None and result.points >= needed:
+            # the points needed, or a site's fixed forfeit value (100 or 16 points)
+            credit = (
+                f"the {_pts(needed)} needed"
+                if result.points == needed
+                else f"{_pts(result.points)} (the {needed} needed)"
+            )
             self.add(
                 IssueKind.FORFEIT,
                 f"match forfeited at {score[0]}-{score[1]}: {loser} leaves in game"
-                f" {game.number}, {self.name(result.winner)} is credited the"
-                f" {_pts(needed)} needed",
+                f" {game.number}, {self.name(result.winner)} is credited {credit}",
                 game,
                 move_no,
                 1 - result.winner,
@@ -948,6 +1115,30 @@ class _MatchChecker:
         if pos is None or move is None:
             return pos
         return pos._derive(turn=move.player).with_dice(*move.dice)
+
+
+def _backwards(play: Play) -> str | None:
+    """Why a written step cannot be a move at all (``6/8`` moves away from home), or
+    ``None``."""
+    for step in play.steps:
+        if step.dst > step.src:
+            return f"{step} moves a checker away from its home"
+        if step.dst == step.src:
+            return f"{step} does not move the checker"
+    return None
+
+
+def _as_written(pos: Position, play: Play) -> Position | None:
+    """The position the record describes after an illegal ``play``: its steps made as
+    written, each a checker from its point to another (hitting a lone opposing checker),
+    or ``None`` when they cannot be (no checker there, a point held by two or more, a
+    step to the bar or back from off), and the game cannot be followed further."""
+    if any(s.dst == BAR or s.src == OFF for s in play.steps):
+        return None
+    try:
+        return pos.apply(play, check=False)
+    except BgkitError:
+        return None
 
 
 def _pts(n: int) -> str:

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "data" / "fixtures"
 CLEAN = FIXTURES / "handwritten_3pt.mat"
 ILLEGAL = FIXTURES / "handwritten_3pt_illegal1.mat"
-SYNTAX = FIXTURES / "handwritten_3pt_syntax2.mat"
+SYNTAX = FIXTURES / "handwritten_3pt_syntax3.mat"  # (its header cannot be read)
 SELFPLAY = sorted((ROOT / "data" / "selfplay").glob("*.mat"))
 # small records with notes and issues, fixtures with illegal plays and syntax errors,
 # and gnubg's own matches: every kind of row
@@ -127,7 +127,7 @@ def test_rows_are_the_verifier_issues() -> None:
 
 def test_a_broken_file_is_a_row_and_the_batch_goes_on(tmp_path: Path) -> None:
     broken = tmp_path / "broken.mat"
-    broken.write_bytes(CLEAN.read_bytes()[:200] + b"\n 12) 97: 24/17\n")
+    broken.write_bytes(b" 12) 97: 24/17\n" + CLEAN.read_bytes())
     files = [str(broken), str(tmp_path / "missing.mat"), str(SYNTAX), str(CLEAN)]
     df = batch.verify_files(files, jobs=2, progress=False)
     assert df["file"].tolist() == files
@@ -141,7 +141,7 @@ def test_a_broken_file_is_a_row_and_the_batch_goes_on(tmp_path: Path) -> None:
     assert df["games"].iloc[3] == 1
     # the one-line messages of `bgkit verify`
     assert df["message"].iloc[1] == f"{tmp_path / 'missing.mat'}: No such file or directory"
-    assert df["message"].iloc[2] == f"{SYNTAX}:9:6: dice must be 1-6: '27'"
+    assert df["message"].iloc[2] == f"{SYNTAX}:1:4: expected 'N point match', found 'pt'"
     assert df["message"].iloc[0].startswith(f"{broken}:")
     assert "\n" not in "".join(df["message"].dropna())
     assert df["size"].isna().tolist() == [False, True, False, False]

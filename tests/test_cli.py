@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "data" / "fixtures"
 CLEAN = FIXTURES / "handwritten_3pt.mat"
 ILLEGAL = FIXTURES / "handwritten_3pt_illegal1.mat"
-SYNTAX = FIXTURES / "handwritten_3pt_syntax2.mat"
+SYNTAX = FIXTURES / "handwritten_3pt_syntax3.mat"  # (its header cannot be read)
+BAD_LINE = FIXTURES / "handwritten_3pt_syntax2.mat"  # (one line cannot be read)
 REAL = sorted((ROOT / "data" / "real" / "mat").iterdir())
 
 
@@ -55,8 +56,17 @@ def test_verify_syntax_error_is_one_line_and_exit_2() -> None:
     result = run("verify", str(SYNTAX))
     assert result.exit_code == 2
     lines = result.stderr.splitlines()
-    assert lines[0] == f"{SYNTAX}:9:6: error: dice must be 1-6: '27'"
+    assert lines[0] == f"{SYNTAX}:1:4: error: expected 'N point match', found 'pt'"
     assert "Traceback" not in result.stderr
+
+
+def test_verify_a_line_that_cannot_be_read_is_one_error_and_exit_1() -> None:
+    """The rest of the record is read and verified: the line is an error at its place."""
+    result = run("verify", str(BAD_LINE))
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"{BAD_LINE}:9:6: error: dice must be 1-6: '27' (game 1, move 5, Alice)"
+    assert lines[1].startswith(f"{BAD_LINE}:10:6: note: 4 later action(s) of game 1 not verified")
 
 
 def test_verify_missing_file() -> None:
@@ -89,14 +99,14 @@ def test_verify_json_lines_have_one_shape_for_every_record() -> None:
     unreadable = rows[-1]
     assert unreadable == {
         "file": str(SYNTAX),
-        "line": 9,
-        "column": 6,
+        "line": 1,
+        "column": 4,
         "game": None,
         "move": None,
         "player": None,
         "kind": "unreadable",
         "severity": "error",
-        "message": "dice must be 1-6: '27'",
+        "message": "expected 'N point match', found 'pt'",
     }
 
 
@@ -292,7 +302,7 @@ def test_convert_broken_input_leaves_no_file(tmp_path: Path) -> None:
     target = tmp_path / "out.json"
     result = run("convert", str(SYNTAX), str(target))
     assert result.exit_code == 2
-    assert result.stderr == f"bgkit: {SYNTAX}:9:6: dice must be 1-6: '27'\n"
+    assert result.stderr == f"bgkit: {SYNTAX}:1:4: expected 'N point match', found 'pt'\n"
     assert not target.exists()
 
 

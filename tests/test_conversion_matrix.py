@@ -36,6 +36,18 @@ UNWRITABLE = {
     ("halheinrich__BgMatchFormat_Lib__dance.mat", "ogxm"): "the position does not resolve it",
     ("handwritten_3pt_illegal2.mat", "ogxm"): "the position does not resolve it",
     ("handwritten_3pt_illegal3.mat", "ogxm"): "the position does not resolve it",
+    # records with faults (issue 28): illegal plays, a step away from home, a line not read
+    ("one_bad_line_illegal_play_text.mat", "sgf"): "the position does not resolve it",
+    ("one_bad_line_illegal_play_text.mat", "ogxm"): "the position does not resolve it",
+    ("one_bad_line_result_in_no_column.mat", "sgf"): "the position does not resolve it",
+    ("one_bad_line_result_in_no_column.mat", "ogxm"): "the position does not resolve it",
+    ("three_illegal_plays.mat", "sgf"): "the position does not resolve it",
+    ("three_illegal_plays.mat", "ogxm"): "the position does not resolve it",
+    ("step_away_from_home.mat", "sgf"): "the step 6/8",
+    ("step_away_from_home.mat", "ogxm"): "the step 6/8",
+    ("step_away_from_home.mat", "json"): "the step 6/8",
+    # OGXM's codec takes a match's first game at 6-5 of 7 for the Crawford game
+    ("resumed-after-crawford.mat", "ogxm"): "turn order",
     # OGXM opens a set-up game with its opening roll
     ("gitGNU__gnu_gibbon__win-by-double.gmd", "ogxm"): "starts with a cube action",
     ("gitGNU__gnu_gibbon__win-by-double-complete.gmd", "ogxm"): "starts with a cube action",

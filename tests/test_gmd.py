@@ -126,9 +126,32 @@ def test_a_played_out_game_is_scored_by_replay() -> None:
 )
 def test_errors_point_at_the_problem(text: str, line: int, column: int, words: str) -> None:
     with pytest.raises(NotationError) as info:
-        parse_gmd(text, source_name="x.gmd")
+        parse_gmd(text, source_name="x.gmd", strict=True)
     assert (info.value.line, info.value.column) == (line, column), str(info.value)
     assert words in str(info.value)
+    # read leniently (the default), an action line is the one fault and the rest is read;
+    # a file whose first line or a Game: line cannot be read is not read
+    if line == 1 or text.splitlines()[line - 1].startswith("Game"):
+        with pytest.raises(NotationError):
+            parse_gmd(text)
+        return
+    (fault,) = parse_gmd(text).read_errors
+    assert (fault.line, fault.column) == (line, column)
+    assert words in fault.message
+
+
+def test_a_line_that_cannot_be_read_costs_that_line_only() -> None:
+    text = (GMD / "gitGNU__gnu_gibbon__7point.gmd").read_text()
+    lines = text.split("\n")
+    index = next(i for i, line in enumerate(lines) if line.startswith("Double:"))
+    lines[index] = "Dubble:" + lines[index][len("Double:") :]
+    match = parse_gmd("\n".join(lines))
+    assert [(f.line, f.column) for f in match.read_errors] == [(index + 1, 1)]
+    original = parse_gmd(text)
+    assert len(match.games) == len(original.games)
+    assert (
+        sum(len(g.actions) for g in match.games) == sum(len(g.actions) for g in original.games) - 1
+    )
 
 
 def test_read_match_dispatch(tmp_path: Path) -> None:

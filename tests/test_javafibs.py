@@ -79,9 +79,18 @@ def test_cube_and_results() -> None:
 )
 def test_errors_point_at_the_problem(text: str, line: int, column: int, words: str) -> None:
     with pytest.raises(NotationError) as info:
-        parse_javafibs(text, source_name="x.match")
+        parse_javafibs(text, source_name="x.match", strict=True)
     assert (info.value.line, info.value.column) == (line, column), str(info.value)
     assert words in str(info.value)
+    # read leniently (the default), the line is the one fault and the rest is read, unless
+    # the first line cannot be read
+    if line == 1:
+        with pytest.raises(NotationError):
+            parse_javafibs(text)
+        return
+    (fault,) = parse_javafibs(text).read_errors
+    assert (fault.line, fault.column) == (line, column)
+    assert words in fault.message
 
 
 def test_read_match_dispatch() -> None:
@@ -121,3 +130,15 @@ def test_fuzz_any_text_parses_or_raises_notation_error(lines: list[str], noise: 
         except NotationError:
             continue
         repr(match)
+
+
+def test_a_line_that_cannot_be_read_costs_that_line_only() -> None:
+    text = SEVEN.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    index = next(i for i, line in enumerate(lines) if line.startswith("1:"))  # a move
+    lines[index] = "1:" + lines[index][2:].replace("-", "~", 1)
+    match = parse_javafibs("\n".join(lines))
+    assert [f.line for f in match.read_errors] == [index + 1]
+    original = parse_javafibs(text)
+    assert len(match.games) == len(original.games)
+    assert [g.result for g in match.games] == [g.result for g in original.games]

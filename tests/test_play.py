@@ -44,7 +44,7 @@ def test_parse(text: str, steps: list[Step]) -> None:
         ("13/", 4, "ends too early"),
         ("13/8 x", 6, "unexpected character 'x'"),
         ("26/20", 1, "point must be 0-25, bar or off: '26'"),
-        ("8/13", 3, "a checker moves towards its home: 8/13"),
+        ("8/13", 3, "a checker moves away from its home: 8/13"),
         ("13/8(5)", 6, "a repeat count must be 1-4: '(5)'"),
     ],
 )

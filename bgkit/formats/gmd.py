@@ -61,12 +61,13 @@ from typing import IO, Any
 
 from lark import Token, v_args
 
-from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
-from bgkit.errors import BgkitError
+from bgkit._grammars import SourceText, SourceTransformer
+from bgkit.errors import BgkitError, NotationError
 from bgkit.formats import source_text
+from bgkit.formats._by_lines import keep_fault, parse_lines
 from bgkit.limits import check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
-from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
+from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
 
 __all__ = ["parse_gmd", "read_gmd", "sniff_gmd"]
 
@@ -81,36 +82,49 @@ def sniff_gmd(text: str) -> bool:
 
 
 def read_gmd(
-    source: str | os.PathLike[str] | IO[str] | IO[bytes], *, encoding: str | None = None
+    source: str | os.PathLike[str] | IO[str] | IO[bytes],
+    *,
+    encoding: str | None = None,
+    strict: bool = False,
 ) -> Match:
     """Read a GMD file from a path or an open file (text or binary).
 
     :raises FileNotFoundError: when the path does not exist.
-    :raises NotationError: when the text is not a GMD file.
+    :raises NotationError: when the text is not a GMD file (see :func:`parse_gmd`).
     """
     text, name = source_text(source, encoding=encoding)
-    return parse_gmd(text, source_name=name)
+    return parse_gmd(text, source_name=name, strict=strict)
 
 
-def parse_gmd(text: str, *, source_name: str | None = None) -> Match:
+def parse_gmd(text: str, *, source_name: str | None = None, strict: bool = False) -> Match:
     """Read a GMD match dump from a string (see the module docstring).
 
-    >>> parse_gmd("GMD-2\\nLength: 7\\nGame:\\nRoll:W:: 4 2\\nMove:W:: 8/4 6/x\\n")
+    A line that cannot be read is a :class:`~bgkit.records.ReadError` of the match's
+    :attr:`~bgkit.records.Match.read_errors` (the verifier reports it), and the rest is
+    read:
+
+    >>> text = "GMD-2\\nLength: 7\\nGame:\\nRoll:W:: 4 2\\nMove:W:: 8/4 6/x\\n"
+    >>> [(e.line, e.column, e.message) for e in parse_gmd(text).read_errors]
+    [(5, 16, "unexpected 'x' in GMD record; expected 'bar', a number, 'off'")]
+    >>> parse_gmd(text, strict=True)
     Traceback (most recent call last):
     ...
     bgkit.errors.NotationError: 5:16: unexpected 'x' in GMD record; expected 'bar', a number, 'off'
         Move:W:: 8/4 6/x
                        ^
 
-    :raises NotationError: when the text is not a GMD file.
+    :param strict: raise at the first line that cannot be read.
+    :raises NotationError: when the text is not a GMD file (its first line cannot be
+        read), or with ``strict`` at the first line that cannot be read.
     """
     source = text[1:] if text.startswith("\ufeff") else text
-    tree = parse_tree("gmd", source, "GMD record", source_name=source_name)
-    lines: list[_Line] = build(
-        _GmdBuilder(source, source_name), tree, source, source_name=source_name
-    )
-    match = _Assembler(source, source_name).match(lines)
+    builder = _GmdBuilder(source, source_name)
+    lines, faults = parse_lines("gmd", source, builder, "GMD record", source_name, strict=strict)
+    assembler = _Assembler(source, source_name, None if strict else faults)
+    match = assembler.match(lines)
     check_names(match.players, source, source_name)
+    if faults:
+        match = replace(match, read_errors=tuple(sorted(faults, key=lambda f: f.line)))
     return match
 
 
@@ -134,6 +148,9 @@ _COLORS = {"w": 0, "b": 1, "-": None}
 class _GmdBuilder(SourceTransformer[list[_Line]]):
     def gmd(self, magic: Token, _comment: Token | None, *lines: _Line | None) -> list[_Line]:
         return [line for line in lines if line is not None]
+
+    def gmd_line(self, line: _Line | None) -> _Line | None:
+        return line
 
     def comment(self, token: Token) -> _Line:
         return _Line("comment", token, values=(str(token)[1:].strip(),))
@@ -232,7 +249,17 @@ class _GameState:
 
 
 class _Assembler(SourceText):
-    """Turns the lines into a Match (the module docstring says how)."""
+    """Turns the lines into a Match (the module docstring says how).
+
+    With a list of ``faults``, an action line that cannot be one (a move without a roll,
+    an action before the first game...) is recorded there and left out, instead of raised.
+    """
+
+    def __init__(
+        self, source: str, source_name: str | None, faults: list[ReadError] | None = None
+    ) -> None:
+        super().__init__(source, source_name)
+        self.faults = faults
 
     def match(self, lines: list[_Line]) -> Match:
         names = ["", ""]
@@ -259,10 +286,14 @@ class _Assembler(SourceText):
                 if games:
                     self.finish(games[-1])
                 games.append(self.new_game(line))
-            elif not games:
-                raise self._fail(f"'{kind.capitalize()}' before the first 'Game:' line", line.token)
             else:
-                self.action(games[-1], line)
+                try:
+                    if not games:
+                        msg = f"'{kind.capitalize()}' before the first 'Game:' line"
+                        raise self._fail(msg, line.token)
+                    self.action(games[-1], line)
+                except NotationError as err:
+                    keep_fault(self.faults, err)
         if games:
             self.finish(games[-1])
         tags = [("Player 1", names[0]), ("Player 2", names[1]), *tags]

@@ -49,16 +49,18 @@ player who is neither ``You`` nor the opponent named in the ``8`` line.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from lark import Token, v_args
 
-from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
+from bgkit._grammars import SourceText, SourceTransformer
+from bgkit.errors import NotationError
 from bgkit.formats import source_text
+from bgkit.formats._by_lines import keep_fault, parse_lines
 from bgkit.limits import check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
-from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
+from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
 
 __all__ = ["parse_javafibs", "read_javafibs", "sniff_javafibs"]
 
@@ -78,34 +80,50 @@ def sniff_javafibs(text: str) -> bool:
 
 
 def read_javafibs(
-    source: str | os.PathLike[str] | IO[str] | IO[bytes], *, encoding: str | None = None
+    source: str | os.PathLike[str] | IO[str] | IO[bytes],
+    *,
+    encoding: str | None = None,
+    strict: bool = False,
 ) -> Match:
     """Read a JavaFIBS match file from a path or an open file (text or binary).
 
     :raises FileNotFoundError: when the path does not exist.
-    :raises NotationError: when the text is not a JavaFIBS match file.
+    :raises NotationError: when the text is not a JavaFIBS match file (see
+        :func:`parse_javafibs`).
     """
     text, name = source_text(source, encoding=encoding)
-    return parse_javafibs(text, source_name=name)
+    return parse_javafibs(text, source_name=name, strict=strict)
 
 
-def parse_javafibs(text: str, *, source_name: str | None = None) -> Match:
+def parse_javafibs(text: str, *, source_name: str | None = None, strict: bool = False) -> Match:
     """Read a JavaFIBS match file from a string (see the module docstring).
 
-    >>> parse_javafibs("JavaFIBS internal match representation v1.1\\n8:Bo:3\\n0:You:7 1\\n")
+    >>> text = "JavaFIBS internal match representation v1.1\\n8:Bo:3\\n0:You:7 1\\n"
+    >>> parse_javafibs(text, strict=True)
     Traceback (most recent call last):
     ...
     bgkit.errors.NotationError: 3:7: dice must be 1-6: 7 1
         0:You:7 1
               ^
 
-    :raises NotationError: when the text is not a JavaFIBS match file.
+    A line that cannot be read (the example above, read without ``strict``) is a
+    :class:`~bgkit.records.ReadError` of the match's
+    :attr:`~bgkit.records.Match.read_errors`, which the verifier reports, and the rest
+    is read.
+
+    :param strict: raise at the first line that cannot be read.
+    :raises NotationError: when the text is not a JavaFIBS match file (its first line
+        cannot be read), or with ``strict`` at the first line that cannot be read.
     """
     source = text[1:] if text.startswith("\ufeff") else text
-    tree = parse_tree("javafibs", source, "JavaFIBS record", source_name=source_name)
-    lines: list[_Line] = build(_Builder(source, source_name), tree, source, source_name=source_name)
-    match = _Assembler(source, source_name).match(lines)
+    builder = _Builder(source, source_name)
+    lines, faults = parse_lines(
+        "javafibs", source, builder, "JavaFIBS record", source_name, strict=strict
+    )
+    match = _Assembler(source, source_name, None if strict else faults).match(lines)
     check_names(match.players, source, source_name)
+    if faults:
+        match = replace(match, read_errors=tuple(sorted(faults, key=lambda f: f.line)))
     return match
 
 
@@ -120,6 +138,9 @@ class _Line:
 class _Builder(SourceTransformer[list[_Line]]):
     def javafibs(self, _prolog: Token, *lines: _Line) -> list[_Line]:
         return list(lines)
+
+    def javafibs_line(self, line: _Line) -> _Line:
+        return line
 
     def _dice(self, kind: str, name: Token, d1: Token, d2: Token) -> _Line:
         dice = (self._int(d1), self._int(d2))
@@ -204,9 +225,16 @@ class _GameState:
 
 
 class _Assembler(SourceText):
-    def __init__(self, source: str, source_name: str | None) -> None:
+    """Turns the lines into a Match. With a list of ``faults``, an action line that cannot
+    be one (a move without a roll, an action before the first game...) is recorded there
+    and left out, instead of raised."""
+
+    def __init__(
+        self, source: str, source_name: str | None, faults: list[ReadError] | None = None
+    ) -> None:
         super().__init__(source, source_name)
         self.opponent = ""
+        self.faults = faults
 
     def player(self, name: Token) -> int:
         who = str(name).strip()
@@ -240,9 +268,12 @@ class _Assembler(SourceText):
                     raise self._fail(f"the game is against {self.opponent!r}", line.name)
                 games.append(_GameState(line=line.name.line or 0))
                 continue
-            if not games:
-                raise self._fail("an action before the first game ('13:' line)", line.name)
-            self.action(games[-1], line, self.player(line.name))
+            try:
+                if not games:
+                    raise self._fail("an action before the first game ('13:' line)", line.name)
+                self.action(games[-1], line, self.player(line.name))
+            except NotationError as err:
+                keep_fault(self.faults, err)
         out: list[Game] = []
         score = (0, 0)
         for i, state in enumerate(games):

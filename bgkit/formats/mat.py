@@ -34,8 +34,10 @@ separated by commas, ``Cannot Move`` (or ``-``, ``(no move)``), ``???``/``????``
 unknown play, the cube words and their synonyms (``Redoubles``, ``Accepts``, ``Passes``,
 ``Rejects``, ``Refuses``, ``Beavers``, ``Raccoons``), ``Wins N point(s) [and the match]``
 anywhere on a line, BackgammonGalaxy's ``Losses N point`` lines and its second move number
-in mid-line, a left column that overflows into the right one, and XG's ``; Set Pos=``
-lines.
+in mid-line, a ``Resigns`` cell in the column of the player who resigns (no action: it
+tells who a ``Wins`` line in no column credits), a left column that overflows into the
+right one, and XG's ``; Set Pos=`` lines. A step away from home (``6/8``) is kept as
+written: it is a rule break, the verifier's to report.
 
 **Comments.** Comment lines before ``N point match``, and after a game's result, are the
 match's :attr:`~bgkit.records.Match.comments`. A comment line inside a game goes with the
@@ -54,13 +56,18 @@ columns are measured from the move number's ``)``, with tabs expanded to multipl
 very start of a line (a JavaFIBS habit) goes to the player the record implies: the other
 player after a ``Drops`` or an unknown play, else the player who acted last.
 
-**What is rejected** (:class:`~bgkit.errors.NotationError` with file, line, column and
-the line shown with a caret): anything before ``N point match`` that is not a comment,
-a missing or broken score line, dice outside 1-6, points above 25, a checker moving away
-from home (``8/13``), a repeat count outside 1-4, numbers of more than nine digits, more
-than two actions on one line, actions after the ``Wins`` line, a second ``Wins`` (or
-``Losses``) line, a result in no column in a game without actions, a misplaced or
-malformed ``; Set Pos=``, and any other text the grammar does not know.
+**What is not read**: a missing or broken score line (the game is left out), dice
+outside 1-6, points above 25, a repeat count outside 1-4, more than two actions on one
+line, a second ``Wins`` (or ``Losses``) line, a result in no column in a game without
+actions, a misplaced or malformed ``; Set Pos=``, and any other text the grammar does not
+know. Each such line is a :class:`~bgkit.records.ReadError` in
+:attr:`~bgkit.records.Match.read_errors` (line, column, the reason, the move and the
+player whose column it stands in), which the verifier reports, and the rest of the record
+is read (``strict=True`` raises at the first instead). The record is rejected
+(:class:`~bgkit.errors.NotationError` with file, line, column and the line shown with a
+caret) when nothing of it is a record: anything before ``N point match`` that is not a
+comment, or ``N point match`` itself broken; and when a number has more than nine digits
+or another limit is passed.
 
 **What is left to the verifier.** Whether the plays, cube actions and results are legal:
 the parser keeps what is written (a play that uses the wrong dice, a ``Wins`` that does
@@ -91,10 +98,11 @@ from lark import (
 from lark.exceptions import UnexpectedEOF
 
 from bgkit._grammars import parser
-from bgkit.errors import NotationError
+from bgkit.errors import LimitError, NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
 from bgkit.formats._ratings import rating_tags
+from bgkit.formats._by_lines import line_starts, parse_slice
 from bgkit.limits import active, check_integer, check_name, check_play_steps, check_text
 from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.records import (
@@ -107,6 +115,7 @@ from bgkit.records import (
     Match,
     Move,
     Raccoon,
+    ReadError,
     Result,
     Take,
 )
@@ -127,12 +136,23 @@ _FIRST_CELL_COLUMN = 4
 # ---------------------------------------------------------------------------- reading
 
 
-def parse_mat(text: str, *, source_name: str | None = None) -> Match:
+def parse_mat(text: str, *, source_name: str | None = None, strict: bool = False) -> Match:
     """Read a ``.mat`` record from a string.
 
+    A line that cannot be read does not cost the rest: it becomes a located
+    :class:`~bgkit.records.ReadError` in the match's
+    :attr:`~bgkit.records.Match.read_errors` (which the verifier reports), and every other
+    line is read.
+
+    >>> match = parse_mat(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 27: 8/1\\n")
+    >>> match.read_errors
+    (ReadError(line=4, column=6, message="dice must be 1-6: '27'", move=1, player=0),)
+
     :param source_name: the file name, used in error messages and kept on the match.
-    :raises NotationError: when the text is not a ``.mat`` record (see the module
-        docstring for what is accepted).
+    :param strict: raise at the first line that cannot be read instead.
+    :raises NotationError: when the text is not a ``.mat`` record: nothing up to its
+        ``N point match`` line can be read (see the module docstring for what is
+        accepted); with ``strict``, at the first line that cannot be read.
 
     >>> parse_mat(" 0 point match\\n").is_money
     True
@@ -148,19 +168,33 @@ def parse_mat(text: str, *, source_name: str | None = None) -> Match:
     with _BUILDING:
         _BUILDER.start(source, source_name)
         try:
-            match = parser("mat", transformer=_BUILDER).parse(source)
-        except UnexpectedInput as err:
-            raise _syntax_error(err, source, source_name) from None
-        except _StepError as err:
-            raise NotationError(err.msg, source, err.pos, source_name=source_name) from None
+            try:
+                match = parser("mat", transformer=_BUILDER).parse(source)
+            except UnexpectedInput as err:
+                first = _syntax_error(err, source, source_name)
+            except _StepError as err:
+                first = NotationError(err.msg, source, err.pos, source_name=source_name)
+            except LimitError:
+                raise
+            except NotationError as err:
+                first = err
+            else:
+                assert isinstance(match, Match)  # what the builder's "mat" rule returns
+                return match
+            if strict:
+                raise first
+            # a line the grammar cannot read: read the record again line by line
+            _BUILDER.start(source, source_name, lenient=True)
+            return _read_by_lines(source, first)
         finally:
             _BUILDER.start("", None)
-    assert isinstance(match, Match)  # what the builder's "mat" rule returns
-    return match
 
 
 def read_mat(
-    source: str | os.PathLike[str] | IO[str] | IO[bytes], *, encoding: str | None = None
+    source: str | os.PathLike[str] | IO[str] | IO[bytes],
+    *,
+    encoding: str | None = None,
+    strict: bool = False,
 ) -> Match:
     """Read a ``.mat`` record from a file path or an open file (text or binary).
 
@@ -170,11 +204,12 @@ def read_mat(
     with another codec instead.
 
     :raises FileNotFoundError: when the path does not exist.
-    :raises NotationError: when the text is not a ``.mat`` record.
+    :raises NotationError: when the text is not a ``.mat`` record (with ``strict``: at
+        the first line that cannot be read; see :func:`parse_mat`).
     :raises UnicodeDecodeError: when ``encoding`` is given and does not fit.
     """
     text, name = source_text(source, encoding=encoding)
-    return parse_mat(text, source_name=name)
+    return parse_mat(text, source_name=name, strict=strict)
 
 
 def _normalise(text: str) -> str:
@@ -247,6 +282,22 @@ class _GameItem:
 
 
 @dataclass(slots=True)
+class _GameHead:
+    """A ``Game N`` line read on its own (line by line)."""
+
+    word: Token
+    number: Token
+
+
+class _LineFault(Exception):
+    """A fault in one line, raised by the builder while the record is read line by line."""
+
+    def __init__(self, msg: str, line: int, column: int) -> None:
+        super().__init__(msg)
+        self.msg, self.line, self.column = msg, line, column
+
+
+@dataclass(slots=True)
 class _Tag:
     key: str
     value: str
@@ -260,19 +311,48 @@ class _MatBuilder(Transformer[Token, Match]):
         super().__init__(visit_tokens=False)
         self.start("", None)
 
-    def start(self, source: str, source_name: str | None) -> None:
-        """Get ready to build the record in ``source`` (the parser calls the rules)."""
+    def start(self, source: str, source_name: str | None, *, lenient: bool = False) -> None:
+        """Get ready to build the record in ``source`` (the parser calls the rules).
+
+        :param lenient: a fault in a line is recorded (:attr:`faults`) instead of raised,
+            for the line-by-line reading; a game-wide fault (a second ``Wins`` line...)
+            drops what it concerns and the game is built from the rest.
+        """
         self.source = source
         self.source_name = source_name
         # lines are needed only to expand tabs
         self._lines = source.split("\n") if "\t" in source else None
         self._max_steps = active().max_play_steps  # (check_play_steps says why it refuses)
         self.ratings: dict[str, str] = {}  # (GridGammon's "name,rating": rating_tags)
+        self.faults: list[ReadError] | None = [] if lenient else None
+        self.right = _MAX_RIGHT_COLUMN  # the right column of the game being read
+        self.numbers: dict[int, int] = {}  # (lenient) line -> the move number it is under
+        self.line_starts: list[int] = []  # (lenient) the offset of each line
 
     # -- helpers
 
     def _fail(self, msg: str, token: Token) -> NoReturn:
+        if self.faults is not None:
+            raise _LineFault(msg, token.line or 0, token.column or 0)
         raise NotationError(msg, self.source, token.start_pos or 0, source_name=self.source_name)
+
+    def _complain(self, msg: str, token: Token) -> None:
+        """A fault of a game built from its lines: raised, or recorded when lenient (the
+        caller then drops what it concerns)."""
+        if self.faults is None:
+            self._fail(msg, token)
+        self.fault(msg, token.line or 0, token.column or 0)
+
+    def fault(self, msg: str, line: int, column: int) -> None:
+        """Record a fault at ``line`` and ``column`` (1-based), with its move and player."""
+        assert self.faults is not None
+        start = self._line_start(line)
+        text = self.source[start : self.source.find("\n", start)] if line else ""
+        move, player = _place(text, column, self.right, self.numbers.get(line, 0))
+        self.faults.append(ReadError(line, column, msg, move, player))
+
+    def _line_start(self, line: int) -> int:
+        return self.line_starts[line - 1] if 0 < line <= len(self.line_starts) else 0
 
     def _column(self, token: Token) -> int:
         """0-based visual column of ``token`` (tabs expanded to multiples of 8)."""
@@ -330,6 +410,7 @@ class _MatBuilder(Transformer[Token, Match]):
         name_token = player1[1]
         right = self._column(name_token) if name_token is not None else self._column(colon1) - 1
         right = max(_MIN_RIGHT_COLUMN, min(_MAX_RIGHT_COLUMN, right))
+        self.right = right
         places = tuple((t.line or 0, t.column or 0) for t in (score0, score1))
         return _ScoreLine(
             (player0[0], player1[0]), (self._int(score0), self._int(score1)), right, places
@@ -366,7 +447,10 @@ class _MatBuilder(Transformer[Token, Match]):
             try:
                 steps += part_steps(part)
             except _StepError as err:
-                raise _StepError(err.msg, pos + err.pos) from None
+                try:  # a hop away from home ("6/8") is a rule break, for the verifier
+                    steps += part_steps(part, backwards=True)
+                except _StepError:
+                    raise _StepError(err.msg, pos + err.pos) from None
         if len(steps) > self._max_steps:  # a repeat count can make one part several steps
             check_play_steps(len(steps), self.source, parts[0][1], self.source_name)
         return _Cell("move", (self._dice(dice), Play(steps)), dice, self._column(dice))
@@ -397,6 +481,9 @@ class _MatBuilder(Transformer[Token, Match]):
 
     def losses(self, word: Token, points: Token, _unit: Token) -> _Cell:
         return self._cell("losses", word, self._int(points))
+
+    def resigns(self, word: Token) -> _Cell:
+        return self._cell("resigns", word)
 
     def numbered(self, written: Token, *cells: _Cell) -> _Segment:
         return self._numbered(_strip_blanks(written), cells)
@@ -448,6 +535,16 @@ class _MatBuilder(Transformer[Token, Match]):
     def continuation(self, *cells: _Cell) -> list[_Segment]:
         return [_Segment(None, list(cells))]
 
+    # -- one line at a time (mat.lark's line_* start rules, for _read_by_lines)
+
+    def game_head(self, word: Token, number: Token) -> _GameHead:
+        return _GameHead(word, number)
+
+    def line_head(self, item: Any) -> Any:
+        return item
+
+    line_top = line_score = line_game = line_head
+
     def game(self, word: Token, number: Token, *items: Any) -> _GameItem:
         comments: list[_Comment] = []
         score: _ScoreLine | None = None
@@ -460,12 +557,13 @@ class _MatBuilder(Transformer[Token, Match]):
                 score = item
             elif isinstance(item, _SetPos):
                 if setup is not None:
-                    self._fail("a second '; Set Pos=' line in one game", item.token)
-                if any(s.cells for s in segments):
-                    self._fail(
+                    self._complain("a second '; Set Pos=' line in one game", item.token)
+                elif any(s.cells for s in segments):
+                    self._complain(
                         "'; Set Pos=' must come before the first move of the game", item.token
                     )
-                setup = item
+                else:
+                    setup = item
             else:
                 segments.extend(item)
         assert score is not None  # the grammar requires the score line
@@ -499,20 +597,23 @@ class _MatBuilder(Transformer[Token, Match]):
         actions: list[Action] = []
         after: list[Action] = []
         results: dict[str, tuple[_Cell, int | None]] = {}  # "wins"/"losses": (cell, side)
+        resigned: int | None = None  # the player of a "Resigns" cell
         number = 0  # the last move number written: continuation lines keep it
         for segment in segments:
             if segment.number is not None:
                 number = self._int(segment.number, segment.number[:-1])
             plain = [c for c in segment.cells if not c.is_result]
             if len(plain) > 2:
-                self._fail(
+                self._complain(
                     "more than two actions on one move line (one per column)", plain[2].token
                 )
+                continue  # (lenient: whose the actions are cannot be told)
             for cell in segment.cells:
                 if cell.is_result:
                     if cell.kind in results:
                         word = "Wins" if cell.kind == "wins" else "Losses"
-                        self._fail(f"a second '{word}' line in one game", cell.token)
+                        self._complain(f"a second '{word}' line in one game", cell.token)
+                        continue
                     side: int | None = None  # at the very start of a line: no column
                     if cell.column >= right:
                         side = 1
@@ -524,11 +625,17 @@ class _MatBuilder(Transformer[Token, Match]):
                     player = 0 if cell is plain[0] else 1
                 else:
                     player = 1 if cell.column >= right else 0
+                if cell.kind == "resigns":  # a mark, no action: the Wins line follows
+                    resigned = player
+                    continue
                 (after if results else actions).append(_action(cell, player, number))
-        return actions, self._result(actions, results), after
+        return actions, self._result(actions, results, resigned), after
 
     def _result(
-        self, actions: Sequence[Action], results: dict[str, tuple[_Cell, int | None]]
+        self,
+        actions: Sequence[Action],
+        results: dict[str, tuple[_Cell, int | None]],
+        resigned: int | None,
     ) -> Result | None:
         """The game's Result from its ``Wins`` line and/or Galaxy's ``Losses`` line."""
         if not results:
@@ -540,6 +647,11 @@ class _MatBuilder(Transformer[Token, Match]):
             other = results.get("losses")
             if "wins" in results and other is not None and other[1] is not None:
                 winner = 1 - other[1]
+            elif resigned is not None:
+                winner = 1 - resigned
+            elif not actions:
+                self._complain("cannot tell who wins: the result stands in no column", cell.token)
+                return None
             else:
                 winner = self._implied_winner(actions, cell)
         losses = results.get("losses")
@@ -554,9 +666,7 @@ class _MatBuilder(Transformer[Token, Match]):
 
     def _implied_winner(self, actions: Sequence[Action], cell: _Cell) -> int:
         """Who a result written in no column credits: the record's last action tells."""
-        if not actions:
-            self._fail("cannot tell who wins: the result stands in no column", cell.token)
-        last = actions[-1]
+        last = actions[-1]  # (a game without actions: see _result)
         if isinstance(last, Drop) or (isinstance(last, Move) and last.play is None):
             return 1 - last.player
         return last.player
@@ -593,6 +703,147 @@ class _MatBuilder(Transformer[Token, Match]):
             tuple(comments),
             source_name=self.source_name,
         )
+
+
+# Where each line of a record stands, and the start rule (mat.lark) that reads such a line.
+_HEAD, _TOP, _SCORE, _GAME = "line_head", "line_top", "line_score", "line_game"
+_NUMBER = re.compile(r"[ \t]*([0-9]{1,9})\)")
+
+
+def _read_by_lines(source: str, first: NotationError) -> Match:
+    """Read ``source`` line by line after a whole-record parse failed with ``first``: each
+    line that cannot be read becomes a :class:`ReadError` of the match, and the rest is
+    read as the whole-record parse would. Each line is parsed once.
+
+    The record is unreadable (``first`` is raised) when its lines up to ``N point match``
+    cannot be read: then nothing of it is a record. A game whose score line cannot be read
+    is left out, with one error (its lines belong to no players).
+    """
+    builder = _BUILDER
+    assert builder.faults is not None
+    starts = line_starts(source)[:-1]  # (the source ends with a line end)
+    builder.line_starts = starts
+    items: list[Any] = []  # the match's, in file order
+    game: list[Any] | None = None  # the items of the game being read, from its Game line
+    place = _HEAD
+    number = 0
+    previous = 0  # the last line read that is not blank
+    for index in range(len(starts) - 1):
+        start, end = starts[index], starts[index + 1]
+        text = source[start : end - 1]
+        if not text.strip():
+            continue
+        line = index + 1
+        written = _NUMBER.match(text)
+        if written is not None:
+            number = int(written[1])
+        builder.numbers[line] = number
+        if place == _TOP and game is not None and not _GAME_LINE.match(text):
+            continue  # in a game whose score line could not be read
+        try:
+            item = _parse_line(source, start, end, line, place)
+        except (UnexpectedInput, _LineFault, _StepError) as err:
+            if place == _HEAD:
+                raise first from None
+            if isinstance(err, UnexpectedInput):
+                at, msg = _line_syntax(err, text, start)
+                builder.fault(msg, line, at + 1)
+            elif isinstance(err, _LineFault):
+                builder.fault(err.msg, err.line, err.column)
+            else:
+                builder.fault(err.msg, line, err.pos - start + 1)
+            if place == _SCORE:  # the game is lost: skip to the next Game line
+                place = _TOP
+            elif (
+                place == _GAME
+                and game is not None
+                and len(builder.faults) > 1
+                and builder.faults[-2].line == previous
+                and _lost_game(source, start, end, line)
+            ):
+                # a score line after a line that could not be read: that was the Game line
+                # of a new game, lost with it (one fault), up to the next Game line
+                builder.faults.pop()
+                items.append(_end_game(game))
+                game, place = [], _TOP
+            previous = line
+            continue
+        previous = line
+        if isinstance(item, _GameHead):
+            if game is not None and place == _GAME:
+                items.append(_end_game(game))
+            game, place, number = [item], _SCORE, 0
+        elif isinstance(item, int):  # " N point match"
+            items.append(item)
+            place = _TOP
+        elif game is None or place == _TOP:
+            items.append(item)
+        else:
+            if isinstance(item, _ScoreLine):
+                place = _GAME
+            game.append(item)
+    if place == _HEAD:
+        raise first
+    if game is not None:
+        if place == _SCORE:  # a Game line and no score line before the end
+            head = game[0]
+            builder.fault(
+                "expected a score line 'name : score   name : score', found the end of the file",
+                head.word.line or 0,
+                head.word.column or 0,
+            )
+        elif place == _GAME:
+            items.append(_end_game(game))
+    match = builder.mat(*items)
+    return replace(match, read_errors=tuple(builder.faults))
+
+
+# a line that starts a game (the line-by-line reading skips to it after a lost score line)
+_GAME_LINE = re.compile(r"[ \t]*game[ \t]+[0-9]", re.IGNORECASE)
+
+
+def _lost_game(source: str, start: int, end: int, line: int) -> bool:
+    """Whether the line that could not be read as a game's line is a score line."""
+    try:
+        return isinstance(_parse_line(source, start, end, line, _SCORE), _ScoreLine)
+    except (UnexpectedInput, _LineFault, _StepError):
+        return False
+
+
+def _end_game(items: list[Any]) -> _GameItem:
+    head = items[0]
+    return _BUILDER.game(head.word, head.number, *items[1:])
+
+
+def _parse_line(source: str, start: int, end: int, line: int, rule: str) -> Any:
+    """Parse the line ``source[start:end]`` (with its line end) with mat.lark's start rule
+    ``rule``, its tokens placed in ``source``."""
+    return parse_slice(
+        parser("mat", start=rule, transformer=_BUILDER), source, start, end, line, rule
+    )
+
+
+def _line_syntax(err: UnexpectedInput, text: str, start: int) -> tuple[int, str]:
+    """The 0-based column in the line ``text`` (starting at ``start`` in the source) and the
+    message of a syntax error in it."""
+    pos, expected = _error_place(err, text, start)
+    return _syntax_message(pos - start, expected, text + "\n")
+
+
+def _place(text: str, column: int, right: int, number: int) -> tuple[int, int | None]:
+    """The move number and the player (by column, as the reader gives cells to players) of
+    a fault at the 1-based ``column`` of the line ``text``."""
+    written = _NUMBER.match(text)
+    shift = 0
+    if written is not None:
+        number = int(written[1])
+        shift = len(text[: written.end()].expandtabs(8)) - 1 - 3  # ")" at column 3
+    at = len(text[: column - 1].expandtabs(8)) - shift
+    if written is not None and column <= written.end():
+        return number, None  # the move number itself
+    if at >= right:
+        return number, 1
+    return number, 0 if at >= _FIRST_CELL_COLUMN or written is not None else None
 
 
 def _place_comments(
@@ -727,7 +978,13 @@ def _expected(expected: set[str], before: str) -> str:
 
 def _syntax_error(err: UnexpectedInput, source: str, source_name: str | None) -> NotationError:
     """Turn a Lark error into a NotationError that says what the record should hold."""
-    pos, expected = _error_place(err, source)
+    pos, msg = _syntax_message(*_error_place(err, source), source)
+    return NotationError(msg, source, pos, source_name=source_name)
+
+
+def _syntax_message(pos: int, expected: set[str], source: str) -> tuple[int, str]:
+    """Where in ``source`` the syntax error at ``pos`` stands and what it says, from the
+    terminals the parser accepted there."""
     if "PART" in expected and _PLAY_START.match(source, pos):
         # a broken play: mat.lark takes a part as one token, so play.lark finds the spot
         line = source[pos : source.find("\n", pos)]
@@ -747,7 +1004,7 @@ def _syntax_error(err: UnexpectedInput, source: str, source_name: str | None) ->
     msg = f"expected {_expected(expected, before)}"
     if pos < len(source.rstrip()):
         msg += f", found {_found(source, pos)}"
-    return NotationError(msg, source, pos, source_name=source_name)
+    return pos, msg
 
 
 # what may start a play, and play.lark's terminals that _WORDS knows as "play__*"
@@ -755,8 +1012,9 @@ _PLAY_START = re.compile(r"[0-9]|bar|off", re.IGNORECASE)
 _PLAY_TERMINALS = frozenset({"INT", "BAR", "OFF", "HIT"})
 
 
-def _error_place(err: UnexpectedInput, text: str) -> tuple[int, set[str]]:
-    """Where in ``text`` Lark's error stands, and the terminals it would have accepted."""
+def _error_place(err: UnexpectedInput, text: str, start: int = 0) -> tuple[int, set[str]]:
+    """Where Lark's error stands (an offset in the text parsed, whose part ``text`` from
+    offset ``start`` on was given to Lark), and the terminals it would have accepted."""
     pos: int
     if isinstance(err, UnexpectedCharacters):
         pos = err.pos_in_stream or 0
@@ -764,11 +1022,11 @@ def _error_place(err: UnexpectedInput, text: str) -> tuple[int, set[str]]:
     elif isinstance(err, UnexpectedToken):
         pos = err.token.start_pos if err.token.start_pos is not None else len(text)
         if err.token.type == "$END":
-            pos = len(text.rstrip())  # just after the last character
+            pos = start + len(text.rstrip())  # just after the last character
         # ``accepts`` asks the parser itself; ``expected`` may hold a wider lexer set.
         expected = set(err.accepts or err.expected or ())
     elif isinstance(err, UnexpectedEOF):  # pragma: no cover - LALR reports $END tokens
-        pos = len(text.rstrip())
+        pos = start + len(text.rstrip())
         expected = set(err.expected or ())
     else:  # pragma: no cover - Lark raises only the three kinds above
         pos, expected = 0, set()
@@ -847,8 +1105,9 @@ def dumps_mat(match: Match) -> str:
         leading ``;``, ``#`` or ``,`` or a ``,`` before a digit (a GridGammon rating); a tag
         key with ``"`` or ``]``; a line break in a tag or comment; a comment with trailing
         blanks; a setup that is not XG's ``; Set Pos=`` text; dice outside 1-6, a step
-        that is not ``25..1`` to a lower point, a player other than 0 and 1, or a negative
-        number.
+        from or to a point outside 0-25, a player other than 0 and 1, or a negative
+        number. (A step away from home, ``6/8``, is written as it was read: the verifier
+        reports it.)
     """
     _check_writable(match)
     out: list[str] = [f'; [{key} "{value}"]\n' for key, value in match.tags]
@@ -913,7 +1172,7 @@ def _check_writable(match: Match) -> None:
                 numbers.append(action.value)
             elif isinstance(action, Move) and not (
                 all(1 <= d <= 6 for d in action.dice)
-                and all(0 <= s.dst < s.src <= 25 for s in action.play or ())
+                and all(0 <= s.dst <= 25 and 0 <= s.src <= 25 for s in action.play or ())
             ):
                 raise ValueError(f"game {game.number}: a .mat file cannot hold {action!r}")
     if any(n < 0 for n in numbers):
