@@ -232,7 +232,12 @@ def play_as_written(
             die = min((d for d in left if d > die), default=0)
             if not die:
                 return None
-        if not me[src] or _dest(opp, far, src, die) != dst:
+        if not me[src] or (far == BAR and src != BAR):
+            return None  # (_dest inlined from here: the verifier's hot path)
+        if dst:
+            if opp[25 - dst] >= 2:
+                return None
+        elif far > 6 or (die > src and src != far):
             return None
         left.remove(die)
         me[src] -= 1
