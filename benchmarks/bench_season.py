@@ -18,8 +18,9 @@ Whole processes on the same input, at equal cores, as ``bench_speed.py`` does:
   0-ply, ``bgkit analyze FOLDER --plies 0 --scheduler ADDRESS`` on a Dask ``LocalCluster``
   of 2 workers of one thread (started in a process of its own), against the same season
   on the local cores (``bgkit analyze FOLDER``); printed: the wall time of each, the
-  peak resident memory of the client (bgkit's process and its children), of the
-  scheduler's process and of each worker, sampled every 0.1 s, each worker's peak in the
+  peak memory of the client (bgkit's process and its children), of the
+  scheduler's process and of each worker (proportional set sizes, so that pages
+  forked processes share count once), sampled every 0.1 s, each worker's peak in the
   first and in the second half of the run (flat memory: the second no higher than the
   first plus a little), and the check that the two runs' rows per player and match are
   identical (the benchmark fails otherwise).
@@ -43,6 +44,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from make_selfplay import cached_selfplay  # (benchmarks/ is the script's folder)
 
@@ -217,8 +219,13 @@ class MemoryWatch:
         return max(values[:middle] or [0.0]), max(values[middle:] or [0.0])
 
 
-def _rss(process: object) -> float:
-    return float(process.memory_info().rss) / 2**20  # type: ignore[attr-defined]
+def _rss(process: Any) -> float:
+    """MiB of the process's proportional set size (its own pages, and its share of those it
+    shares with others: forked workers share most of theirs), else of its resident set."""
+    try:
+        return float(process.memory_full_info().pss) / 2**20
+    except AttributeError:  # (no PSS but on Linux)
+        return float(process.memory_info().rss) / 2**20
 
 
 def _rows(path: Path) -> list[dict[str, object]]:
