@@ -46,19 +46,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from make_selfplay import cached_selfplay  # (benchmarks/ is the script's folder)
+from bench_speed import GNUBG_QUIET  # (benchmarks/ is the script's folder)
+from make_selfplay import cached_selfplay
 
 CORES = os.cpu_count() or 1
 PYTHON = sys.executable
 BGKIT = [PYTHON, "-m", "bgkit"]
 
-GNUBG_SEASON = (
-    "import os, sys, gnubg\n"
-    "for c in ('set display off', 'set sound enable off', 'set threads ' + sys.argv[2]):\n"
-    "    gnubg.command(c)\n"
+GNUBG_SEASON = GNUBG_QUIET + (
     "for kind in ('chequerplay', 'cubedecision'):\n"
     "    gnubg.command('set analysis ' + kind + ' evaluation plies 0')\n"
-    "os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # gnubg prints on fd 1\n"
     "for name in sorted(os.listdir(sys.argv[1])):\n"
     "    gnubg.command('import mat ' + os.path.join(sys.argv[1], name))\n"
     "    gnubg.command('analyse match')\n"
@@ -121,14 +118,20 @@ def _spread(values: Sequence[float], fmt: str = ".2f") -> str:
     return f"{low:{fmt}}" if f"{low:{fmt}}" == f"{high:{fmt}}" else f"{low:{fmt}}-{high:{fmt}}"
 
 
+def _season_folder(work: Path, paths: list[Path]) -> Path:
+    """A folder in ``work`` holding copies of ``paths`` (the season, and nothing else)."""
+    folder = work / "season"
+    folder.mkdir()
+    for path in paths:
+        shutil.copyfile(path, folder / path.name)
+    return folder
+
+
 def bench_season(paths: list[Path], repeat: int, label: str) -> None:
     """``bgkit analyze FOLDER --plies 0`` against gnubg's import + analyse of each in turn."""
     n = len(paths)
     with tempfile.TemporaryDirectory() as work:
-        folder = Path(work) / "season"
-        folder.mkdir()
-        for path in paths:
-            shutil.copyfile(path, folder / path.name)
+        folder = _season_folder(Path(work), paths)
         out = Path(work) / "season.json"
         ours: list[Timed] = []
         theirs: list[Timed] = []
@@ -139,7 +142,7 @@ def bench_season(paths: list[Path], repeat: int, label: str) -> None:
                      "--json", str(out), "--force"]
                 )
             )  # fmt: skip
-            theirs.append(timed([PYTHON, "-c", GNUBG_SEASON, str(folder), str(CORES)]))
+            theirs.append(timed([PYTHON, "-c", GNUBG_SEASON.format(threads=CORES), str(folder)]))
         doc = json.loads(out.read_text())
     analysed = len({row["file"] for row in doc["matches"]})
     if analysed != n or doc["skipped"]:
@@ -240,10 +243,7 @@ def bench_dask(paths: list[Path], label: str, workers: int = 2) -> None:
     """The season on a Dask LocalCluster of ``workers`` workers against the local cores."""
     n = len(paths)
     with tempfile.TemporaryDirectory() as work:
-        folder = Path(work) / "season"
-        folder.mkdir()
-        for path in paths:
-            shutil.copyfile(path, folder / path.name)
+        folder = _season_folder(Path(work), paths)
         local_out, dask_out = Path(work) / "local.json", Path(work) / "dask.json"
         command = [*BGKIT, "analyze", str(folder), "--plies", "0", "--no-progress", "--json"]
         with MemoryWatch() as local_memory:

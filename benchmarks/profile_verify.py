@@ -28,11 +28,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from make_selfplay import cached_selfplay  # (benchmarks/ is the script's folder)
+from bench_mat import best_of  # (benchmarks/ is the script's folder)
+from make_selfplay import cached_selfplay
 
 PHASES = {"reading": "reading (parse_mat)", "replay": "rules replay (verify)"}
 
@@ -65,15 +65,6 @@ def _phase_job(job: Callable[[], object], loops: int) -> None:
     """The phase alone, ``loops`` times (the frame py-spy's samples are kept under)."""
     for _ in range(loops):
         job()
-
-
-def best(job: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        job()
-        times.append(time.process_time() - start)
-    return min(times)
 
 
 def top_cprofile(job: Callable[[], object], top: int) -> list[tuple[float, str]]:
@@ -123,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     jobs, files, actions = _jobs(args.files)
     if args.phase:
-        once = best(jobs[args.phase], 1)
+        once = best_of(1, jobs[args.phase])
         _phase_job(jobs[args.phase], max(1, round(args.seconds / max(once, 1e-3))))
         return 0
     sampled = not args.cprofile and shutil.which("py-spy") is not None
@@ -132,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f" self time by {'py-spy samples' if sampled else 'cProfile'}"
     )
     for phase, label in PHASES.items():
-        plain = best(jobs[phase], args.repeat)
+        plain = best_of(args.repeat, jobs[phase])
         if sampled:
             rows = top_py_spy(phase, args.files, args.seconds, args.top)
         else:

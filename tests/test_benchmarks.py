@@ -1,8 +1,8 @@
 """Smoke test of ``benchmarks/bench_season.py``: its smallest run prints its ratios.
 
 Benchmarks are not tests; this only keeps the script working: the season against GNU
-Backgammon and the Dask run on two of the committed self-play matches (5 points, gnubg's
-own), whose figures the script itself checks against the local run's.
+Backgammon on two of the committed self-play matches (5 points, gnubg's own). (Its Dask
+part takes as long again; that Dask gives the local run's rows is tests/test_season.py's.)
 """
 
 from __future__ import annotations
@@ -16,19 +16,18 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("gnubg")
-pytest.importorskip("distributed")
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_season.py"
 TINY = ("selfplay_0001.mat", "selfplay_0021.mat")  # the two smallest of data/selfplay
 
 
-def test_bench_season_smallest_run_prints_ratios(tmp_path: Path) -> None:
+def test_bench_season_smallest_run_prints_its_ratios(tmp_path: Path) -> None:
     for name in TINY:
         shutil.copyfile(ROOT / "data" / "selfplay" / name, tmp_path / name)
     run = subprocess.run(
-        [sys.executable, str(SCRIPT), "--folder", str(tmp_path), "--matches", "2",
-         "--dask-matches", "2", "--repeat", "1"],
+        [sys.executable, str(SCRIPT), "--only", "season", "--folder", str(tmp_path),
+         "--matches", "2", "--repeat", "1"],
         capture_output=True, text=True, timeout=120, cwd=SCRIPT.parent,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
@@ -37,6 +36,3 @@ def test_bench_season_smallest_run_prints_ratios(tmp_path: Path) -> None:
     assert re.search(r"^  wall  bgkit .* s  gnubg .* s  ratio \d+\.\d\d", out, re.M), out
     assert re.search(r"^  CPU   bgkit .* ratio \d+\.\d\d", out, re.M), out
     assert re.search(r"per match: bgkit \d\.\d{3} CPU s, gnubg \d\.\d{3} CPU s", out), out
-    assert re.search(r"ratio dask / local \d+\.\d\d", out), out
-    assert "figures identical to the local run: yes" in out, out
-    assert re.search(r"peak memory, MiB: client \d+, scheduler .* worker 1 \d+", out), out
