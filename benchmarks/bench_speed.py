@@ -2,6 +2,8 @@
 
 Usage: python benchmarks/bench_speed.py [--repeat 3] [--files 400] [--skip-2ply] [--only PARTS]
 
+PARTS: any of ``import,verify,analyze,movegen,season,dask`` (default all but ``dask``).
+
 Every figure is the wall-clock time of a whole process (interpreter start-up and imports
 included), the fastest of ``--repeat`` runs, with bgkit's and gnubg's runs alternating so
 that both see the same machine. Printed, with the ratio bgkit / gnubg of each:
@@ -21,7 +23,10 @@ that both see the same machine. Printed, with the ratio bgkit / gnubg of each:
   every call into gnubg timed, and the floor: the start-up plus those calls split over
   the cores (at 2-ply also gnubg with one thread, to show how well its threads share);
 - legal-play generation per (position, roll), bgkit against ``gnubg_nn.moves``
-  (functions of :mod:`bench_movegen`, in this process).
+  (functions of :mod:`bench_movegen`, in this process);
+- ``season``: a season of 40 7-point self-play matches at 0-ply, ``bgkit analyze FOLDER``
+  against gnubg importing and analysing each in turn, and ``dask`` (not run unless named):
+  1,000 on a Dask LocalCluster of 2 workers against the local run (:mod:`bench_season`).
 """
 
 from __future__ import annotations
@@ -254,7 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=400, help="records for verify")
     parser.add_argument("--skip-2ply", action="store_true", help="no 2-ply analysis (slow)")
     parser.add_argument(
-        "--only", default="import,verify,analyze,movegen", help="comma-separated parts to run"
+        "--only",
+        default="import,verify,analyze,movegen,season",
+        help="comma-separated parts to run (also: dask, 1,000 matches on a Dask cluster)",
     )
     args = parser.parse_args(argv)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -275,6 +282,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             bench_analyze(DEEP, 2, max(1, args.repeat - 1))
     if "movegen" in parts:
         bench_movegen(args.repeat)
+    if "season" in parts or "dask" in parts:
+        import bench_season
+
+        label = "7-point gnubg self-play matches"
+        if "season" in parts:
+            bench_season.bench_season(cached_selfplay(40, 7), args.repeat, label)
+        if "dask" in parts:
+            bench_season.bench_dask(cached_selfplay(1000, 7), label)
     return 0
 
 

@@ -19,30 +19,36 @@ import time
 from pathlib import Path
 
 CACHE = Path(__file__).resolve().parent / ".cache" / "selfplay"
-"""Where the benchmarks keep the 3-point matches :func:`cached_selfplay` has gnubg write."""
+"""Where the benchmarks keep the 3-point matches :func:`cached_selfplay` has gnubg write
+(matches of another length go to ``selfplay<length>`` beside it)."""
 
 
-def cached_selfplay(count: int) -> list[Path]:
-    """``count`` self-play 3-point ``.mat`` files from :data:`CACHE`, generated with gnubg
-    (this script, in a process of its own) when the cache has fewer."""
-    have = len(list(CACHE.glob("*.mat"))) if CACHE.exists() else 0
+def cached_selfplay(count: int, length: int = 3, processes: int = 8) -> list[Path]:
+    """``count`` self-play ``length``-point ``.mat`` files from :data:`CACHE` (3 points) or
+    ``CACHE``'s sibling ``selfplay<length>``, generated with gnubg (this script, in
+    ``processes`` processes of its own) when the cache has fewer. Self-play spends most of
+    its time waiting on gnubg's thread pool (which looks for an answer every 10 ms), not
+    on a core, so several processes write them faster without loading the machine."""
+    folder = CACHE if length == 3 else CACHE.with_name(f"selfplay{length}")
+    have = len(list(folder.glob("*.mat"))) if folder.exists() else 0
     if have < count:
-        print(f"generating {count - have} self-play matches with gnubg ...", file=sys.stderr)
-        subprocess.run(
-            [
-                sys.executable,
-                __file__,
-                str(CACHE),
-                str(count - have),
-                "--length",
-                "3",
-                "--seed",
-                str(1000 + have),
-            ],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-    return sorted(CACHE.glob("*.mat"))[:count]
+        print(f"generating {count - have} {length}-point self-play matches with gnubg ...",
+              file=sys.stderr)  # fmt: skip
+        todo = count - have
+        share = -(-todo // processes)
+        children = []
+        for first in range(0, todo, share):
+            n = min(share, todo - first)
+            children.append(
+                subprocess.Popen(
+                    [sys.executable, __file__, str(folder), str(n), "--length", str(length),
+                     "--seed", str(1000 + have + first)],
+                    stdout=subprocess.DEVNULL,
+                )
+            )  # fmt: skip
+        if any(child.wait() for child in children):
+            raise RuntimeError(f"gnubg could not write the self-play matches into {folder}")
+    return sorted(folder.glob("*.mat"))[:count]
 
 
 def main() -> None:

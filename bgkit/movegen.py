@@ -205,12 +205,14 @@ def play_as_written(
     """The result of a play that uses every die, one written step per die, in written order.
 
     This is how nearly every record writes a play, and such a play is legal exactly
-    when each step is (every die is used, so no use-more-dice rule can object). Its
-    result is also the only one :func:`realize` finds: the mover's layout is fixed by
-    the steps and every blot on a landing point is hit whatever the order. ``None``
-    when the play is not written that way (a step spanning two dice, a bear-off with a
-    larger die, fewer steps than dice, a step that is illegal in the written order):
-    the caller then asks :func:`realize` and :func:`generate`.
+    when each step is (every die is used, so no use-more-dice rule can object). A step
+    bearing off takes a larger die when its own is not left (``2/off`` with a 4 once the
+    2-point is the mover's highest; any larger die gives the same result). Its result is
+    also the only one :func:`realize` finds: the mover's layout is fixed by the steps and
+    every blot on a landing point is hit whatever the order. ``None`` when the play is not
+    written that way (a step spanning two dice, fewer steps than dice, a step that is
+    illegal in the written order): the caller then asks :func:`realize` and
+    :func:`generate`.
     """
     steps = play.steps
     if len(steps) != (4 if d1 == d2 else 2):
@@ -223,7 +225,19 @@ def play_as_written(
     for s in steps:
         src, dst = s.src, s.dst
         die = src - dst
-        if die not in left or not me[src] or _dest(opp, far, src, die) != dst:
+        if die not in left:
+            if dst != OFF:
+                return None
+            # a bear-off with a larger die: any larger die left takes it, the same result
+            die = min((d for d in left if d > die), default=0)
+            if not die:
+                return None
+        if not me[src] or (far == BAR and src != BAR):
+            return None  # (_dest inlined from here: the verifier's hot path)
+        if dst:
+            if opp[25 - dst] >= 2:
+                return None
+        elif far > 6 or (die > src and src != far):
             return None
         left.remove(die)
         me[src] -= 1

@@ -512,6 +512,35 @@ def test_rule_higher_die_bears_off_from_the_highest_point() -> None:
     )
 
 
+def test_a_larger_die_bearing_off_is_its_own_result_on_the_fast_path() -> None:
+    """A play written one step per die that bears off with a larger die (``4/off 2/off``
+    with a 6-5, ``5/off(2) 4/off(2)`` with 6-6, as gnubg's .mat export writes them) is
+    resolved on the verifier's fast path, to a result gnubg reaches; written from below
+    the highest point first, it is left to the full search (which finds the same)."""
+    cases = [
+        ({4: 1, 2: 1, 1: 3}, 6, 5, [Step(4, OFF), Step(2, OFF)]),
+        ({4: 1, 2: 1, 1: 3}, 6, 5, [Step(2, OFF), Step(4, OFF)]),  # 2/off first: not fast
+        ({5: 2, 4: 2, 3: 1}, 6, 6, [Step(5, OFF), Step(5, OFF), Step(4, OFF), Step(4, OFF)]),
+        ({3: 1, 1: 1}, 4, 1, [Step(3, OFF), Step(1, OFF)]),
+    ]
+    for me, d1, d2, steps in cases:
+        pos = at(me, RACING_OPP, d1, d2)
+        board = board_of(pos)
+        mover, opp = pos.board[pos.turn], pos.board[pos.opponent]
+        fast = play_as_written(mover, opp, d1, d2, Play(steps))
+        if steps[0] == Step(2, OFF):
+            assert fast is None
+            after = pos.apply(Play(steps))
+            assert (after.board[pos.opponent][1:], after.board[pos.turn][1:]) in gnubg_results(
+                board, d1, d2
+            )
+            continue
+        assert fast is not None, steps
+        key, play = fast
+        assert play == Play(steps)
+        assert (key[1][1:], key[0][1:]) in gnubg_results(board, d1, d2)
+
+
 def test_rule_no_bear_off_from_a_lower_point_while_a_higher_is_held() -> None:
     """Bearing off: with the 6-point held, a 5 or 4 must move a checker inside."""
     pos = at({6: 2, 2: 3, 1: 2}, RACING_OPP, 5, 4)

@@ -1,0 +1,38 @@
+"""Smoke test of ``benchmarks/bench_season.py``: its smallest run prints its ratios.
+
+Benchmarks are not tests; this only keeps the script working: the season against GNU
+Backgammon on two of the committed self-play matches (5 points, gnubg's own). (Its Dask
+part takes as long again; that Dask gives the local run's rows is tests/test_season.py's.)
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("gnubg")
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "benchmarks" / "bench_season.py"
+TINY = ("selfplay_0001.mat", "selfplay_0021.mat")  # the two smallest of data/selfplay
+
+
+def test_bench_season_smallest_run_prints_its_ratios(tmp_path: Path) -> None:
+    for name in TINY:
+        shutil.copyfile(ROOT / "data" / "selfplay" / name, tmp_path / name)
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), "--only", "season", "--folder", str(tmp_path),
+         "--matches", "2", "--repeat", "1"],
+        capture_output=True, text=True, timeout=120, cwd=SCRIPT.parent,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert re.search(r"season: 2 matches at 0-ply", out), out
+    assert re.search(r"^  wall  bgkit .* s  gnubg .* s  ratio \d+\.\d\d", out, re.M), out
+    assert re.search(r"^  CPU   bgkit .* ratio \d+\.\d\d", out, re.M), out
+    assert re.search(r"per match: bgkit \d\.\d{3} CPU s, gnubg \d\.\d{3} CPU s", out), out
