@@ -359,31 +359,37 @@ class Season:
     def _costliest_html(self) -> str:
         from bgkit.play import Play
         from bgkit.position import Position
-        from bgkit.svg import position as board_svg
+        from bgkit.viewer import board_entry, boards_html
 
         frame = self.costliest()
         if frame.empty:
             return "<p>No errors.</p>"
-        rows = []
+        blocks = []
+        entries = []
         for rank, row in enumerate(frame.itertuples(index=False), start=1):
             pos = Position.from_gnubg_id(str(row.position_id))
             dice = str(row.dice)
             pos = pos.with_dice(int(dice[0]), int(dice[1]))
             names = (row.name, row.opponent) if pos.turn == 0 else (row.opponent, row.name)
-            svg = board_svg(pos, size=330, last_play=Play.parse(str(row.played or "")),
-                            names=(str(names[0]), str(names[1])))  # fmt: skip
+            best = Play.parse(str(row.best)) if row.best else None
+            entries.append(
+                board_entry(pos, Play.parse(str(row.played or "")), best,
+                            (str(names[0]), str(names[1])))
+            )  # fmt: skip
             when = f", {escape(str(row.date))}" if isinstance(row.date, str) else ""
-            rows.append(
-                f'<tr><td class="num">{rank}</td><td><b>{escape(str(row.name))}</b> against'
+            blocks.append(
+                f"<div><p><b>{rank}. {escape(str(row.name))}</b> against"
                 f" {escape(str(row.opponent))}{when}<br>{escape(Path(str(row.file)).name)},"
                 f" game {row.game}, move {row.move}<br>{escape(dice)}:"
                 f" {escape(str(row.played))}<br>best: {escape(str(row.best))}<br>error"
                 f" {1000 * float(row.error_emg):.1f} mEMG<br>"
-                f'<span class="meta">{escape(str(row.position_id))}</span></td>'
-                f'<td class="board">{svg}</td></tr>'
+                f'<span class="meta">{escape(str(row.position_id))}</span></p>'
+                f'<div class="bgv-mini" data-bgv-board="{rank - 1}"></div></div>'
             )
-        head = "<tr><th>#</th><th>decision</th><th>board (arrows: the play made)</th></tr>"
-        return f'<table class="worst">{head}{"".join(rows)}</table>'
+        return (
+            '<p class="meta">Boards: solid arrows show the play made, dashed ones the best.</p>'
+            f'<div class="worst">{"".join(blocks)}{boards_html(entries)}</div>'
+        )
 
     def write_html(
         self,

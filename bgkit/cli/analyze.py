@@ -268,7 +268,7 @@ def _season(
             }
             _write(json_out, json.dumps(_plain(doc), indent=1, allow_nan=False), force)
         if csv_out:
-            _write(csv_out, matches.to_csv(index=False), force)
+            _write(csv_out, matches.to_csv(index=False, float_format="%.6g"), force)
         if html_out:
             title = f"A season of matches: {folder}"
             _write(html_out, season.html(title), force)
@@ -342,8 +342,18 @@ def moves_csv(result: Analysis) -> str:
     writer = csv.DictWriter(buffer, fieldnames=list(MOVE_COLUMNS), lineterminator="\n")
     writer.writeheader()
     for row in result.to_dict()["moves"]:
-        writer.writerow({k: "" if row.get(k) is None else row[k] for k in MOVE_COLUMNS})
+        writer.writerow({k: _csv_cell(row.get(k)) for k in MOVE_COLUMNS})
     return buffer.getvalue()
+
+
+def _csv_cell(value: Any) -> Any:
+    """A CSV cell: empty for a missing figure, a float to 6 significant digits (the
+    evaluator's precision, not Python's 17)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return value
 
 
 def summary(result: Analysis) -> str:
