@@ -254,6 +254,12 @@ class Analysis:
         names = " vs. ".join(repr(p) for p in self.match.players)
         return f"<Analysis ({names}, {len(self.rows)} actions, {self.level})>"
 
+    def _repr_html_(self) -> str:
+        """For Jupyter: the match viewer with this analysis (:mod:`bgkit.viewer`)."""
+        from bgkit.viewer import viewer_html
+
+        return viewer_html(self.match, self)
+
 
 #: The columns of :attr:`Analysis.moves`.
 MOVE_COLUMNS: tuple[str, ...] = (

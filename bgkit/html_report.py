@@ -32,6 +32,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 
     from bgkit.analysis import Analysis
 
-__all__ = ["html_report", "write_html_report"]
+__all__ = ["Report", "html_report", "write_html_report"]
 
 #: Decisions shown with their boards.
 WORST = 10
@@ -64,7 +65,7 @@ td.num, th.num { text-align: right; }
 .figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 460px), 1fr));
            gap: 0.5em 1.5em; }
 figure { margin: 0.8em 0; min-width: 0; }
-figure svg { display: block; width: 100%; height: auto; }
+figure svg { display: block; width: 100%; max-width: 720px; height: auto; }
 figure svg text { font-family: 'DejaVu Sans', Verdana, sans-serif; }
 figcaption { color: #555; font-size: 0.9em; }
 .bgkit-match table { max-width: 100%; }
@@ -186,6 +187,45 @@ def write_html_report(
     from bgkit.fileio import write_atomic
 
     write_atomic(path, html_report(match, analysis).encode("utf-8"), force=force)
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The report of an analysed match, as an object: a notebook shows it as the match
+    viewer with the statistics (``_repr_html_``, no server needed); :meth:`html` is the
+    whole page and :meth:`write` writes it.
+
+    >>> from bgkit.formats.mat import read_mat
+    >>> from bgkit.analysis import analyze
+    >>> match = read_mat("data/fixtures/handwritten_3pt.mat")
+    >>> report = Report(match, analyze(match, jobs=1))
+    >>> "bgkit-viewer" in report._repr_html_()
+    True
+    """
+
+    match: Match
+    analysis: Analysis
+
+    def html(self) -> str:
+        """The self-contained page (:func:`html_report`)."""
+        return html_report(self.match, self.analysis)
+
+    def write(self, path: str | os.PathLike[str], *, force: bool = False) -> None:
+        """Write the page to ``path`` (:func:`write_html_report`)."""
+        write_html_report(self.match, self.analysis, path, force=force)
+
+    def _repr_html_(self) -> str:
+        from bgkit import reports
+        from bgkit.viewer import viewer_html
+
+        return (
+            f"<p><b>{escape(_outcome(self.match))}</b></p>"
+            + viewer_html(self.match, self.analysis)
+            + _table(reports.summary_table(self.analysis), "summary")
+        )
+
+    def __repr__(self) -> str:
+        return f"Report({self.match!r}, {self.analysis!r})"
 
 
 # ---------------------------------------------------------------------- parts

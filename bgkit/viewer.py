@@ -693,7 +693,10 @@ function make(root) {
     else if (k === "a") { after = !after; chosen = null; draw(); }
     else if (k === "Escape") { chosen = null; after = false; draw(); }
     else done = false;
-    if (done) e.preventDefault();
+    if (done) {
+      e.preventDefault();
+      if (root.getAttribute("data-keys") !== "page") e.stopPropagation();  // (not Jupyter's)
+    }
   }
   if (root.getAttribute("data-keys") === "page") document.addEventListener("keydown", key);
   else root.addEventListener("keydown", key);

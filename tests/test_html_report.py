@@ -237,3 +237,14 @@ def test_chromium_renders_the_figures_and_boards(tmp_path: Path) -> None:
     assert near("#1f77b4")  # player 0's colour in the figures
     assert near("#d95f02")  # player 1's colour
     assert not near("#00ff00")  # (a colour the page does not use)
+
+
+def test_a_match_shows_the_viewer_in_jupyter_unless_it_breaks_the_rules() -> None:
+    match, analysis = analysed()
+    shown = match._repr_html_()
+    assert shown.count('<div class="bgkit-viewer"') == 1 and "Alice" in shown
+    assert '"analysed":false' in shown  # a record alone: its actions, no candidates
+    assert '"analysed":true' in analysis._repr_html_()
+    illegal = read_match(ROOT / "data" / "fixtures" / "handwritten_3pt_illegal1.mat")
+    shown = illegal._repr_html_()
+    assert "bgkit-viewer" not in shown and "<p>No viewer: " in shown and ":8:34: blocked" in shown

@@ -251,3 +251,22 @@ def _load_time(page: Any, out: Path) -> float:
     page.goto(out.as_uri(), wait_until="load")
     page.wait_for_selector(".bgv-posid")
     return time.perf_counter() - start
+
+
+def test_two_viewers_in_a_notebook_page_each_keep_their_keys(browser: Any, tmp_path: Path) -> None:
+    match, analysis = analysed(SAMPLE)
+    page_path = tmp_path / "notebook.html"
+    cells = match._repr_html_() + analysis._repr_html_()  # as Jupyter shows two outputs
+    page_path.write_text(f"<!DOCTYPE html><html><body>{cells}</body></html>", "utf-8")
+    page, problems = open_page(browser, page_path, (1280, 800))
+    viewers = page.locator(".bgkit-viewer")
+    assert viewers.count() == 2
+    viewers.nth(1).focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert viewers.nth(0).get_attribute("data-step") == "0"
+    assert viewers.nth(1).get_attribute("data-step") == "3"
+    assert viewers.nth(1).locator(".bgv-cands tbody tr").count() >= 1  # analysed: candidates
+    assert viewers.nth(0).locator(".bgv-cands").count() == 0
+    assert problems == []
+    page.close()
