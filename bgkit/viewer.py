@@ -319,7 +319,7 @@ VIEWER_CSS = """
 .bgv-cands tbody tr:hover { background: #f0f4ff; }
 .bgv-cands tr.bgv-played td { font-weight: 700; }
 .bgv-cands tr.bgv-chosen { background: #dfe8ff; }
-.bgv-key { display: inline-block; width: 22px; height: 0; vertical-align: middle;
+.bgv-key { display: inline-block; width: 22px; height: 6px; vertical-align: middle;
   margin: 0 4px 0 8px; }
 .bgv-list { max-height: 320px; overflow-y: auto; border: 1px solid #ddd; padding: 4px;
   margin-top: 8px; font-size: 14px; }
