@@ -120,3 +120,4 @@ def test_a_season_of_matches() -> None:
     shown = text(book)
     assert "Hossein Aghili" in shown  # lasse's last Galaxy match
     assert "illegal-play" in shown  # a record that breaks the rules, listed
+    assert "opponent_pr" in shown and "luck_rate_memg" in shown  # lasse's opponents, months

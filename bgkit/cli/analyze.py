@@ -98,6 +98,19 @@ STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
     show_default=True,
     help="gnubg's rating names since 2024 (current) or before.",
 )
+@click.option(
+    "--player",
+    metavar="NAME",
+    help="For a folder: whose season it is (names compared case-blind)."
+    "  [default: the player in most matches]",
+)
+@click.option(
+    "--alias",
+    "aliases",
+    metavar="OTHER=NAME",
+    multiple=True,
+    help="For a folder: OTHER is NAME under another name (repeatable).",
+)
 @click.option("--force", is_flag=True, help="Overwrite existing output files.")
 @click.option(
     "--progress/--no-progress",
@@ -121,6 +134,8 @@ def analyze(
     scheduler: str | None,
     output: str | None,
     rating_scale: str,
+    player: str | None,
+    aliases: tuple[str, ...],
     force: bool,
     progress: bool | None,
     max_size: int | None,
@@ -150,8 +165,11 @@ def analyze(
             fail("a folder is analysed as a season: --sgf, --candidates and"
                  " --use-file-analysis are for one match")  # fmt: skip
         _season(file, plies if strength is None else STRENGTHS[strength], met, jobs, scheduler,
-                output, json_out, csv_out, html_out, force, progress)  # fmt: skip
+                output, json_out, csv_out, html_out, force, progress,
+                player, _aliases(aliases))  # fmt: skip
         return
+    if player or aliases:
+        fail("--player and --alias are for a folder (a season of matches)")
     if use_file_analysis and given("met"):
         fail("--met is for GNU Backgammon's analysis; the record's own used its analyser's")
     if scheduler or output:
@@ -233,6 +251,8 @@ def _season(
     html_out: str | None,
     force: bool,
     progress: bool | None,
+    player: str | None = None,
+    aliases: dict[str, str] | None = None,
 ) -> None:
     """``bgkit analyze FOLDER``: the season of every record in it."""
     from bgkit.cli._common import fail, require_extra
@@ -256,9 +276,14 @@ def _season(
         )
     except (BatchError, BgkitError, OSError) as err:
         fail(error_line(err))
+    season = season.about(player, aliases)
     matches = season.matches
     if matches.empty:
         fail(f"{folder}: no match record bgkit could analyse in it")
+    who = season.subject
+    if who is None:
+        most = ", ".join(str(n) for n in matches["name"].value_counts().index[:5])
+        fail(f"--player {player!r}: nobody of that name in {folder} (most matches: {most})")
     try:
         if json_out:
             doc = {
@@ -277,13 +302,45 @@ def _season(
     except OSError as err:
         fail(error_line(err))
     if not any(outputs):
-        players = season.players.head(20)
-        shown = players[["name", "matches", "won", "lost", "pr", "luck_rate_memg"]].round(2)
-        head = (
-            f"{folder}: {matches['file'].nunique()} matches analysed ({plies}-ply),"
-            f" {len(season.skipped)} file(s) not analysed\n"
+        click.echo(_season_text(season, folder, plies))
+
+
+def _season_text(season: Any, folder: str, plies: int) -> str:
+    """The season in the terminal: the player, the opponents, the files not analysed."""
+    matches = season.matches
+    who = season.subject
+    me = season.players[season.players["name"] == who].iloc[0]
+    lines = [
+        f"{folder}: {matches['file'].nunique()} matches analysed ({plies}-ply),"
+        f" {len(season.skipped)} file(s) not analysed",
+        f"{who}: {me['matches']} matches, won {me['won']}, lost {me['lost']},"
+        f" unfinished {me['unfinished']}; PR {me['pr']:.1f};"
+        f" luck {me['luck_rate_memg']:+.1f} mEMG per roll",
+    ]
+    opponents = season.opponents()
+    if len(opponents):
+        lines.append(f"opponents ({len(opponents)}), most matches first:")
+        shown = opponents.head(15).rename(
+            columns={"pr": f"{who}'s PR", "opponent_pr": "their PR", "last": "last match"}
         )
-        click.echo(head + shown.to_string(index=False, na_rep="n/a"))
+        lines.append(shown.round(1).to_string(index=False, na_rep="n/a"))
+        if len(opponents) > 15:
+            lines.append(f"... and {len(opponents) - 15} more opponents")
+    for row in season.skipped.itertuples(index=False):
+        lines.append(f"not analysed: {row.file}: {row.kind}: {row.message}")
+    return "\n".join(lines)
+
+
+def _aliases(pairs: tuple[str, ...]) -> dict[str, str]:
+    from bgkit.cli._common import fail
+
+    out = {}
+    for pair in pairs:
+        other, sep, name = pair.partition("=")
+        if not sep or not other.strip() or not name.strip():
+            fail(f"--alias {pair!r}: OTHER=NAME, such as llabba2=Llabba")
+        out[other.strip()] = name.strip()
+    return out
 
 
 def _plain(value: Any) -> Any:
