@@ -77,6 +77,17 @@ def _capped(score: object, length: object) -> object:
     return f"{min(mine, cap)}-{min(theirs, cap)}"
 
 
+def _record(part: pd.DataFrame) -> dict[str, int]:
+    """Matches played, won, lost and unfinished (``won`` is a nullable boolean)."""
+    won = part["won"]
+    return {
+        "matches": len(part),
+        "won": int((won == True).sum()),  # noqa: E712
+        "lost": int((won == False).sum()),  # noqa: E712
+        "unfinished": int(won.isna().sum()),
+    }
+
+
 def _pr(part: pd.DataFrame) -> float:
     """PR over all the decisions of ``part``'s matches (not an average of averages)."""
     decisions = int(part["unforced_moves"].sum() + part["close_cube_decisions"].sum())
@@ -195,18 +206,13 @@ class Season:
 
         out = []
         for name, part in self.matches.groupby("name", sort=False):
-            decisions = int(part["unforced_moves"].sum() + part["close_cube_decisions"].sum())
-            won = part["won"]
             out.append(
                 {
                     "name": name,
-                    "matches": len(part),
-                    "won": int((won == True).sum()),  # noqa: E712 (a nullable boolean)
-                    "lost": int((won == False).sum()),  # noqa: E712
-                    "unfinished": int(won.isna().sum()),
+                    **_record(part),
                     "first": part["date"].min(),
                     "last": part["date"].max(),
-                    "pr": performance_rating(float(part["error_emg"].sum()), decisions),
+                    "pr": _pr(part),
                     "error_rate_memg": float(part["error_rate_memg"].mean()),
                     "luck_rate_memg": float(part["luck_rate_memg"].mean()),
                     "luck_adjusted": float(part["luck_adjusted_result"].mean()),
@@ -231,15 +237,11 @@ class Season:
         theirs = matches[matches["opponent"] == who].set_index("file")
         out = []
         for name, part in mine.groupby("opponent", sort=False):
-            won = part["won"]
             other = theirs.loc[theirs.index.intersection(part["file"])]
             out.append(
                 {
                     "opponent": name,
-                    "matches": len(part),
-                    "won": int((won == True).sum()),  # noqa: E712 (a nullable boolean)
-                    "lost": int((won == False).sum()),  # noqa: E712
-                    "unfinished": int(won.isna().sum()),
+                    **_record(part),
                     "last": part["date"].max(),
                     "pr": _pr(part),
                     "opponent_pr": _pr(other) if len(other) else math.nan,
@@ -253,7 +255,7 @@ class Season:
 
     def by_month(self) -> pd.DataFrame:
         """The :attr:`subject`'s season month by month (dated matches): ``month``
-        (``YYYY-MM``), ``matches, won, lost, pr`` (over the month's decisions),
+        (``YYYY-MM``), ``matches, won, lost, unfinished, pr`` (over the month's decisions),
         ``luck_rate_memg`` (mean per match)."""
         import pandas as pd
 
@@ -262,18 +264,15 @@ class Season:
         mine["month"] = mine["date"].astype(str).str[:7]
         out = []
         for month, part in mine.groupby("month", sort=True):
-            won = part["won"]
             out.append(
                 {
                     "month": month,
-                    "matches": len(part),
-                    "won": int((won == True).sum()),  # noqa: E712
-                    "lost": int((won == False).sum()),  # noqa: E712
+                    **_record(part),
                     "pr": _pr(part),
                     "luck_rate_memg": float(part["luck_rate_memg"].mean()),
                 }
             )
-        columns = ["month", "matches", "won", "lost", "pr", "luck_rate_memg"]
+        columns = ["month", "matches", "won", "lost", "unfinished", "pr", "luck_rate_memg"]
         return pd.DataFrame(out, columns=columns)
 
     def phases(self) -> pd.DataFrame:
