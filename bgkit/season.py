@@ -16,7 +16,8 @@ cluster, resumable with ``output=`` like ``bgkit verify --output``
   :meth:`Season.about`; by default the player in most matches), names compared
   case-blind and aliases merged in every table; :meth:`Season.opponents` (their record
   against each, both PRs) and :meth:`Season.by_month` (PR month by month); final scores
-  capped at the match length as the records write them;
+  capped at the match length as the records write them; BackgammonGalaxy's single-game
+  sessions counted as money (the points won, ``+1``, and won or lost by them);
 * :meth:`Season.phases`: error rate per player and game phase (contact, race, bear-off);
 * :meth:`Season.costliest`: the most expensive checker plays of the season;
 * figures: :meth:`Season.form_figure` (PR match by match and its rolling mean),
@@ -62,6 +63,29 @@ PHASES = ("contact", "race", "bearoff")
 WINDOW = 5
 #: The figures show the players with most matches, this many.
 TOP = 3
+
+
+def _as_money(rows: pd.DataFrame) -> None:
+    """Single-game sessions (BackgammonGalaxy's ``16 point match`` of one game that
+    cannot decide it, :data:`bgkit.verify.CONVENTIONS` ``jacoby-session``) are money
+    play: ``length`` 0, the points won or lost as the score (``+1``), ``won`` by them."""
+    for index in rows.index:
+        length, games, won = (
+            rows.at[index, "length"],
+            rows.at[index, "games"],
+            rows.at[index, "won"],
+        )
+        try:
+            mine, theirs = (int(x) for x in str(rows.at[index, "score"]).split("-"))
+        except ValueError:
+            continue
+        if not (int(length) > 0 and int(games) == 1 and won is not True and won is not False):
+            continue
+        if max(mine, theirs) >= int(length):
+            continue
+        rows.at[index, "length"] = 0
+        rows.at[index, "score"] = f"{mine - theirs:+d}"
+        rows.at[index, "won"] = None if mine == theirs else mine > theirs
 
 
 def _capped(score: object, length: object) -> object:
@@ -179,6 +203,7 @@ class Season:
         if len(rows):
             rows["name"] = self._names(rows["name"])
             rows["opponent"] = self._names(rows["opponent"])
+            _as_money(rows)
             rows["score"] = [_capped(score, length) for score, length in
                              zip(rows["score"], rows["length"], strict=True)]  # fmt: skip
         keep = [

@@ -202,3 +202,14 @@ def test_the_command_line_about_a_player(tmp_path: Path) -> None:
     html = page.read_text()
     assert "<h2>Opponents</h2>" in html and "<h2>Bob's matches</h2>" in html
     assert "broken.mat" in html and ">lost<" in html
+
+
+def test_single_game_sessions_count_as_money_and_scores_as_capped() -> None:
+    session = ROOT / "data" / "conventions" / "galaxy-jacoby-session.mat"  # ann loses 1 point
+    season = analyze_season([str(session), str(SELFPLAY[0])], jobs=1, progress=False)
+    rows = season.matches.set_index(["file", "name"])[["length", "score", "won"]]
+    assert rows.loc[(str(session), "ann")].tolist() == [0, "-1", False]
+    assert rows.loc[(str(session), "bo")].tolist() == [0, "+1", True]
+    raw = season.rows.set_index(["file", "name"])
+    written = raw.loc[(str(SELFPLAY[0]), "Alice"), "score"]  # as the record adds it up
+    assert written == "8-0" and rows.loc[(str(SELFPLAY[0]), "Alice"), "score"] == "5-0"
