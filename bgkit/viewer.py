@@ -16,8 +16,9 @@ as 26 characters (the signed checker counts of :meth:`Position.signed_points
 the script draws the board of the step shown. The HTML report (:mod:`bgkit.html_report`)
 embeds it, and so do ``_repr_html_`` of :class:`~bgkit.records.Match`,
 :class:`~bgkit.analysis.Analysis` and :class:`~bgkit.html_report.Report` in Jupyter
-(each output carries its data and script: no server). Elements with a ``data-bgv-step`` attribute anywhere in the page (the points
-of the report's equity figure) go to that step when clicked.
+(each output carries its data and script: no server). Elements with a
+``data-bgv-step`` attribute anywhere in the page (the points of the report's equity
+figure) go to that step when clicked.
 
 >>> from bgkit.formats.mat import read_mat
 >>> match = read_mat("data/fixtures/handwritten_3pt.mat")
