@@ -279,6 +279,12 @@ class Analysis:
         names = " vs. ".join(repr(p) for p in self.match.players)
         return f"<Analysis ({names}, {len(self.rows)} actions, {self.level})>"
 
+    def _repr_html_(self) -> str:
+        """For Jupyter: the match viewer with this analysis (:mod:`bgkit.viewer`)."""
+        from bgkit.viewer import viewer_html
+
+        return viewer_html(self.match, self)
+
 
 #: The columns of :attr:`Analysis.moves`.
 MOVE_COLUMNS: tuple[str, ...] = (
@@ -648,8 +654,11 @@ def _replay(match: Match) -> tuple[list[ReplayStep], list[dict[str, Any]]]:
     A roll whose play is not recorded (``???``) is analysed as far as its position goes
     (the luck of the roll, the plays there were) and the rest of its game is skipped:
     the second list says which decisions were skipped and why. A record that breaks a
-    rule is refused with the verifier's message for its first error.
+    rule, or holds a line that could not be read, is refused with the verifier's message
+    for its first error.
     """
+    if match.read_errors:
+        _check_record(match)  # (the verifier reports each line it could not read)
     steps: list[ReplayStep] = []
     skipped: list[dict[str, Any]] = []
     for index in range(len(match.games)):

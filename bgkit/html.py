@@ -45,7 +45,7 @@ def match_html(match: Match) -> str:
     if match.source_name or tags:
         items = [f"{escape(k)}: {escape(v)}" for k, v in tags]
         if match.source_name:
-            items.insert(0, f"file: {escape(match.source_name)}")
+            items.insert(0, f"file: {escape(_file_name(match.source_name))}")
         parts.append(f'<div style="color:#555;font-size:90%">{"; ".join(items)}</div>')
     rows = [_row(game, match.players) for game in match.games[:MAX_GAMES]]
     header = "".join(f"<th {_CELL}>{h}</th>" for h in ("game", "score", "rolls", "cube", "result"))
@@ -112,6 +112,11 @@ def _result(game: Game, names: tuple[str, str]) -> str:
     points = f"{result.points} point{'' if result.points == 1 else 's'}"
     match = " and the match" if result.match_won else ""
     return f"{escape(names[result.winner])} wins {points}{match}"
+
+
+def _file_name(path: str) -> str:
+    """The file's name without its folders (a page may travel: the local path is private)."""
+    return path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or path
 
 
 def _final_score(match: Match) -> tuple[int, int] | None:

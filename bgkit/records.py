@@ -34,6 +34,7 @@ output compares equal.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape as html_escape
 from typing import TYPE_CHECKING, TypeAlias
 
 from bgkit.play import Play
@@ -492,10 +493,18 @@ class Match:
         return dumps_json(self)
 
     def _repr_html_(self) -> str:
-        """A compact HTML summary for Jupyter (:func:`bgkit.html.match_html`)."""
+        """For Jupyter: the summary (:func:`bgkit.html.match_html`) and the match viewer
+        (:func:`bgkit.viewer.viewer_html`: one board to step through every action; a game
+        that breaks the rules up to its fault, where the viewer says why it stops)."""
         from bgkit.html import match_html
+        from bgkit.viewer import viewer_html
 
-        return match_html(self)
+        summary = match_html(self)
+        try:
+            return summary + viewer_html(self)
+        except ValueError as err:  # (every BgkitError): the rules engine cannot replay it
+            reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+            return summary + f"<p>No viewer: {html_escape(reason)}</p>"
 
     def __repr__(self) -> str:
         length = "money" if self.length == 0 else f"{self.length}-pt"

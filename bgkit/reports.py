@@ -775,20 +775,31 @@ def _game_boundaries(
     trans = blended_transform_factory(ax.transData, ax.transAxes)
     starts = frame.groupby("game", sort=False)[x].min()
     several = len(starts) > 1
+    span = float(frame[x].max() - frame[x].min()) if len(frame) else 0.0
+    room = span / 14  # about the width of a label at the figure's usual size
+    rows: list[float] = []  # where the last label of each row of labels starts
     for i, (number, start) in enumerate(starts.items()):
         if i:
             ax.axvline(start - 0.5, color="#bbbbbb", linestyle=":", linewidth=1)
-        if several and len(starts) <= 30:
-            score = f"\n{scores[number]}" if scores and number in scores else ""
-            ax.text(
-                start,
-                0.98,
-                f"G{number}{score}",
-                transform=trans,
-                va="top",
-                fontsize=8,
-                color="#666666",
-            )
+        if not several or len(starts) > 30:
+            continue
+        # a short game puts its label below the last one, or leaves it out
+        row = next((r for r, end in enumerate(rows) if start - end >= room), len(rows))
+        if row > 2:
+            continue
+        if row == len(rows):
+            rows.append(float(start))
+        rows[row] = float(start)
+        score = f"\n{scores[number]}" if scores and number in scores else ""
+        ax.text(
+            start,
+            0.98 - 0.13 * row,
+            f"G{number}{score}",
+            transform=trans,
+            va="top",
+            fontsize=8,
+            color="#666666",
+        )
 
 
 def _move_ticks(ax: Axes, frame: pd.DataFrame, x: str) -> None:

@@ -12,6 +12,12 @@ cluster, resumable with ``output=`` like ``bgkit verify --output``
   outcome, PR, error and luck rates, and the errors by game phase;
 * :attr:`Season.players`: one row per player name over the season (a PR over all
   decisions, not an average of averages);
+* :attr:`Season.subject`: whose season it is (``bgkit analyze FOLDER --player NAME``,
+  :meth:`Season.about`; by default the player in most matches), names compared
+  case-blind and aliases merged in every table; :meth:`Season.opponents` (their record
+  against each, both PRs) and :meth:`Season.by_month` (PR month by month); final scores
+  capped at the match length as the records write them; BackgammonGalaxy's single-game
+  sessions counted as money (the points won, ``+1``, and won or lost by them);
 * :meth:`Season.phases`: error rate per player and game phase (contact, race, bear-off);
 * :meth:`Season.costliest`: the most expensive checker plays of the season;
 * figures: :meth:`Season.form_figure` (PR match by match and its rolling mean),
@@ -39,7 +45,7 @@ import os
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bgkit.metrics import performance_rating
 
@@ -57,6 +63,59 @@ PHASES = ("contact", "race", "bearoff")
 WINDOW = 5
 #: The figures show the players with most matches, this many.
 TOP = 3
+
+
+def _as_money(rows: pd.DataFrame) -> None:
+    """Single-game sessions (BackgammonGalaxy's ``16 point match`` of one game that
+    cannot decide it, :data:`bgkit.verify.CONVENTIONS` ``jacoby-session``) are money
+    play: ``length`` 0, the points won or lost as the score (``+1``), ``won`` by them."""
+    for index in rows.index:
+        length, games, won = (
+            rows.at[index, "length"],
+            rows.at[index, "games"],
+            rows.at[index, "won"],
+        )
+        try:
+            mine, theirs = (int(x) for x in str(rows.at[index, "score"]).split("-"))
+        except ValueError:
+            continue
+        if not (int(length) > 0 and int(games) == 1 and won is not True and won is not False):
+            continue
+        if max(mine, theirs) >= int(length):
+            continue
+        rows.at[index, "length"] = 0
+        rows.at[index, "score"] = f"{mine - theirs:+d}"
+        rows.at[index, "won"] = None if mine == theirs else mine > theirs
+
+
+def _capped(score: object, length: object) -> object:
+    """A final score as the match ends: each side at most the match length (a record may
+    credit the winner the whole value of the last game, ``16-4`` in a 13-point match)."""
+    try:
+        mine, theirs = (int(x) for x in str(score).split("-"))
+        cap = int(str(length))
+    except ValueError:
+        return score
+    if cap <= 0:
+        return score
+    return f"{min(mine, cap)}-{min(theirs, cap)}"
+
+
+def _record(part: pd.DataFrame) -> dict[str, int]:
+    """Matches played, won, lost and unfinished (``won`` is a nullable boolean)."""
+    won = part["won"]
+    return {
+        "matches": len(part),
+        "won": int((won == True).sum()),  # noqa: E712
+        "lost": int((won == False).sum()),  # noqa: E712
+        "unfinished": int(won.isna().sum()),
+    }
+
+
+def _pr(part: pd.DataFrame) -> float:
+    """PR over all the decisions of ``part``'s matches (not an average of averages)."""
+    decisions = int(part["unforced_moves"].sum() + part["close_cube_decisions"].sum())
+    return performance_rating(float(part["error_emg"].sum()), decisions)
 
 
 def analyze_season(
@@ -94,6 +153,46 @@ class Season:
     """:func:`bgkit.batch.analyze_files`'s rows: one per player and analysed file, and
     one per file that could not be analysed (``kind`` says why)."""
     plies: int = 0
+    player: str | None = None
+    """Whose season it is (:attr:`subject`); ``None``: the player in most matches."""
+    aliases: tuple[tuple[str, str], ...] = ()
+    """``(alias, name)`` pairs: the alias is the same person as the name. Names are
+    compared case-blind (``Llabba`` and ``llabba`` are one player) in every table."""
+
+    def about(self, player: str | None = None, aliases: dict[str, str] | None = None) -> Season:
+        """The same season about ``player`` (case-blind), with ``aliases`` merged."""
+        from dataclasses import replace
+
+        pairs = tuple(sorted((aliases or {}).items()))
+        return replace(self, player=player, aliases=pairs)
+
+    def _names(self, names: pd.Series) -> pd.Series:
+        """Each name as the season writes it: aliases merged, one spelling per name
+        compared case-blind (the spelling met most often)."""
+        merged = {alias.casefold(): name.casefold() for alias, name in self.aliases}
+        keys = names.astype(str).str.casefold().map(lambda k: merged.get(k, k))
+        spelling: dict[str, str] = {}
+        counts = names.astype(str).groupby(keys).value_counts()
+        for (key, name), _ in counts.sort_values(ascending=False, kind="stable").items():
+            spelling.setdefault(key, name)
+        for _, name in self.aliases:  # (a name met only through its aliases)
+            spelling.setdefault(name.casefold(), name)
+        return keys.map(spelling)
+
+    @property
+    def subject(self) -> str | None:
+        """Whose season: :attr:`player` as the season spells it, else the player present
+        in most matches; ``None`` for a season without matches (or a player not in it)."""
+        names = self.matches["name"]
+        if names.empty:
+            return None
+        if self.player is None:
+            return str(names.value_counts().idxmax())
+        want = self.player.casefold()
+        merged = {alias.casefold(): name.casefold() for alias, name in self.aliases}
+        want = merged.get(want, want)
+        found = [n for n in names.unique() if str(n).casefold() == want]
+        return str(found[0]) if found else None
 
     @property
     def matches(self) -> pd.DataFrame:
@@ -101,6 +200,12 @@ class Season:
         rows = self.rows[self.rows["kind"].isna()].copy()
         rows["order"] = range(len(rows))
         rows = rows.sort_values(["date", "order"], na_position="last", kind="stable")
+        if len(rows):
+            rows["name"] = self._names(rows["name"])
+            rows["opponent"] = self._names(rows["opponent"])
+            _as_money(rows)
+            rows["score"] = [_capped(score, length) for score, length in
+                             zip(rows["score"], rows["length"], strict=True)]  # fmt: skip
         keep = [
             "file", "date", "event", "length", "games", "player", "name", "opponent",
             "score", "won", "pr", "error_rate_memg", "luck_rate_memg", "luck_emg",
@@ -126,18 +231,13 @@ class Season:
 
         out = []
         for name, part in self.matches.groupby("name", sort=False):
-            decisions = int(part["unforced_moves"].sum() + part["close_cube_decisions"].sum())
-            won = part["won"]
             out.append(
                 {
                     "name": name,
-                    "matches": len(part),
-                    "won": int((won == True).sum()),  # noqa: E712 (a nullable boolean)
-                    "lost": int((won == False).sum()),  # noqa: E712
-                    "unfinished": int(won.isna().sum()),
+                    **_record(part),
                     "first": part["date"].min(),
                     "last": part["date"].max(),
-                    "pr": performance_rating(float(part["error_emg"].sum()), decisions),
+                    "pr": _pr(part),
                     "error_rate_memg": float(part["error_rate_memg"].mean()),
                     "luck_rate_memg": float(part["luck_rate_memg"].mean()),
                     "luck_adjusted": float(part["luck_adjusted_result"].mean()),
@@ -149,6 +249,56 @@ class Season:
         return frame.sort_values(["matches", "name"], ascending=[False, True]).reset_index(
             drop=True
         )
+
+    def opponents(self) -> pd.DataFrame:
+        """The :attr:`subject`'s opponents, most matches first: ``opponent, matches, won,
+        lost, unfinished, last`` (date), ``pr`` (the subject's, against them),
+        ``opponent_pr``."""
+        import pandas as pd
+
+        who = self.subject
+        matches = self.matches
+        mine = matches[matches["name"] == who]
+        theirs = matches[matches["opponent"] == who].set_index("file")
+        out = []
+        for name, part in mine.groupby("opponent", sort=False):
+            other = theirs.loc[theirs.index.intersection(part["file"])]
+            out.append(
+                {
+                    "opponent": name,
+                    **_record(part),
+                    "last": part["date"].max(),
+                    "pr": _pr(part),
+                    "opponent_pr": _pr(other) if len(other) else math.nan,
+                }
+            )
+        columns = ["opponent", "matches", "won", "lost", "unfinished", "last", "pr",
+                   "opponent_pr"]  # fmt: skip
+        frame = pd.DataFrame(out, columns=columns)
+        return frame.sort_values(["matches", "opponent"], ascending=[False, True],
+                                 kind="stable").reset_index(drop=True)  # fmt: skip
+
+    def by_month(self) -> pd.DataFrame:
+        """The :attr:`subject`'s season month by month (dated matches): ``month``
+        (``YYYY-MM``), ``matches, won, lost, unfinished, pr`` (over the month's decisions),
+        ``luck_rate_memg`` (mean per match)."""
+        import pandas as pd
+
+        matches = self.matches
+        mine = matches[(matches["name"] == self.subject) & matches["date"].notna()].copy()
+        mine["month"] = mine["date"].astype(str).str[:7]
+        out = []
+        for month, part in mine.groupby("month", sort=True):
+            out.append(
+                {
+                    "month": month,
+                    **_record(part),
+                    "pr": _pr(part),
+                    "luck_rate_memg": float(part["luck_rate_memg"].mean()),
+                }
+            )
+        columns = ["month", "matches", "won", "lost", "unfinished", "pr", "luck_rate_memg"]
+        return pd.DataFrame(out, columns=columns)
 
     def phases(self) -> pd.DataFrame:
         """Per player (most matches first) and game phase: unforced checker ``moves``, their
@@ -195,31 +345,38 @@ class Season:
     # -- figures
 
     def form_figure(self, names: list[str] | None = None, window: int = WINDOW) -> Figure:
-        """PR match by match for the players with most matches (or ``names``), in date
-        order, with the rolling mean over ``window`` matches. Lower is better."""
+        """PR match by match of the season's player (:attr:`subject`, or ``names``), by
+        date when every match is dated (else in file order), with the rolling mean over
+        ``window`` matches. Lower is better."""
+        import pandas as pd
         from matplotlib.figure import Figure
 
         from bgkit.reports import PLAYER_COLORS
 
-        players = self.players
         if names is None:
-            names = list(players["name"].head(TOP)) if not players.empty else []
+            names = [self.subject] if self.subject is not None else []
         matches = self.matches
         fig = Figure(figsize=(10, 4.5), layout="constrained")
         ax = fig.add_subplot()
         colors = [*PLAYER_COLORS, "#1b9e77", "#7570b3", "#e7298a"]
         for i, name in enumerate(names):
             part = matches[matches["name"] == name].reset_index(drop=True)
-            x = range(1, len(part) + 1)
+            dates = pd.to_datetime(part["date"], errors="coerce")
+            by_date = len(part) and dates.notna().all() and dates.nunique() > 1
+            x: Any = dates if by_date else range(1, len(part) + 1)
             color = colors[i % len(colors)]
             pr = part["pr"].astype(float)
             ax.plot(x, pr, "o", color=color, alpha=0.45, markersize=4)
             rolling = pr.rolling(window, min_periods=1).mean()
             ax.plot(x, rolling, "-", color=color, linewidth=2,
                     label=f"{name}: rolling mean of {window} ({len(part)} matches)")  # fmt: skip
-        dated = matches["date"].notna().any()
-        ax.set_title("Form: PR match by match" + (" (in date order)" if dated else ""))
-        ax.set_xlabel("match (in date order, then file order)" if dated else "match (file order)")
+        dated = bool(len(matches)) and matches["date"].notna().all()
+        dated = dated and matches["date"].nunique() > 1
+        who = f"{names[0]}'s form" if len(names) == 1 else "Form"
+        ax.set_title(f"{who}: PR match by match" + (" (by date)" if dated else ""))
+        ax.set_xlabel("date of the match" if dated else "match (in date order, then file order)")
+        if dated:
+            fig.autofmt_xdate()
         ax.set_ylabel("PR (lower is better)")
         if names:
             ax.legend(loc="upper right")
@@ -282,21 +439,63 @@ class Season:
     def html(self, title: str = "A season of matches") -> str:
         """One self-contained page (inline SVG, no script): the players, the figures, the
         costliest plays with their boards, every match, and the files not analysed."""
+        import pandas as pd
+
         from bgkit import __version__
         from bgkit.html_report import _STYLE, _figure, _table
 
         matches = self.matches
+        who = self.subject
         level = f"{self.plies}-ply"
         tables = sorted(set(matches["met"].dropna()))
         if tables:
             level += f", {' and '.join(tables)} match equity table"
-        players = self.players.round(2)
-        shown = matches[
-            ["date", "name", "opponent", "length", "score", "won", "pr",
-             "luck_rate_memg", "luck_adjusted_result", "file"]
-        ].copy()  # fmt: skip
-        shown["file"] = shown["file"].map(lambda f: Path(str(f)).name)
-        shown = shown.round(2)
+        mine = matches[matches["name"] == who]
+        me = self.players
+        me = me[me["name"] == who]
+        summary = pd.DataFrame(
+            {
+                "matches": me["matches"],
+                "won": me["won"],
+                "lost": me["lost"],
+                "unfinished": me["unfinished"],
+                "first": me["first"],
+                "last": me["last"],
+                "PR": me["pr"].round(1),
+                "error rate (mEMG/decision)": me["error_rate_memg"].round(1),
+                "luck (mEMG/roll, + lucky)": me["luck_rate_memg"].round(1),
+                "luck-adjusted result": me["luck_adjusted"].round(3),
+            }
+        )
+        months = (
+            self.by_month()
+            .rename(columns={"pr": "PR", "luck_rate_memg": "luck (mEMG/roll)"})
+            .round(1)
+        )
+        opponents = (
+            self.opponents()
+            .rename(columns={"pr": f"{who}'s PR", "opponent_pr": "their PR", "last": "last match"})
+            .round(1)
+        )
+        shown = pd.DataFrame(
+            {
+                "date": mine["date"],
+                "opponent": mine["opponent"],
+                "match": mine["length"].map(lambda n: f"{n}-point" if n else "money"),
+                "score": mine["score"],
+                "result": mine["won"].map(
+                    lambda w: (
+                        "unfinished"
+                        if w is None or w is pd.NA or w != w
+                        else ("won" if w else "lost")
+                    )
+                ),
+                "PR": mine["pr"].astype(float).round(1),
+                "luck (mEMG/roll)": mine["luck_rate_memg"].astype(float).round(1),
+                "file": mine["file"].map(lambda f: Path(str(f)).name),
+            }
+        )
+        title = title if title != "A season of matches" or who is None else f"{who}'s season"
         parts = [
             "<!DOCTYPE html>",
             '<html lang="en"><head><meta charset="utf-8">',
@@ -305,10 +504,11 @@ class Season:
             f"<style>{_STYLE}</style></head><body>",
             f"<h1>{escape(title)}</h1>",
             f'<p class="meta">{matches["file"].nunique()} matches analysed by GNU'
-            f" Backgammon ({level}); {len(self.skipped)} file(s) not analysed (listed at"
-            f" the end). Report by bgkit {__version__}.</p>",
-            "<h2>Players</h2>",
-            _table(players.set_index("name"), "players"),
+            f" Backgammon ({level}), {len(mine)} of them played by {escape(str(who))};"
+            f" {len(self.skipped)} file(s) not analysed (listed at the end)."
+            f" Report by bgkit {__version__}.</p>",
+            f"<h2>{escape(str(who))}</h2>",
+            _table(summary.T.set_axis([str(who)], axis=1), "players"),
             '<p class="meta">PR: 500 x the equity (EMG) lost per unforced decision over the'
             " whole season, lower is better (about 5 is world class, 10 a strong club"
             " player); error and luck rates in thousandths of EMG per decision and per roll"
@@ -316,6 +516,12 @@ class Season:
             " match-winning chance (points in money play).</p>",
             "<h2>Form</h2>",
             _figure(self.form_figure(), "form", "Each point a match; the line the rolling mean."),
+            "<h2>Month by month</h2>",
+            _table(months.set_index("month"), "months")
+            if len(months)
+            else "<p>No match of the season is dated.</p>",
+            "<h2>Opponents</h2>",
+            _table(opponents.set_index("opponent"), "opponents"),
             "<h2>Error against luck</h2>",
             _figure(self.pr_luck_figure(), "luck", "Each player of each match is a point."),
             "<h2>Where the errors are</h2>",
@@ -328,13 +534,19 @@ class Season:
             _table(self._phase_table(), "phases"),
             "<h2>Costliest plays</h2>",
             self._costliest_html(),
-            "<h2>Matches</h2>",
-            _table(shown, "matches"),
+            f"<h2>{escape(str(who))}'s matches</h2>",
+            _table(shown.set_index("date"), "matches"),
         ]
         if not self.skipped.empty:
-            skipped = self.skipped.copy()
-            skipped["file"] = skipped["file"].map(lambda f: Path(str(f)).name)
-            parts += ["<h2>Not analysed</h2>", _table(skipped, "skipped")]
+            skipped = pd.DataFrame(
+                {
+                    "file": self.skipped["file"].map(lambda f: Path(str(f)).name),
+                    "why": self.skipped["kind"].astype(str)
+                    + ": "
+                    + self.skipped["message"].astype(str),
+                }
+            )
+            parts += ["<h2>Not analysed</h2>", _table(skipped.set_index("file"), "skipped")]
         parts.append("</body></html>")
         return "\n".join(parts) + "\n"
 
@@ -359,31 +571,37 @@ class Season:
     def _costliest_html(self) -> str:
         from bgkit.play import Play
         from bgkit.position import Position
-        from bgkit.svg import position as board_svg
+        from bgkit.viewer import board_entry, boards_html
 
         frame = self.costliest()
         if frame.empty:
             return "<p>No errors.</p>"
-        rows = []
+        blocks = []
+        entries = []
         for rank, row in enumerate(frame.itertuples(index=False), start=1):
             pos = Position.from_gnubg_id(str(row.position_id))
             dice = str(row.dice)
             pos = pos.with_dice(int(dice[0]), int(dice[1]))
             names = (row.name, row.opponent) if pos.turn == 0 else (row.opponent, row.name)
-            svg = board_svg(pos, size=330, last_play=Play.parse(str(row.played or "")),
-                            names=(str(names[0]), str(names[1])))  # fmt: skip
+            best = Play.parse(str(row.best)) if row.best else None
+            entries.append(
+                board_entry(pos, Play.parse(str(row.played or "")), best,
+                            (str(names[0]), str(names[1])))
+            )  # fmt: skip
             when = f", {escape(str(row.date))}" if isinstance(row.date, str) else ""
-            rows.append(
-                f'<tr><td class="num">{rank}</td><td><b>{escape(str(row.name))}</b> against'
+            blocks.append(
+                f"<div><p><b>{rank}. {escape(str(row.name))}</b> against"
                 f" {escape(str(row.opponent))}{when}<br>{escape(Path(str(row.file)).name)},"
                 f" game {row.game}, move {row.move}<br>{escape(dice)}:"
                 f" {escape(str(row.played))}<br>best: {escape(str(row.best))}<br>error"
                 f" {1000 * float(row.error_emg):.1f} mEMG<br>"
-                f'<span class="meta">{escape(str(row.position_id))}</span></td>'
-                f'<td class="board">{svg}</td></tr>'
+                f'<span class="meta">{escape(str(row.position_id))}</span></p>'
+                f'<div class="bgv-mini" data-bgv-board="{rank - 1}"></div></div>'
             )
-        head = "<tr><th>#</th><th>decision</th><th>board (arrows: the play made)</th></tr>"
-        return f'<table class="worst">{head}{"".join(rows)}</table>'
+        return (
+            '<p class="meta">Boards: solid arrows show the play made, dashed ones the best.</p>'
+            f'<div class="worst">{"".join(blocks)}{boards_html(entries)}</div>'
+        )
 
     def write_html(
         self,

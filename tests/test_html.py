@@ -107,6 +107,6 @@ def test_game_summary() -> None:
 def test_repr_methods_render_in_jupyter() -> None:
     # Position._repr_svg_, Match._repr_html_ and Game._repr_html_ use bgkit.svg and bgkit.html
     assert Position.initial()._repr_svg_().startswith("<svg")
-    assert SAMPLE._repr_html_() == match_html(SAMPLE)
+    assert SAMPLE._repr_html_().startswith(match_html(SAMPLE) + '<div class="bgkit-viewer"')
     game_repr = SAMPLE.games[0]._repr_html_()
     assert re.fullmatch(r'<div class="bgkit-game">.*</div>', game_repr)

@@ -7,6 +7,7 @@ boards were drawn, by their colours.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -15,6 +16,7 @@ import xml.etree.ElementTree as ET
 from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -86,48 +88,46 @@ def test_the_page_parses_and_holds_figures_tables_and_boards() -> None:
     tables = [a.get("class") or "" for t, a in parsed.tags if t == "table"]
     assert any("summary" in c for c in tables)
     assert any("games" in c for c in tables)
-    assert "worst" in tables
-    boards = [a for t, a in parsed.tags if t == "svg" and a.get("class") == "bgkit-board"]
+    assert "worst" in [a.get("class") for t, a in parsed.tags if t == "div"]
+    boards = [a for t, a in parsed.tags if a.get("data-bgv-board") is not None]
     errors = analysis.moves["error_emg"].astype(float).fillna(0).gt(0).sum()
     errors += analysis.moves["cube_error_emg"].astype(float).fillna(0).gt(0).sum()
-    decisions = sum(note is not None for note in analysis.notes)
-    assert len(boards) == min(WORST, errors) + decisions  # the worst, and every decision
+    assert len(boards) == min(WORST, errors)  # the worst, drawn by the viewer's script
+    assert [a.get("class") for t, a in parsed.tags if t == "div"].count("bgkit-viewer") == 1
     text = " ".join(parsed.text)
     for words in ("Alice vs. Bob, 3-point match", "Statistics", "Unforced moves", "Worst"):
         assert words in text
-    # self-contained: no scripts, no links to other files
-    assert "script" not in names
+    # self-contained: scripts in the page only, no links to other files
     assert not [a for _, a in parsed.tags if a.get("src") or a.get("href", "#").startswith("h")]
+    for loader in ("fetch(", "XMLHttpRequest", "import(", "WebSocket", "<link", "<iframe"):
+        assert loader not in page
 
 
-def test_every_decision_has_its_block_board_candidates_and_marks() -> None:
+def viewer_data(page: str) -> dict[str, Any]:
+    start = page.index('<script type="application/json" class="bgv-data">')
+    start = page.index(">", start) + 1
+    return json.loads(page[start : page.index("</script>", start)])  # type: ignore[no-any-return]
+
+
+def test_the_viewer_holds_every_action_its_candidates_cube_and_marks() -> None:
     match, analysis = analysed()
     page = html_report(match, analysis)
-    parsed = parse(page)
-    sections = [a for t, a in parsed.tags if t == "section"]
-    analysed_rows = [i for i, note in enumerate(analysis.notes) if note is not None]
-    assert [a["id"] for a in sections] == [f"d-{i}" for i in analysed_rows]
-    rolls = [i for i in analysed_rows if analysis.notes[i].checker]  # type: ignore[union-attr]
-    candidate_tables = [
-        a for t, a in parsed.tags if t == "table" and a.get("class") == "candidates"
-    ]
-    assert len(candidate_tables) == sum(
-        1
-        for i in rolls
-        if analysis.notes[i].checker.candidates  # type: ignore[union-attr]
-    )
-    # every marked decision links to the next one, the last says it is the last
-    marked = [
-        i for i in analysed_rows if analysis.rows[i]["skill"] or analysis.rows[i]["cube_skill"]
-    ]
-    links = [
-        a["href"] for t, a in parsed.tags if t == "a" and (a.get("href") or "").startswith("#d-")
-    ]
-    assert links == [f"#d-{marked[0]}"] + [f"#d-{i}" for i in marked[1:]]
-    text = " ".join(parsed.text)
-    assert "last error" in text and "The match, decision by decision" in text
-    assert sum(text.count(m) for m in ("?!", "??")) >= 1
-    assert "Game 1, score 0-0" in text and "Cube: no double" in text
+    steps = viewer_data(page)["steps"]
+    actions = [s for s in steps if s["k"] != "end"]
+    assert len(actions) == len(analysis.rows)
+    assert [s["k"] for s in steps].count("end") == len(match.games)
+    for step, row, note in zip(actions, analysis.rows, analysis.notes, strict=True):
+        assert step["id"] == row["position_id"].split(":")[0]
+        if step["k"] == "move":
+            assert step["id"] + ":" + step["mid"] == row["position_id"]
+        if note is not None and note.checker is not None and note.checker.candidates:
+            assert [c[0] for c in step["cs"]] == [str(c.play) for c in note.checker.candidates]
+        if note is not None and note.cube is not None:
+            assert step["cu"]["nd"] == round(note.cube.no_double, 4)
+            assert step["cu"]["w"] is not None  # the chances behind the equities
+    marks = [s.get("m") for s in actions if s.get("m")]
+    assert marks and set(marks) <= {"doubtful", "bad", "very bad"}
+    assert "The record stops at 1-0 (Alice first)." in page  # who won, when one did
 
 
 def test_the_report_of_xgs_own_analysis() -> None:
@@ -136,19 +136,20 @@ def test_the_report_of_xgs_own_analysis() -> None:
     match = read_match(ROOT / "data" / "real" / "xg" / "kevung__gbf__test.xg")
     analysis = analysis_from_file(match)
     page = html_report(match, analysis)
-    parsed = parse(page)
-    sections = [a for t, a in parsed.tags if t == "section"]
-    assert len(sections) == sum(note is not None for note in analysis.notes) > 300
-    text = " ".join(parsed.text)
+    text = " ".join(parse(page).text)
+    steps = viewer_data(page)["steps"]
+    assert len([s for s in steps if s["k"] != "end"]) == len(analysis.rows) > 300
     assert "Analysed by eXtreme Gammon: the record's own analysis" in text
-    assert "→ <b>no double, take</b>" in page and "→ <b></b>" not in page  # every cube worded
+    verdicts = [s["cu"]["v"] for s in steps if "cu" in s]
+    assert "no double, take" in verdicts and "" not in verdicts  # every cube worded
     assert "no graph of it" in text  # XG gives no equity before each roll
 
 
 def test_every_svg_is_valid_xml_and_ids_are_unique() -> None:
     page = html_report(*analysed())
+    page = re.sub(r"<script\b.*?</script>", "", page, flags=re.S)  # (the viewer's own)
     svgs = re.findall(r"<svg\b.*?</svg>", page, flags=re.S)
-    assert len(svgs) >= 5
+    assert len(svgs) == 4  # the figures (the boards are drawn by the viewer)
     for svg in svgs:
         ET.fromstring(svg)
     ids = re.findall(r'\bid="([^"]+)"', page)
@@ -228,9 +229,23 @@ def test_chromium_renders_the_figures_and_boards(tmp_path: Path) -> None:
         check=True, capture_output=True, text=True, timeout=120,
         env={**os.environ, "HOME": str(tmp_path)},
     ).stdout  # fmt: skip
-    analysed_rows = sum(note is not None for note in analysis.notes)
-    assert dom.count('<section class="decision') == analysed_rows > 10
+    errors = analysis.moves["error_emg"].astype(float).fillna(0).gt(0).sum()
+    errors += analysis.moves["cube_error_emg"].astype(float).fillna(0).gt(0).sum()
+    drawn = re.findall(r'data-board="[-a-oA-O]{26}"', dom)  # by the viewer's script
+    assert len(drawn) == 1 + min(WORST, errors)
     assert near("#6b4226")  # the boards' frame
     assert near("#1f77b4")  # player 0's colour in the figures
     assert near("#d95f02")  # player 1's colour
     assert not near("#00ff00")  # (a colour the page does not use)
+
+
+def test_a_match_shows_the_viewer_in_jupyter_up_to_a_fault() -> None:
+    match, analysis = analysed()
+    shown = match._repr_html_()
+    assert shown.count('<div class="bgkit-viewer"') == 1 and "Alice" in shown
+    assert '"analysed":false' in shown  # a record alone: its actions, no candidates
+    assert '"analysed":true' in analysis._repr_html_()
+    illegal = read_match(ROOT / "data" / "fixtures" / "handwritten_3pt_illegal1.mat")
+    shown = illegal._repr_html_()
+    assert shown.count('<div class="bgkit-viewer"') == 1  # (the game up to its fault)
+    assert "the record says no more of this game: " in shown and ":8:34: blocked" in shown

@@ -15,7 +15,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "bgkit"
 
-ANALYSIS = ("analysis", "analysis_tasks", "gnubg_evaluator", "hints", "reports", "html")
+ANALYSIS = ("analysis", "analysis_tasks", "gnubg_evaluator", "hints", "reports", "html", "viewer")
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "extras", "fileio", "met", "met_tables", "metrics", "evaluator"),
     ("limits", "_grammars"),

@@ -100,6 +100,9 @@ def test_analyse_a_match() -> None:
     shown = text(book)
     assert "Luck based FIBS rating diff." in shown  # the statistics table
     assert shown.count('class="bgkit-board"') >= 5  # worst plays with their boards
+    # an Analysis and a Report show as the match viewer, with its data and script
+    assert shown.count('<div class="bgkit-viewer"') == 2
+    assert shown.count('"cs":[[') >= 200 and "bgkitViewer(document.currentScript" in shown
 
 
 def test_compare_matches() -> None:
@@ -118,6 +121,7 @@ def test_a_season_of_matches() -> None:
     shown = text(book)
     assert "Hossein Aghili" in shown  # lasse's last Galaxy match
     assert "illegal-play" in shown  # a record that breaks the rules, listed
+    assert "opponent_pr" in shown and "luck_rate_memg" in shown  # lasse's opponents, months
 
 
 def test_auditing_an_event() -> None:

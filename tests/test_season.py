@@ -8,6 +8,7 @@ be the same. Then what the season says is checked against the records themselves
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -106,7 +107,7 @@ def test_the_page_in_a_browser(season: Season, tmp_path: Path) -> None:
     page = tmp_path / "season.html"
     season.write_html(page)
     text = page.read_text()
-    assert "<script" not in text and not any(f'{a}="http' in text for a in ("src", "href"))
+    assert not any(f'{a}="http' in text for a in ("src", "href"))  # (scripts are inline)
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
         pytest.skip("no Chromium")
@@ -115,8 +116,9 @@ def test_the_page_in_a_browser(season: Season, tmp_path: Path) -> None:
         [*args, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120
     ).stdout
     assert dom.count("<figure") == 3
-    assert dom.count('<td class="board">') == 10
-    assert dom.count("<tr>") > len(season.matches)
+    assert len(re.findall(r'data-bgv-board="\d+"', dom)) == 10
+    assert len(re.findall(r'data-board="[-a-oA-O]{26}"', dom)) == 10  # drawn by the script
+    assert dom.count("<tr>") > (season.matches["name"] == season.subject).sum()
     shot = tmp_path / "season.png"
     subprocess.run(
         [*args, "--window-size=1200,3000", f"--screenshot={shot}", page.as_uri()],
@@ -135,7 +137,8 @@ def test_the_command_line(tmp_path: Path) -> None:
     runner = CliRunner()
     done = runner.invoke(main, ["analyze", str(folder), "--plies", "0", "--jobs", "1"])
     assert done.exit_code == 0, done.output
-    assert "4 matches analysed (0-ply)" in done.output and "Alice" in done.output
+    assert "4 matches analysed (0-ply)" in done.output and "Alice: 4 matches" in done.output
+    assert "not analysed: " not in done.output  # (notes.txt is not a record: not looked at)
     out = tmp_path / "s.json"
     parquet = tmp_path / "rows.csv"
     args = ["analyze", str(folder), "-p", "0", "--json", str(out), "--csv", "-", "-o", str(parquet)]
@@ -151,3 +154,62 @@ def test_the_command_line(tmp_path: Path) -> None:
     assert wrong.exit_code == 2 and "for one match" in wrong.output
     single = runner.invoke(main, ["analyze", str(SELFPLAY[0]), "-o", str(parquet)])
     assert single.exit_code == 2 and "are for a folder" in single.output
+
+
+def test_names_are_compared_case_blind_and_aliases_merge(season: Season) -> None:
+    names = season.players["name"]
+    assert names.str.casefold().is_unique  # Llabba and llabba are one player
+    most = season.matches["name"].value_counts()
+    assert season.subject == most.index[0] and most.iloc[0] > most.iloc[1]  # most matches
+    about = season.about("LLABBA")
+    assert about.subject is not None and about.subject.casefold() == "llabba"
+    mine = about.matches[about.matches["name"] == about.subject]
+    assert about.opponents()["matches"].sum() == len(mine)
+    assert about.by_month()["matches"].sum() == mine["date"].notna().sum()
+    merged = season.about("lasse", {about.subject: "lasse"})
+    assert merged.subject == "lasse"
+    both = len(season.matches[season.matches["name"].isin(["lasse", about.subject])])
+    assert len(merged.matches[merged.matches["name"] == "lasse"]) == both
+
+
+def test_scores_are_capped_at_the_match_length() -> None:
+    from bgkit.season import _capped
+
+    assert _capped("16-4", 13) == "13-4" and _capped("7-2", 7) == "7-2"
+    assert _capped("16-4", 0) == "16-4"  # money: as written
+
+
+def test_the_command_line_about_a_player(tmp_path: Path) -> None:
+    folder = tmp_path / "season"
+    folder.mkdir()
+    for path in SELFPLAY:
+        shutil.copy(path, folder)
+    text = SELFPLAY[0].read_text().replace("Bob", "bob")  # the same player, written lower
+    (folder / "renamed.mat").write_text(text)
+    (folder / "broken.mat").write_text(" 5 point match\n\n Game 1\n garbage\n")
+    runner = CliRunner()
+    done = runner.invoke(main, ["analyze", str(folder), "--jobs", "1", "--player", "BOB"])
+    assert done.exit_code == 0, done.output
+    assert "Bob: 5 matches, won 0, lost 5" in done.output
+    assert "broken.mat: unreadable-line: " in done.output and ":4:9:" in done.output
+    alias = ["analyze", str(folder), "--jobs", "1", "--player", "B", "--alias", "b=Bob"]
+    assert "Bob: 5 matches" in runner.invoke(main, alias).output
+    nobody = runner.invoke(main, ["analyze", str(folder), "--jobs", "1", "--player", "zed"])
+    assert nobody.exit_code == 2 and "nobody of that name" in nobody.output
+    page = tmp_path / "bob.html"
+    done = runner.invoke(main, [*alias, "--html", str(page)])
+    assert done.exit_code == 0, done.output
+    html = page.read_text()
+    assert "<h2>Opponents</h2>" in html and "<h2>Bob's matches</h2>" in html
+    assert "broken.mat" in html and ">lost<" in html
+
+
+def test_single_game_sessions_count_as_money_and_scores_as_capped() -> None:
+    session = ROOT / "data" / "conventions" / "galaxy-jacoby-session.mat"  # ann loses 1 point
+    season = analyze_season([str(session), str(SELFPLAY[0])], jobs=1, progress=False)
+    rows = season.matches.set_index(["file", "name"])[["length", "score", "won"]]
+    assert rows.loc[(str(session), "ann")].tolist() == [0, "-1", False]
+    assert rows.loc[(str(session), "bo")].tolist() == [0, "+1", True]
+    raw = season.rows.set_index(["file", "name"])
+    written = raw.loc[(str(SELFPLAY[0]), "Alice"), "score"]  # as the record adds it up
+    assert written == "8-0" and rows.loc[(str(SELFPLAY[0]), "Alice"), "score"] == "5-0"

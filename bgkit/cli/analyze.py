@@ -112,6 +112,19 @@ STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
     show_default=True,
     help="gnubg's rating names since 2024 (current) or before.",
 )
+@click.option(
+    "--player",
+    metavar="NAME",
+    help="For a folder: whose season it is (names compared case-blind)."
+    "  [default: the player in most matches]",
+)
+@click.option(
+    "--alias",
+    "aliases",
+    metavar="OTHER=NAME",
+    multiple=True,
+    help="For a folder: OTHER is NAME under another name (repeatable).",
+)
 @click.option("--force", is_flag=True, help="Overwrite existing output files.")
 @click.option(
     "--progress/--no-progress",
@@ -138,6 +151,8 @@ def analyze(
     scheduler: str | None,
     output: str | None,
     rating_scale: str,
+    player: str | None,
+    aliases: tuple[str, ...],
     force: bool,
     progress: bool | None,
     from_: str | None,
@@ -169,8 +184,11 @@ def analyze(
             fail("a folder is analysed as a season: --sgf, --candidates, --from, --jacoby,"
                  " --beavers and --use-file-analysis are for one match")  # fmt: skip
         _season(file, plies if strength is None else STRENGTHS[strength], met, jobs, scheduler,
-                output, json_out, csv_out, html_out, force, progress)  # fmt: skip
+                output, json_out, csv_out, html_out, force, progress,
+                player, _aliases(aliases))  # fmt: skip
         return
+    if player or aliases:
+        fail("--player and --alias are for a folder (a season of matches)")
     if use_file_analysis and given("met"):
         fail("--met is for GNU Backgammon's analysis; the record's own used its analyser's")
     if use_file_analysis and (given("jacoby") or given("beavers")):
@@ -257,6 +275,8 @@ def _season(
     html_out: str | None,
     force: bool,
     progress: bool | None,
+    player: str | None = None,
+    aliases: dict[str, str] | None = None,
 ) -> None:
     """``bgkit analyze FOLDER``: the season of every record in it."""
     from bgkit.cli._common import fail, require_extra
@@ -283,9 +303,14 @@ def _season(
     except KeyboardInterrupt:
         click.echo(_kept(output), err=True)
         raise
+    season = season.about(player, aliases)
     matches = season.matches
     if matches.empty:
         fail(f"{folder}: no match record bgkit could analyse in it")
+    who = season.subject
+    if who is None:
+        most = ", ".join(str(n) for n in matches["name"].value_counts().index[:5])
+        fail(f"--player {player!r}: nobody of that name in {folder} (most matches: {most})")
     try:
         if json_out:
             doc = {
@@ -295,7 +320,7 @@ def _season(
             }
             _write(json_out, json.dumps(_plain(doc), indent=1, allow_nan=False), force)
         if csv_out:
-            _write(csv_out, matches.to_csv(index=False), force)
+            _write(csv_out, matches.to_csv(index=False, float_format="%.6g"), force)
         if html_out:
             title = f"A season of matches: {folder}"
             _write(html_out, season.html(title), force)
@@ -304,13 +329,45 @@ def _season(
     except OSError as err:
         fail(error_line(err))
     if not any(outputs):
-        players = season.players.head(20)
-        shown = players[["name", "matches", "won", "lost", "pr", "luck_rate_memg"]].round(2)
-        head = (
-            f"{folder}: {matches['file'].nunique()} matches analysed ({plies}-ply),"
-            f" {len(season.skipped)} file(s) not analysed\n"
+        click.echo(_season_text(season, folder, plies))
+
+
+def _season_text(season: Any, folder: str, plies: int) -> str:
+    """The season in the terminal: the player, the opponents, the files not analysed."""
+    matches = season.matches
+    who = season.subject
+    me = season.players[season.players["name"] == who].iloc[0]
+    lines = [
+        f"{folder}: {matches['file'].nunique()} matches analysed ({plies}-ply),"
+        f" {len(season.skipped)} file(s) not analysed",
+        f"{who}: {me['matches']} matches, won {me['won']}, lost {me['lost']},"
+        f" unfinished {me['unfinished']}; PR {me['pr']:.1f};"
+        f" luck {me['luck_rate_memg']:+.1f} mEMG per roll",
+    ]
+    opponents = season.opponents()
+    if len(opponents):
+        lines.append(f"opponents ({len(opponents)}), most matches first:")
+        shown = opponents.head(15).rename(
+            columns={"pr": f"{who}'s PR", "opponent_pr": "their PR", "last": "last match"}
         )
-        click.echo(head + shown.to_string(index=False, na_rep="n/a"))
+        lines.append(shown.round(1).to_string(index=False, na_rep="n/a"))
+        if len(opponents) > 15:
+            lines.append(f"... and {len(opponents) - 15} more opponents")
+    for row in season.skipped.itertuples(index=False):
+        lines.append(f"not analysed: {row.file}: {row.kind}: {row.message}")
+    return "\n".join(lines)
+
+
+def _aliases(pairs: tuple[str, ...]) -> dict[str, str]:
+    from bgkit.cli._common import fail
+
+    out = {}
+    for pair in pairs:
+        other, sep, name = pair.partition("=")
+        if not sep or not other.strip() or not name.strip():
+            fail(f"--alias {pair!r}: OTHER=NAME, such as llabba2=Llabba")
+        out[other.strip()] = name.strip()
+    return out
 
 
 def _kept(output: str | None) -> str:
@@ -386,8 +443,18 @@ def moves_csv(result: Analysis) -> str:
     writer = csv.DictWriter(buffer, fieldnames=list(MOVE_COLUMNS), lineterminator="\n")
     writer.writeheader()
     for row in result.to_dict()["moves"]:
-        writer.writerow({k: "" if row.get(k) is None else row[k] for k in MOVE_COLUMNS})
+        writer.writerow({k: _csv_cell(row.get(k)) for k in MOVE_COLUMNS})
     return buffer.getvalue()
+
+
+def _csv_cell(value: Any) -> Any:
+    """A CSV cell: empty for a missing figure, a float to 6 significant digits (the
+    evaluator's precision, not Python's 17)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return value
 
 
 def summary(result: Analysis) -> str:

@@ -101,8 +101,8 @@ from bgkit._grammars import parser
 from bgkit.errors import LimitError, NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
-from bgkit.formats._ratings import rating_tags
 from bgkit.formats._by_lines import line_starts, parse_slice
+from bgkit.formats._ratings import rating_tags
 from bgkit.limits import active, check_integer, check_name, check_play_steps, check_text
 from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.records import (
