@@ -47,7 +47,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from bgkit.analysis_tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
-from bgkit.errors import AnalysisError, BgkitError
+from bgkit.errors import AnalysisError, BgkitError, EngineLimitError
 from bgkit.evaluator import CubeDecision, Evaluator
 from bgkit.formats.annotations import (
     ActionAnalysis,
@@ -404,7 +404,7 @@ def analyze(
         bar = _progress_bar(len(tasks), progress)
         try:
             figures = runner.results(bar.update if bar is not None else lambda n: None)
-        except (AnalysisTaskError, NotImplementedError) as err:
+        except (AnalysisTaskError, NotImplementedError, EngineLimitError) as err:
             raise AnalysisError(f"cannot analyse: {err}") from err
         finally:
             if bar is not None:

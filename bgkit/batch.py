@@ -56,7 +56,6 @@ import multiprocessing
 import os
 import re
 import shutil
-import signal
 import sys
 import threading
 import time
@@ -68,6 +67,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from bgkit.errors import BatchError, BgkitError, NotationError, error_line
+from bgkit.workers import worker_start
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -835,8 +835,9 @@ class _PoolRunner:
 
 def ignore_interrupts() -> None:
     """In a worker process: leave Ctrl-C (SIGINT, sent to the whole process group) to the
-    parent, which stops the run and reports it once, instead of a traceback per worker."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent, which stops the run and reports it once, instead of a traceback per worker;
+    and die with the parent (:func:`bgkit.workers.worker_start`)."""
+    worker_start()
 
 
 def _mp_context() -> Any:

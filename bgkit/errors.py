@@ -27,6 +27,8 @@ __all__ = [
     "AnalysisError",
     "BatchError",
     "BgkitError",
+    "EngineCrashError",
+    "EngineLimitError",
     "IllegalActionError",
     "IllegalPlayError",
     "InvalidPositionError",
@@ -246,6 +248,17 @@ class AnalysisError(BgkitError, ValueError):
     def __init__(self, message: str, issue: Issue | None = None) -> None:
         super().__init__(message)
         self.issue = issue
+
+
+class EngineLimitError(BgkitError, ValueError):
+    """A position, search depth or figure GNU Backgammon does not support (a match past
+    64 points, a hypergammon board, an equity that is not a number): refused before the
+    engine, by :mod:`bgkit.engine_gate`, with gnubg's bound in the message."""
+
+
+class EngineCrashError(BgkitError, ValueError):
+    """GNU Backgammon's process died while evaluating (a crash in its C code): the
+    evaluation ran in a worker, and only that worker was lost."""
 
 
 class UnsupportedFormatError(BgkitError, ValueError):

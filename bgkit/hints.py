@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from bgkit import engine_gate
 from bgkit.evaluator import Chances, CubeDecision, Evaluator, mirror
 
 if TYPE_CHECKING:
@@ -133,7 +134,22 @@ def hint(
     :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`;
         default Kazaross-XG2); not with ``evaluator``.
     :raises ValueError: for an unknown table, or a table with an ``evaluator``.
+    :raises EngineLimitError: for a position or depth GNU Backgammon does not support
+        (:mod:`bgkit.engine_gate`), or a figure that is not a number.
     """
+    engine_gate.check(position, plies)
+    result = _hint(position, plies, candidates, evaluator, met)
+    engine_gate.finite_all(result.to_dict(), "this position")
+    return result
+
+
+def _hint(
+    position: Position,
+    plies: int,
+    candidates: int | None,
+    evaluator: Evaluator | None,
+    met: str | None,
+) -> Hint:
     if evaluator is None:
         from bgkit.gnubg_evaluator import GnubgEvaluator
 

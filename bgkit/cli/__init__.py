@@ -21,6 +21,7 @@ from bgkit.cli.convert import convert
 from bgkit.cli.hint import hint
 from bgkit.cli.positions import moves, show
 from bgkit.cli.verify import verify
+from bgkit.errors import BgkitError, error_line
 
 __all__ = ["fail", "main", "parse_dice"]
 
@@ -48,6 +49,12 @@ class _Main(click.Group):
         except BrokenPipeError:
             _quiet_stdout()
             sys.exit(141)  # what a shell reports for a tool killed by SIGPIPE
+        except (click.exceptions.ClickException, click.exceptions.Exit):
+            raise  # (usage errors: click reports them)
+        except BgkitError as err:  # (bad input a command did not place: one line all the same)
+            fail(error_line(err))
+        except (Exception, RecursionError) as err:  # a bug: one line, never a traceback
+            fail(f"internal error: {type(err).__name__}: {error_line(BgkitError(str(err)))}", 3)
         finally:
             signal.signal(signal.SIGTERM, previous)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from typing import TYPE_CHECKING
 
 import click
@@ -78,17 +79,29 @@ def hint(
             found.extend(positions_from(argument))
         except (BgkitError, OSError) as err:
             fail(error_line(err, source=argument))
-    for pos in found:
-        if roll is not None:
-            pos = replace(pos, dice=roll, doubled=False)
-        try:
-            result = ask(pos, plies=plies, candidates=candidates, met=met)
-        except BgkitError as err:
-            fail(error_line(err, source=pos.xgid()))
-        if as_json:
-            click.echo(json.dumps(result.to_dict()))
-            continue
-        click.echo(_text(result))
+    from bgkit.analysis_tasks import can_fork
+    from bgkit.errors import EngineCrashError
+    from bgkit.workers import Isolated
+
+    crashed = False
+    with Isolated(enabled=can_fork()) as engine:  # (a crash in gnubg loses one position)
+        for pos in found:
+            if roll is not None:
+                pos = replace(pos, dice=roll, doubled=False)
+            try:
+                result = engine.call(ask, pos, plies=plies, candidates=candidates, met=met)
+            except EngineCrashError as err:
+                click.echo(f"bgkit: {error_line(err, source=pos.xgid())}", err=True)
+                crashed = True
+                continue
+            except BgkitError as err:
+                fail(error_line(err, source=pos.xgid()))
+            if as_json:
+                click.echo(json.dumps(result.to_dict(), allow_nan=False))
+                continue
+            click.echo(_text(result))
+    if crashed:
+        sys.exit(3)
 
 
 def _text(result: object) -> str:
