@@ -960,6 +960,12 @@ class _Store:
             raise BatchError(f"{path}: the output must be a .parquet or .csv file")
         if not path.parent.is_dir():
             raise BatchError(f"{path}: no such directory: {path.parent}")
+        for link in (path, path.with_name(path.name + ".parts")):
+            if link.is_symlink():
+                raise BatchError(
+                    f"{link}: a symbolic link; bgkit never writes through a link: name the"
+                    " file itself"
+                )
         self.path = path
         self.dtypes = dtypes
         self.parts = path.with_name(path.name + ".parts")

@@ -102,6 +102,7 @@ from lark import Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedT
 from bgkit._grammars import parser
 from bgkit.errors import (
     NotationError,
+    UnsupportedFormatError,
     excerpt,
 )
 from bgkit.fileio import write_atomic
@@ -206,6 +207,18 @@ def _unescape(raw: str) -> str:
 
 def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _simple_text(name: str) -> str:
+    """A player name as SGF SimpleText (``PW``, ``PB``): one line. A name with a line
+    break is refused, never written raw for a reader to take as lines of the file the
+    name's author chose (SGF has no escape for a hard line break)."""
+    bad = next((ch for ch in name if len(f"a{ch}b".splitlines()) > 1), None)
+    if bad is not None:
+        raise UnsupportedFormatError(
+            f"an SGF file cannot hold the player name {name!r} (line break U+{ord(bad):04X})"
+        )
+    return _escape(name)
 
 
 def _tree_sgf(tree: _GameTree) -> str:
@@ -1131,7 +1144,7 @@ class _GameWriter:
             f"(;FF[4]GM[6]CA[UTF-8]AP[bgkit:{__version__}]",
             f"MI[length:{m.length}][game:{max(game.number - 1, 0)}]"
             f"[ws:{game.score[0]}][bs:{game.score[1]}]",
-            f"PW[{_escape(m.players[0])}]PB[{_escape(m.players[1])}]",
+            f"PW[{_simple_text(m.players[0])}]PB[{_simple_text(m.players[1])}]",
         ]
         if self.index == 0:
             out.append(_properties(m.annotations))
