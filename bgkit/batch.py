@@ -60,13 +60,14 @@ import sys
 import threading
 import time
 import uuid
+import warnings
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from bgkit.errors import BatchError, BgkitError, NotationError, error_line
+from bgkit.errors import BatchError, BgkitError, DecodingWarning, NotationError, error_line
 from bgkit.workers import worker_start
 
 if TYPE_CHECKING:
@@ -370,12 +371,25 @@ def verify_rows(
     :param max_size: read files up to this many bytes (``--max-size``; default 64 MiB).
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
-    from bgkit.verify import verify
+    from bgkit.verify import Issue, IssueKind, verify
 
-    report = verify(_read(path, max_size), stop_at_first=strict, jacoby=jacoby)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DecodingWarning)
+        match = _read(path, max_size)
+    report = verify(match, stop_at_first=strict, jacoby=jacoby)
     summary = {"games": report.games, "actions": report.actions_checked, "ok": report.ok}
     rows: list[Row] = []
-    for issue in report.issues:
+    guesses = [w.message for w in caught if isinstance(w.message, DecodingWarning)]
+    for warning in caught:
+        if not isinstance(warning.message, DecodingWarning):
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    decoding = [  # (the reader's guess at the text, before what the rules found)
+        Issue(IssueKind.ENCODING, g.reason, 0, 0, None, line=g.line, column=g.column)
+        for g in guesses
+    ]
+    for issue in (*decoding, *report.issues):
         row = issue.to_dict()
         del row["file"]
         rows.append({**row, **summary})

@@ -32,6 +32,8 @@ import re
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from bgkit.errors import visible
+from bgkit.html import name_html
 from bgkit.records import Match
 
 if TYPE_CHECKING:
@@ -78,7 +80,7 @@ def html_report(match: Match, analysis: Analysis) -> str:
     :param analysis: :func:`bgkit.analysis.analyze`'s result for ``match``.
     """
     from bgkit import __version__, reports
-    from bgkit.html import match_html
+    from bgkit.html import match_html, plain_page
 
     names = match.players
     length = f"{match.length}-point match" if match.length else "money session"
@@ -88,9 +90,9 @@ def html_report(match: Match, analysis: Analysis) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}: bgkit analysis</title>",
+        f"<title>{escape(visible(title))}: bgkit analysis</title>",
         f"<style>{_STYLE}</style></head><body>",
-        f"<h1>{escape(title)}</h1>",
+        f"<h1>{name_html(names[0])} vs. {name_html(names[1])}, {length}</h1>",
         f'<p class="meta">Analysed by {escape(str(settings["description"]))};'
         f" ratings on gnubg's {escape(str(settings['rating_scale']))} scale;"
         f" {escape(str(settings['pr']))}. Report by bgkit {__version__}.</p>",
@@ -130,7 +132,7 @@ def html_report(match: Match, analysis: Analysis) -> str:
         _decisions(analysis),
         "</body></html>",
     ]
-    return "\n".join(parts) + "\n"
+    return plain_page("\n".join(parts) + "\n")
 
 
 def write_html_report(
@@ -197,7 +199,7 @@ def _worst(analysis: Analysis) -> str:
         cost = row["error_mwc"]
         cost_text = f"{100 * cost:.2f}% MWC" if unit == "MWC" else f"{cost:.3f} points"
         detail = (
-            f"<b>Game {row['game']}, move {row['move']}, {escape(str(row['name']))}</b><br>"
+            f"<b>Game {row['game']}, move {row['move']}, {name_html(str(row['name']))}</b><br>"
             f"{what}<br>best: {escape(str(row['best']))}<br>"
             f"error {1000 * row['error_emg']:.1f} mEMG ({cost_text})"
             + (f", {escape(str(row['skill']))}" if row["skill"] else "")
@@ -254,7 +256,7 @@ def _decisions(analysis: Analysis) -> str:
                 pos = pos.with_dice(int(row["dice"][0]), int(row["dice"][1]))
                 play = Play.parse(str(row["play"] or ""))
             board = board_svg(pos, size=280, last_play=play, names=names)
-            text = [f"<p><b>{row['move']}. {escape(str(row['name']))}</b> "]
+            text = [f"<p><b>{row['move']}. {name_html(str(row['name']))}</b> "]
             label = str((row["skill"] if row["action"] == "move" else row["cube_skill"]) or "")
             if row["action"] == "move":
                 what = row["play"] if row["play"] is not None else "(no play)"

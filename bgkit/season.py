@@ -41,7 +41,9 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bgkit.html import name_html, plain_page
 from bgkit.metrics import performance_rating
+from bgkit.reports import text_as_written
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -194,6 +196,7 @@ class Season:
 
     # -- figures
 
+    @text_as_written
     def form_figure(self, names: list[str] | None = None, window: int = WINDOW) -> Figure:
         """PR match by match for the players with most matches (or ``names``), in date
         order, with the rolling mean over ``window`` matches. Lower is better."""
@@ -225,6 +228,7 @@ class Season:
             ax.legend(loc="upper right")
         return fig
 
+    @text_as_written
     def pr_luck_figure(self) -> Figure:
         """Error rate against luck rate, one point per player and match, wins and losses
         apart: how much of a season's results the dice explain. The axes hold the middle
@@ -248,6 +252,7 @@ class Season:
                 ax.set_title(f"{ax.get_title()}\n({outside} outside the axes)")
         return fig
 
+    @text_as_written
     def phase_figure(self, names: list[str] | None = None) -> Figure:
         """Error rate by game phase for the players with most matches (or ``names``)."""
         from matplotlib.figure import Figure
@@ -336,7 +341,7 @@ class Season:
             skipped["file"] = skipped["file"].map(lambda f: Path(str(f)).name)
             parts += ["<h2>Not analysed</h2>", _table(skipped, "skipped")]
         parts.append("</body></html>")
-        return "\n".join(parts) + "\n"
+        return plain_page("\n".join(parts) + "\n")
 
     def _phase_table(self, most: int = 15) -> pd.DataFrame:
         """Error rate and moves per phase, one row per player (those with most matches)."""
@@ -374,8 +379,8 @@ class Season:
                             names=(str(names[0]), str(names[1])))  # fmt: skip
             when = f", {escape(str(row.date))}" if isinstance(row.date, str) else ""
             rows.append(
-                f'<tr><td class="num">{rank}</td><td><b>{escape(str(row.name))}</b> against'
-                f" {escape(str(row.opponent))}{when}<br>{escape(Path(str(row.file)).name)},"
+                f'<tr><td class="num">{rank}</td><td><b>{name_html(str(row.name))}</b> against'
+                f" {name_html(str(row.opponent))}{when}<br>{name_html(Path(str(row.file)).name)},"
                 f" game {row.game}, move {row.move}<br>{escape(dice)}:"
                 f" {escape(str(row.played))}<br>best: {escape(str(row.best))}<br>error"
                 f" {1000 * float(row.error_emg):.1f} mEMG<br>"

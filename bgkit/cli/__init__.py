@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import signal
 import sys
+import warnings
 from typing import Any
 
 import click
 
-from bgkit.cli._common import fail, parse_dice
+from bgkit.cli._common import fail, parse_dice, say
 from bgkit.cli.analyze import analyze
 from bgkit.cli.convert import convert
 from bgkit.cli.hint import hint
 from bgkit.cli.positions import moves, show
 from bgkit.cli.verify import verify
-from bgkit.errors import BgkitError, error_line
+from bgkit.errors import BgkitError, DecodingWarning, error_line
 
 __all__ = ["fail", "main", "parse_dice"]
 
@@ -41,7 +42,10 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         previous = signal.signal(signal.SIGTERM, _terminate)
         try:
-            return super().invoke(ctx)
+            with warnings.catch_warnings():  # (a text decoded by a guess: one note line)
+                warnings.simplefilter("always", DecodingWarning)
+                warnings.showwarning = _show_warning
+                return super().invoke(ctx)
         except KeyboardInterrupt:
             fail("interrupted", 130)
         except _Terminated:
@@ -57,6 +61,23 @@ class _Main(click.Group):
             fail(f"internal error: {type(err).__name__}: {error_line(BgkitError(str(err)))}", 3)
         finally:
             signal.signal(signal.SIGTERM, previous)
+
+
+_shown_before = warnings.showwarning
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    if issubclass(category, DecodingWarning):
+        say(f"bgkit: note: {message}")
+        return
+    _shown_before(message, category, filename, lineno, file, line)
 
 
 def _quiet_stdout() -> None:

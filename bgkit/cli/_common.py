@@ -18,7 +18,7 @@ from typing import IO, Any, NoReturn, TypeVar
 
 import click
 
-from bgkit.errors import NotationError
+from bgkit.errors import NotationError, visible
 
 __all__ = [
     "EXIT_LOST",
@@ -28,6 +28,7 @@ __all__ = [
     "max_size_option",
     "parse_dice",
     "require_extra",
+    "say",
     "stdin",
 ]
 
@@ -39,9 +40,16 @@ code for "issues found"."""
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print ``bgkit: message`` on stderr and exit with ``code``."""
-    click.echo(f"bgkit: {message}", err=True)
+    """Print ``bgkit: message`` on stderr, as one line (:func:`say`), and exit with ``code``."""
+    say(f"bgkit: {message}")
     sys.exit(code)
+
+
+def say(line: str, *, err: bool = True) -> None:
+    """Print ``line`` (on stderr unless ``err`` is false) as one line, whatever names and
+    file names it quotes: control and bidirectional characters are shown escaped
+    (:func:`bgkit.errors.visible`), so that no name forges a line or hides another."""
+    click.echo(visible(line), err=err)
 
 
 def parse_dice(text: str) -> tuple[int, int]:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import click
 
 from bgkit.cli._common import candidates_option, max_size_option, met_option
+from bgkit.errors import visible
 
 if TYPE_CHECKING:
     from bgkit.analysis import Analysis
@@ -169,7 +170,7 @@ def analyze(
             fail(f"{out} exists; use --force to overwrite it")
     limits = active().with_max_size(max_size)
     try:
-        match = read_match(stdin() if file == "-" else file, limits=limits)
+        match = read_match(stdin() if file == "-" else Path(file), limits=limits)
     except (BgkitError, OSError) as err:
         fail(error_line(err, source=file))
     try:
@@ -279,8 +280,9 @@ def _season(
     if not any(outputs):
         players = season.players.head(20)
         shown = players[["name", "matches", "won", "lost", "pr", "luck_rate_memg"]].round(2)
+        shown = shown.assign(name=shown["name"].map(lambda name: visible(str(name))))
         head = (
-            f"{folder}: {matches['file'].nunique()} matches analysed ({plies}-ply),"
+            f"{visible(folder)}: {matches['file'].nunique()} matches analysed ({plies}-ply),"
             f" {len(season.skipped)} file(s) not analysed\n"
         )
         click.echo(head + shown.to_string(index=False, na_rep="n/a"))
@@ -393,12 +395,12 @@ def summary(result: Analysis) -> str:
             else:
                 cells.append(_cell(p[how], "{}"))
         rows.append((label, *cells))
-    names = [str(p["name"]) for p in result.players_list]
+    names = [visible(str(p["name"])) for p in result.players_list]
     width = max(len(r[0]) for r in rows) + 2
     col = max(12, *(len(n) for n in names), *(len(c) for r in rows for c in r[1:])) + 2
     settings = result.settings
     head = (
-        f"{result.match.source_name or 'match'}: {len(result.rows)} actions, "
+        f"{visible(result.match.source_name or 'match')}: {len(result.rows)} actions, "
         f"{settings['description']}, ratings: {settings['rating_scale']} scale\n"
     )
     lines = [head, f"{'':<{width}}{names[0]:>{col}}{names[1]:>{col}}\n"]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bgkit.cli._common import fail, max_size_option, stdin
+from bgkit.cli._common import fail, max_size_option, say, stdin
 from bgkit.errors import BgkitError, error_line
 from bgkit.formats import FORMATS, WRITABLE
 
@@ -75,7 +75,7 @@ def convert(
         if source == "-":
             match = read_match(stdin(), format=from_, limits=limits)
         else:
-            match = read_match(source, format=from_, limits=limits)
+            match = read_match(Path(source), format=from_, limits=limits)
     except (BgkitError, OSError) as err:
         fail(error_line(err, source=source))
     report = verify_match(match)
@@ -83,13 +83,14 @@ def convert(
         first = report.errors[0]
         count = len(report.errors)
         if not force:
+            say(str(first))
             fail(
-                f"{first}\n{source}: {count} issue(s); not converted (use --force to convert"
+                f"{source}: {count} issue(s); not converted (use --force to convert"
                 " a record that fails verification)",
                 1,
             )
-        click.echo(f"warning: {first}", err=True)
-        click.echo(f"warning: {source}: {count} issue(s); converting anyway (--force)", err=True)
+        say(f"warning: {first}")
+        say(f"warning: {source}: {count} issue(s); converting anyway (--force)")
     try:
         write_match(match, sys.stdout if target == "-" else target, out_format, force=force)
     except BrokenPipeError:
@@ -100,15 +101,14 @@ def convert(
         fail(f"{target}: {err}")
     if target != "-":
         games = len(match.games)
-        click.echo(f"{source} -> {target}: {games} game(s) as {out_format}", err=True)
+        say(f"{source} -> {target}: {games} game(s) as {out_format}")
     if out_format in ("mat", "ogxm"):
         dropped = _analysed_actions(match)
         if dropped:
             why = "has no place for it" if out_format == "mat" else "is written without it"
-            click.echo(
+            say(
                 f"note: {target}: the analysis of {dropped} action(s) is not written"
-                f" (.{out_format} {why}; .sgf and .json keep it)",
-                err=True,
+                f" (.{out_format} {why}; .sgf and .json keep it)"
             )
 
 

@@ -59,7 +59,7 @@ def hint(
     """
     from dataclasses import replace
 
-    from bgkit.cli._common import fail, parse_dice
+    from bgkit.cli._common import fail, parse_dice, say
     from bgkit.errors import BgkitError, error_line
     from bgkit.formats.positions import positions_from
 
@@ -91,7 +91,7 @@ def hint(
             try:
                 result = engine.call(ask, pos, plies=plies, candidates=candidates, met=met)
             except EngineCrashError as err:
-                click.echo(f"bgkit: {error_line(err, source=pos.xgid())}", err=True)
+                say(f"bgkit: {error_line(err, source=pos.xgid())}")
                 crashed = True
                 continue
             except BgkitError as err:

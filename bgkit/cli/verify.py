@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from bgkit.cli._common import EXIT_LOST, fail, max_size_option, require_extra
+from bgkit.cli._common import EXIT_LOST, fail, max_size_option, require_extra, say
 from bgkit.errors import BgkitError, error_line
 from bgkit.formats import find_records
 
@@ -120,9 +120,9 @@ def verify(
     if strict or jacoby or max_size is not None:
         func = functools.partial(batch.verify_rows, strict=strict, jacoby=jacoby, max_size=max_size)
 
-    def say(line: str) -> None:
+    def tell(line: str) -> None:
         bar.clear()
-        click.echo(line, err=True)
+        say(line)  # (one line: a name or file name cannot forge another)
 
     done = 0
     try:
@@ -140,7 +140,7 @@ def verify(
                     if as_json:
                         click.echo(json.dumps(_unreadable_json(result.file, row)))
                     else:
-                        say(_labelled(result.file, row))
+                        tell(_labelled(result.file, row))
                     if strict:
                         break
                     continue
@@ -158,7 +158,7 @@ def verify(
                         del data["player_index"]
                         click.echo(json.dumps(data, ensure_ascii=False))
                     else:
-                        say(str(issue))
+                        tell(str(issue))
                 if first["ok"]:
                     clean += 1
                 else:

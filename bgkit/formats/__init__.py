@@ -11,18 +11,20 @@ True
 
 from __future__ import annotations
 
+import codecs
 import errno
 import importlib
 import io
 import os
 import re
 import stat
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeAlias
 
-from bgkit.errors import LimitError, NotationError, UnsupportedFormatError
+from bgkit.errors import DecodingWarning, LimitError, NotationError, UnsupportedFormatError
 from bgkit.fileio import file_kind
 from bgkit.limits import Limits, active, size_text, using
 
@@ -75,7 +77,7 @@ class Format:
     def parse_bytes(self, data: bytes, *, source_name: str | None = None) -> Match:
         """Parse a file's bytes: as they are for a binary format, else decoded first."""
         if not self.binary:
-            return self.parse(decode_bytes(data), source_name=source_name)
+            return self.parse(decode_bytes(data, source_name=source_name), source_name=source_name)
         module = importlib.import_module(self.module)
         parse: Callable[..., Match] = getattr(module, f"parse_{self.name}")
         return parse(data, source_name=source_name)
@@ -126,26 +128,77 @@ FORMATS: tuple[Format, ...] = (
 """The formats :func:`read_match` tries, in order."""
 
 
-def decode_bytes(data: bytes, *, encoding: str | None = None) -> str:
+#: A well-formed UTF-8 sequence of two to four bytes (text that has one is UTF-8 in part).
+_UTF8_MULTIBYTE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}"
+)
+
+
+def _cp1252_bytes(err: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: bytes that are not UTF-8 read as Windows-1252 (Latin-1 for
+    the five bytes it leaves undefined)."""
+    assert isinstance(err, UnicodeDecodeError)
+    bad = err.object[err.start : err.end]
+    return "".join(_CP1252[byte] for byte in bad), err.end
+
+
+_CP1252 = [
+    bytes([b]).decode("cp1252", "ignore") or bytes([b]).decode("latin-1") for b in range(256)
+]
+
+
+codecs.register_error("bgkit-cp1252", _cp1252_bytes)
+
+
+def decode_bytes(
+    data: bytes, *, encoding: str | None = None, source_name: str | None = None, note: bool = True
+) -> str:
     """Decode a record file's bytes.
 
-    UTF-8 first (a BOM is dropped); text that is not UTF-8 is read as Windows-1252, the
-    code page old Windows programs wrote, and failing that as Latin-1, which accepts any
-    byte. With ``encoding`` the bytes are decoded with that codec only.
+    UTF-8 first (a BOM is dropped). Text that is not UTF-8 is a guess, and says so with a
+    :class:`~bgkit.errors.DecodingWarning` (``file:line:col`` of the first byte that is
+    not UTF-8; ``note=False``: no warning): text with well-formed UTF-8 sequences
+    elsewhere (a file pieced together from two writers) keeps them, each other byte read
+    as Windows-1252; other text is read as Windows-1252, the code page old Windows programs
+    wrote, and failing that as Latin-1, which accepts any byte. With ``encoding`` the bytes
+    are decoded with that codec only.
 
-    >>> decode_bytes("K\\u00e9vin".encode("utf-8-sig")), decode_bytes(b"K\\xe9vin")
+    >>> decode_bytes("K\\u00e9vin".encode("utf-8-sig")), decode_bytes(b"K\\xe9vin", note=False)
     ('Kévin', 'Kévin')
+    >>> decode_bytes("Kévin ".encode() + b"Andr\\xe9", note=False)
+    'Kévin André'
 
     :raises UnicodeDecodeError: only when ``encoding`` is given and does not fit.
     """
     if encoding is not None:
         return data.decode(encoding)
-    for codec in ("utf-8-sig", "cp1252"):
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        first = err.start
+    if _UTF8_MULTIBYTE.search(data):
+        text = data.decode("utf-8-sig", "bgkit-cp1252")
+        how = "read as Windows-1252, the rest as UTF-8"
+    else:
         try:
-            return data.decode(codec)
+            text, how = data.decode("cp1252"), "read as Windows-1252"
         except UnicodeDecodeError:
-            continue
-    return data.decode("latin-1")
+            text, how = data.decode("latin-1"), "read as Latin-1"
+    if note:
+        line = data.count(b"\n", 0, first) + 1
+        column = first - (data.rfind(b"\n", 0, first) + 1) + 1
+        where = f"{source_name}:{line}:{column}" if source_name else f"{line}:{column}"
+        warnings.warn(
+            DecodingWarning(
+                where,
+                f"not UTF-8 (byte 0x{data[first]:02X}): the bytes that are not UTF-8 are"
+                f" {how}; names may read wrong",
+                line,
+                column,
+            ),
+            stacklevel=2,
+        )
+    return text
 
 
 RecordSource: TypeAlias = "str | os.PathLike[str] | IO[str] | IO[bytes]"
@@ -211,7 +264,10 @@ def source_data(
 def source_text(source: RecordSource, *, encoding: str | None = None) -> tuple[str, str | None]:
     """:func:`source_data` decoded with :func:`decode_bytes` when it is bytes."""
     data, name = source_data(source)
-    return (decode_bytes(data, encoding=encoding) if isinstance(data, bytes) else data), name
+    text = (
+        decode_bytes(data, encoding=encoding, source_name=name) if isinstance(data, bytes) else data
+    )
+    return text, name
 
 
 def detect_format(text: str, name: str | None = None) -> Format:
@@ -306,7 +362,9 @@ def _parse(data: str | bytes, name: str | None, format: str | None, encoding: st
     if fmt is not None and fmt.binary:
         raw = data if isinstance(data, bytes) else data.encode("latin-1", "replace")
         return fmt.parse_bytes(raw, source_name=name)
-    decoded = data if isinstance(data, str) else decode_bytes(data, encoding=encoding)
+    decoded = (
+        data if isinstance(data, str) else decode_bytes(data, encoding=encoding, source_name=name)
+    )
     return (fmt or detect_format(decoded, name)).parse(decoded, source_name=name)
 
 
@@ -341,7 +399,7 @@ def find_records(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], l
 def _looks_like_record(path: Path) -> bool:
     try:
         with path.open("rb") as handle:
-            head = decode_bytes(handle.read(1 << 16))
+            head = decode_bytes(handle.read(1 << 16), note=False)
     except OSError:
         return True  # let the reader report it
     return any(fmt.sniff(head) for fmt in FORMATS if not fmt.binary)

@@ -30,7 +30,7 @@ def read_exports(path: str | os.PathLike[str]) -> tuple[PositionExport, ...]:
     from bgkit.formats.xg_text import parse_xg_text, sniff_xg_text
 
     name = str(path)
-    text = decode_bytes(read_file(path))
+    text = decode_bytes(read_file(path), source_name=str(path))
     if sniff_gnubg_text(text):
         return parse_gnubg_text(text, source_name=name)
     if sniff_xg_text(text):

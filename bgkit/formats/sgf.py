@@ -285,7 +285,7 @@ def read_sgf(
     """
     data, name = source_data(source)
     if isinstance(data, bytes):
-        data = decode_bytes(data, encoding=encoding or _charset(data))
+        data = decode_bytes(data, encoding=encoding or _charset(data), source_name=name)
     return parse_sgf(data, source_name=name)
 
 
