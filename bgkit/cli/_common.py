@@ -25,8 +25,10 @@ __all__ = [
     "ByteSize",
     "candidates_option",
     "fail",
+    "from_dask",
     "max_size_option",
     "parse_dice",
+    "quiet_dask",
     "require_extra",
     "say",
     "stdin",
@@ -50,6 +52,22 @@ def say(line: str, *, err: bool = True) -> None:
     file names it quotes: control and bidirectional characters are shown escaped
     (:func:`bgkit.errors.visible`), so that no name forges a line or hides another."""
     click.echo(visible(line), err=err)
+
+
+def from_dask(err: BaseException) -> bool:
+    """Whether ``err`` is Dask's (a comm to a scheduler that went away is an OSError)."""
+    return type(err).__module__.split(".")[0] in ("distributed", "tornado")
+
+
+def quiet_dask() -> None:
+    """Silence Dask's client log: a lost scheduler is reported in one line, not in it."""
+    import logging
+
+    import distributed  # noqa: F401  (configures its loggers, which are then quietened)
+
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name.split(".")[0] == "distributed":
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def parse_dice(text: str) -> tuple[int, int]:

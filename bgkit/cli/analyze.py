@@ -236,7 +236,7 @@ def _season(
     progress: bool | None,
 ) -> None:
     """``bgkit analyze FOLDER``: the season of every record in it."""
-    from bgkit.cli._common import fail, require_extra
+    from bgkit.cli._common import EXIT_LOST, fail, from_dask, quiet_dask, require_extra
     from bgkit.errors import BatchError, BgkitError, error_line
     from bgkit.season import analyze_season
 
@@ -245,6 +245,7 @@ def _season(
         require_extra("bgkit analyze --output", "batch", ("pandas", "pyarrow"))
     if scheduler:
         require_extra("bgkit analyze --scheduler", "batch", ("distributed",))
+        quiet_dask()
     outputs = (json_out, csv_out, html_out)
     if sum(out == "-" for out in outputs) > 1:
         fail("only one of --json, --csv and --html can write to stdout (-)")
@@ -255,8 +256,19 @@ def _season(
         season = analyze_season(
             folder, plies, met=met, jobs=jobs, client=scheduler, output=output, progress=progress
         )
-    except (BatchError, BgkitError, OSError) as err:
-        fail(error_line(err))
+    except Exception as err:
+        if isinstance(err, (BatchError, BgkitError, OSError)) and not (
+            scheduler and from_dask(err)
+        ):
+            fail(error_line(err))
+        if not scheduler:
+            raise
+        kept = f"; the results so far are kept: rerun with --output {output} to go on"
+        fail(  # (a dead scheduler, a lost connection: as bgkit verify says it)
+            f"lost the Dask cluster at {scheduler} ({type(err).__name__})"
+            + (kept if output else ""),
+            EXIT_LOST,
+        )
     matches = season.matches
     if matches.empty:
         fail(f"{folder}: no match record bgkit could analyse in it")

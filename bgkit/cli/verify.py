@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from bgkit.cli._common import EXIT_LOST, fail, max_size_option, require_extra, say
+from bgkit.cli._common import (
+    EXIT_LOST,
+    fail,
+    from_dask,
+    max_size_option,
+    quiet_dask,
+    require_extra,
+    say,
+)
 from bgkit.errors import BgkitError, error_line
 from bgkit.formats import find_records
 
@@ -91,14 +99,7 @@ def verify(
         require_extra("bgkit verify --output", "batch", ("pandas", "pyarrow"))
     if scheduler:
         require_extra("bgkit verify --scheduler", "batch", ("distributed",))
-        import logging
-
-        import distributed  # noqa: F401  (configures its loggers, which are then quietened)
-
-        # a lost scheduler is reported in one line below, not in the client's log
-        for name in ["distributed", *logging.root.manager.loggerDict]:
-            if name.split(".")[0] == "distributed":
-                logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        quiet_dask()
     if "-" in paths:
         if len(paths) > 1 or scheduler or output:
             fail("- (stdin) is read alone: no other paths, --scheduler or --output with it")
@@ -239,6 +240,4 @@ def _unreadable_json(file: str, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _from_dask(err: BaseException) -> bool:
-    """Whether ``err`` is Dask's (a comm to a scheduler that went away is an OSError)."""
-    return type(err).__module__.split(".")[0] in ("distributed", "tornado")
+_from_dask = from_dask  # (its name before it moved to bgkit.cli._common)

@@ -101,6 +101,7 @@ from lark import Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedT
 
 from bgkit._grammars import parser
 from bgkit.errors import (
+    LimitError,
     NotationError,
     UnsupportedFormatError,
     excerpt,
@@ -108,7 +109,7 @@ from bgkit.errors import (
 from bgkit.fileio import write_atomic
 from bgkit.formats import decode_bytes, source_data
 from bgkit.formats._checkers import Board, game_steps, set_pos_sides
-from bgkit.limits import check_integer, check_name, check_nesting, check_text
+from bgkit.limits import check_integer, check_name, check_nesting, check_text, json_loads
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import (
     Action,
@@ -525,7 +526,9 @@ class _Reader:
     def kept_tags(self, prop: _Prop) -> list[tuple[str, str]]:
         """bgkit's ``BT``: the match's tags, every one in order."""
         try:
-            pairs = json.loads(prop.text())
+            pairs = json_loads(prop.text(), self.source_name)
+        except LimitError:
+            raise
         except ValueError:
             pairs = None
         if not isinstance(pairs, list) or not all(
