@@ -27,7 +27,9 @@ __all__ = [
     "AmbiguousPlayError",
     "AnalysisError",
     "BatchError",
+    "BatchNote",
     "BgkitError",
+    "BgkitNote",
     "DecodingWarning",
     "EngineCrashError",
     "EngineLimitError",
@@ -264,7 +266,16 @@ class EngineCrashError(BgkitError, ValueError):
     evaluation ran in a worker, and only that worker was lost."""
 
 
-class DecodingWarning(UserWarning):
+class BgkitNote(UserWarning):
+    """A fact worth knowing that is no error, from where no report can carry it (a
+    reader, a batch's output): the ``bgkit`` commands print it as one ``note:`` line."""
+
+
+class BatchNote(BgkitNote):
+    """About a batch's ``--output``: a part of an earlier run set aside, unreadable."""
+
+
+class DecodingWarning(BgkitNote):
     """A record's text is not UTF-8 and was decoded by a guess (Windows-1252, Latin-1, or
     UTF-8 with the other bytes read as Windows-1252): its names may read wrong. The
     message is ``file:line:col: ...`` of the first byte that is not UTF-8; ``bgkit

@@ -11,7 +11,12 @@ from bgkit.errors import BgkitError, IllegalPlayError, NotationError, error_line
 
 
 @pytest.mark.parametrize(
-    "name", [n for n in errors.__all__ if n[0].isupper() and not n.endswith("Warning")]
+    "name",
+    [
+        n
+        for n in errors.__all__
+        if n[0].isupper() and not issubclass(getattr(errors, n), Warning)  # (notes)
+    ],
 )
 def test_every_error_is_a_bgkit_error_and_a_value_error(name: str) -> None:
     cls = getattr(errors, name)

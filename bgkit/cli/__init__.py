@@ -22,7 +22,7 @@ from bgkit.cli.convert import convert
 from bgkit.cli.hint import hint
 from bgkit.cli.positions import moves, show
 from bgkit.cli.verify import verify
-from bgkit.errors import BgkitError, DecodingWarning, error_line
+from bgkit.errors import BgkitError, BgkitNote, error_line
 
 __all__ = ["fail", "main", "parse_dice"]
 
@@ -43,7 +43,7 @@ class _Main(click.Group):
         previous = signal.signal(signal.SIGTERM, _terminate)
         try:
             with warnings.catch_warnings():  # (a text decoded by a guess: one note line)
-                warnings.simplefilter("always", DecodingWarning)
+                warnings.simplefilter("always", BgkitNote)
                 warnings.showwarning = _show_warning
                 return super().invoke(ctx)
         except KeyboardInterrupt:
@@ -74,7 +74,7 @@ def _show_warning(
     file: Any = None,
     line: str | None = None,
 ) -> None:
-    if issubclass(category, DecodingWarning):
+    if issubclass(category, BgkitNote):
         say(f"bgkit: note: {message}")
         return
     _shown_before(message, category, filename, lineno, file, line)
