@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, TypeAlias
+from typing import IO, TYPE_CHECKING, Any, TypeAlias, overload
 
 from bgkit.errors import DecodingWarning, LimitError, NotationError, UnsupportedFormatError
 from bgkit.fileio import file_kind
@@ -205,6 +205,33 @@ RecordSource: TypeAlias = "str | os.PathLike[str] | IO[str] | IO[bytes]"
 """What the ``read_<fmt>`` functions take: a file path, or a file open for reading."""
 
 
+_CHUNK = 1 << 20
+
+
+@overload
+def read_at_most(handle: IO[bytes], most: int) -> bytes: ...
+@overload
+def read_at_most(handle: IO[str], most: int) -> str: ...
+def read_at_most(handle: IO[Any], most: int) -> bytes | str:
+    """What ``handle`` holds, up to ``most`` + 1 bytes or characters (one more tells a
+    caller the input is past its limit), read a megabyte at a time: memory grows with
+    what is there, not with the limit (``handle.read(most + 1)`` set aside the whole
+    limit first: ``--max-size 5G`` failed on any file under a 4 GB cap).
+    """
+    parts: list[bytes | str] = []
+    left = most + 1
+    while left > 0:
+        chunk: bytes | str = handle.read(min(left, _CHUNK))
+        if not chunk:
+            parts.append(chunk)  # (b"" or "", as the handle reads)
+            break
+        parts.append(chunk)
+        left -= len(chunk)
+    if isinstance(parts[0], bytes):
+        return b"".join(p for p in parts if isinstance(p, bytes))
+    return "".join(p for p in parts if isinstance(p, str))
+
+
 def read_file(path: str | os.PathLike[str], limits: Limits | None = None) -> bytes:
     """The bytes of the record file at ``path``, refusing what no record can be.
 
@@ -228,7 +255,7 @@ def read_file(path: str | os.PathLike[str], limits: Limits | None = None) -> byt
                 name,
             )
         size = info.st_size
-        data = b"" if size > limits.max_file_bytes else handle.read(limits.max_file_bytes + 1)
+        data = b"" if size > limits.max_file_bytes else read_at_most(handle, limits.max_file_bytes)
     size = max(size, len(data))
     if size > limits.max_file_bytes:
         raise LimitError(
@@ -250,7 +277,7 @@ def source_data(
     raw_name = getattr(source, "name", None)
     name = raw_name if isinstance(raw_name, str) else None
     most = (limits or active()).max_file_bytes
-    data = source.read(most + 1)
+    data = read_at_most(source, most)
     if len(data) > most:
         raise LimitError(
             f"the input has more than the limit of {size_text(most)} (max_file_bytes;"
