@@ -78,7 +78,7 @@ def test_no_figure_that_is_not_a_number_passes() -> None:
 def test_python_hint_refuses_before_the_engine() -> None:
     """``bgkit.hint()`` of a 30,000-point match killed the interpreter; a hypergammon board
     and 7 plies gave tracebacks from deep inside."""
-    from bgkit import hint
+    from bgkit.hints import hint
 
     with pytest.raises(EngineLimitError, match="stop at 64 points"):
         hint(Position.from_xgid(xgid(30000)))

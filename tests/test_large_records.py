@@ -61,7 +61,7 @@ def test_memory_and_time_are_linear_in_the_size(tmp_path: Path, fmt: str, per_by
         assert ran.code == 0, ran.stderr
         assert ran.lines[-1].startswith(f"1 file(s), {games} game(s)")
         measured.append((path.stat().st_size, ran.max_rss, ran.seconds))
-    (size1, rss1, t1), (size2, rss2, t2) = measured
+    (size1, rss1, _), (size2, rss2, t2) = measured
     slope = (rss2 - rss1) / (size2 - size1)
     assert slope < per_byte, measured
     assert t2 < 5 + size2 * 20e-6, measured

@@ -88,7 +88,7 @@ def test_parts_are_synced_before_they_count(
         synced.append(os.readlink(f"/proc/self/fd/{fd}"))
         real_fsync(fd)
 
-    monkeypatch.setattr(batch.os, "fsync", fsync)
+    monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(batch, "CHECKPOINT_ROWS", 1)
     files = [str(SAMPLE), str(DATA / "fixtures" / "handwritten_3pt.mat")]
     batch.verify_files(files, jobs=1, progress=False, output=tmp_path / "out.parquet")
