@@ -2,9 +2,11 @@
 ``--max-size`` option, and the check that an optional extra is installed.
 
 Exit codes of every command: 0 done, 1 issues found (``verify``: a rule broken), 2 bad
-input or usage (one line on stderr), 3 bgkit failed on a file (a bug), 4 bgkit could not
-finish (the Dask cluster was lost; what was done is kept), 130 interrupted (Ctrl-C),
-143 terminated (SIGTERM), 141 the reader of the output went away (``| head``).
+input or usage (one line on stderr; a position GNU Backgammon does not support too), 3
+bgkit failed on a file (a bug) or GNU Backgammon's process died on a position, 4 bgkit
+could not finish (the Dask cluster was lost; what was done is kept), 130 interrupted
+(Ctrl-C), 143 terminated (SIGTERM), 141 the reader of the output went away (``| head``).
+Every line about input goes through :func:`say`: one line, whatever names it quotes.
 """
 
 from __future__ import annotations
