@@ -8,13 +8,16 @@ resident memory (the child's own ``ru_maxrss``, read with ``os.wait4``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,6 +89,36 @@ def run(
             elapsed,
             usage.ru_maxrss * 1024,
         )
+
+
+@contextlib.contextmanager
+def dask_cluster(cwd: Path) -> Iterator[tuple[str, int, subprocess.Popen[bytes]]]:
+    """A Dask scheduler and one worker in processes of their own (``dask`` of this
+    interpreter's environment): ``(address, port, scheduler)``, both stopped at the end."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    dask = str(Path(sys.executable).parent / "dask")
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = subprocess.DEVNULL
+    scheduler = subprocess.Popen(
+        [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+        stdout=quiet,
+        stderr=quiet,
+    )
+    worker = subprocess.Popen(
+        [dask, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
+        cwd=cwd,
+        stdout=quiet,
+        stderr=quiet,
+    )
+    try:
+        time.sleep(4)  # the scheduler and the worker start
+        yield address, port, scheduler
+    finally:
+        for process in (scheduler, worker):
+            process.kill()
+            process.wait(timeout=30)
 
 
 def interrupt_group(process: subprocess.Popen[bytes], sig: int = signal.SIGINT) -> None:

@@ -7,14 +7,12 @@ test_engine_gate.)
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
-from bounded import BGKIT, GIB, run
+from bounded import BGKIT, GIB, dask_cluster, run
 
 import bgkit
 
@@ -64,13 +62,6 @@ def test_json_nested_under_the_limit_is_read_not_a_recursion_error(tmp_path: Pat
     assert "nested more than 1000 levels deep (max_nesting)" in ran.lines[0]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def connected(pid: int, port: int) -> bool:
     """Whether process ``pid`` has a TCP connection to ``port`` open (``/proc``)."""
     try:
@@ -99,21 +90,7 @@ def test_analyze_folder_when_the_scheduler_dies(tmp_path: Path) -> None:
     folder.mkdir()
     for i in range(30):
         (folder / f"m{i:02d}.mat").write_bytes(SAMPLE.read_bytes())
-    port = _free_port()
-    address = f"tcp://127.0.0.1:{port}"
-    dask = str(Path(sys.executable).parent / "dask")
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    scheduler = subprocess.Popen(
-        [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
-        **quiet,  # type: ignore[call-overload]
-    )
-    worker = subprocess.Popen(
-        [dask, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
-        cwd=tmp_path,
-        **quiet,  # type: ignore[call-overload]
-    )
-    try:
-        time.sleep(4)  # the scheduler and the worker start
+    with dask_cluster(tmp_path) as (address, port, scheduler):
         command = subprocess.Popen(
             [*BGKIT, "analyze", "--plies", "0", "--scheduler", address, str(folder)],
             cwd=tmp_path,
@@ -128,10 +105,6 @@ def test_analyze_folder_when_the_scheduler_dies(tmp_path: Path) -> None:
         time.sleep(1)
         scheduler.kill()
         _, err = command.communicate(timeout=120)
-    finally:
-        for process in (scheduler, worker):
-            process.kill()
-            process.wait(timeout=30)
     assert command.returncode == 4, err
     assert "Traceback" not in err
     (line,) = err.splitlines()
