@@ -60,8 +60,11 @@ def die_with_parent(parent: int | None = None) -> None:
 
 def worker_start(parent: int | None = None) -> None:
     """What every worker process does first: leave Ctrl-C (sent to the whole process
-    group) to the parent, and die with the parent."""
+    group) to the parent, end quietly when the parent stops it (SIGTERM: a forked worker
+    would otherwise run the command's own handler, and print a traceback), and die with
+    the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (not the command's: a quiet end)
     faulthandler.disable()  # (a crash is the parent's to report, in one line)
     die_with_parent(parent)
 

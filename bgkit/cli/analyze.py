@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import click
 
 from bgkit.cli._common import candidates_option, max_size_option, met_option
-from bgkit.errors import visible
+from bgkit.errors import EngineCrashError, visible
 
 if TYPE_CHECKING:
     from bgkit.analysis import Analysis
@@ -192,7 +192,7 @@ def analyze(
                 met=met,
             )
     except BgkitError as err:
-        fail(str(err).splitlines()[0])
+        fail(str(err).splitlines()[0], 3 if isinstance(err, EngineCrashError) else 2)
     except ImportError as err:
         fail(f"analysis needs GNU Backgammon: pip install 'bgkit[analysis]' ({err})")
     try:
