@@ -42,12 +42,13 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from bgkit.analysis_tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
-from bgkit.errors import AnalysisError, BgkitError
+from bgkit.errors import AnalysisError, BgkitError, EngineCrashError, EngineLimitError
 from bgkit.evaluator import CubeDecision, Evaluator
 from bgkit.extras import require
 from bgkit.formats.annotations import (
@@ -455,8 +456,13 @@ def analyze(
         bar = _progress_bar(len(tasks), _show_progress() if progress is None else progress)
         try:
             figures = runner.results(bar.update if bar is not None else lambda n: None)
-        except (AnalysisTaskError, NotImplementedError) as err:
+        except (AnalysisTaskError, NotImplementedError, EngineLimitError) as err:
             raise AnalysisError(f"cannot analyse: {err}") from err
+        except BrokenProcessPool as err:  # (a crash in gnubg's C code took a worker)
+            raise EngineCrashError(
+                "cannot analyse: GNU Backgammon's process died (a crash in its C code);"
+                " nothing else was lost"
+            ) from err
         finally:
             if bar is not None:
                 bar.close()

@@ -27,7 +27,6 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -46,6 +45,7 @@ from bgkit.evaluator import (
 from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.metrics import luck_normal, luck_opening
 from bgkit.position import Position
+from bgkit.workers import worker_start
 
 if TYPE_CHECKING:
     from bgkit.movegen import Key
@@ -231,7 +231,7 @@ def _worker_start(tasks: Sequence[Task], cache: int | None, met: str | None) -> 
     left to the parent, which reports it once.
     """
     global _worker_evaluator, _worker_tasks
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    worker_start()  # (Ctrl-C left to the parent; killed when the parent dies)
     _worker_tasks = tasks
     gc.freeze()
     gc.disable()

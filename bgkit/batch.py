@@ -56,18 +56,26 @@ import multiprocessing
 import os
 import re
 import shutil
-import signal
 import sys
 import threading
 import time
 import uuid
+import warnings
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from bgkit.errors import BatchError, BgkitError, NotationError, error_line
+from bgkit.errors import (
+    BatchError,
+    BatchNote,
+    BgkitError,
+    DecodingWarning,
+    NotationError,
+    error_line,
+)
+from bgkit.workers import worker_start
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -120,6 +128,8 @@ FRAME_ROWS = 10_000
 
 _BASE_COLUMNS: dict[str, str] = {"file": "string", "kind": "string", "message": "string"}
 _KEY_COLUMNS: dict[str, str] = {"size": "Int64", "mtime_ns": "Int64"}
+SETTINGS = "settings"
+"""The column of an ``output`` file that says what its rows were made under."""
 _FIXED = {**_BASE_COLUMNS, **_KEY_COLUMNS}
 """The columns every batch has, with these dtypes whatever the function's columns."""
 
@@ -376,12 +386,25 @@ def verify_rows(
     :param format: read the file as this format (``--from``; default: its own).
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
-    from bgkit.verify import verify
+    from bgkit.verify import Issue, IssueKind, verify
 
-    report = verify(_read(path, max_size, format), stop_at_first=strict, jacoby=jacoby)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DecodingWarning)
+        match = _read(path, max_size, format)
+    report = verify(match, stop_at_first=strict, jacoby=jacoby)
     summary = {"games": report.games, "actions": report.actions_checked, "ok": report.ok}
     rows: list[Row] = []
-    for issue in report.issues:
+    guesses = [w.message for w in caught if isinstance(w.message, DecodingWarning)]
+    for warning in caught:
+        if not isinstance(warning.message, DecodingWarning):
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    decoding = [  # (the reader's guess at the text, before what the rules found)
+        Issue(IssueKind.ENCODING, g.reason, 0, 0, None, line=g.line, column=g.column)
+        for g in guesses
+    ]
+    for issue in (*decoding, *report.issues):
         row = issue.to_dict()
         if str(path) == "-" or row["file"] in (None, str(path)):  # (else: a file of a series)
             del row["file"]
@@ -632,7 +655,7 @@ def _stream(
 ) -> Generator[FileRows, None, None]:
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
-    store = _Store(Path(output), _dtypes(columns)) if output is not None else None
+    store = _Store(Path(output), _dtypes(columns), _settings(func)) if output is not None else None
     done = store.load({str(f) for f in files}) if store is not None else {}
     items = [_item(path, done) for path in files]
     todo = sum(item.rows is None for item in items)
@@ -842,8 +865,9 @@ class _PoolRunner:
 
 def ignore_interrupts() -> None:
     """In a worker process: leave Ctrl-C (SIGINT, sent to the whole process group) to the
-    parent, which stops the run and reports it once, instead of a traceback per worker."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent, which stops the run and reports it once, instead of a traceback per worker;
+    and die with the parent (:func:`bgkit.workers.worker_start`)."""
+    worker_start()
 
 
 def _mp_context() -> Any:
@@ -953,10 +977,39 @@ def _plain(value: Any) -> Any:
     return item() if callable(item) else value
 
 
-class _Store:
-    """The output file: resume from it, checkpoint to ``OUTPUT.parts/``, write it at the end."""
+def _settings(func: RowFunction) -> str:
+    """What the rows of ``func`` depend on besides the file: the limits in force (with
+    ``max_size``) and the other settings a :func:`functools.partial` gives (``jacoby``,
+    ``plies``...), as the text the output keeps in its ``settings`` column. A rerun
+    reuses only the rows made under the same settings: a file refused at 2K is read
+    again once the limit is raised."""
+    from bgkit.limits import DEFAULT_LIMITS, active
 
-    def __init__(self, path: Path, dtypes: dict[str, str] | None) -> None:
+    given = dict(getattr(func, "keywords", None) or {})
+    keywords = {k: v for k, v in given.items() if v is not None and v is not False}
+    limits = active().with_max_size(given.get("max_size"))
+    keywords.pop("max_size", None)
+    changed = {
+        name: value
+        for name in limits.__dataclass_fields__
+        if (value := getattr(limits, name)) != getattr(DEFAULT_LIMITS, name)
+    }
+    return ", ".join(f"{k}={v}" for k, v in sorted({**changed, **keywords}.items())) or "defaults"
+
+
+class _Store:
+    """The output file: resume from it, checkpoint to ``OUTPUT.parts/``, write it at the end.
+
+    Every row it writes carries ``settings`` (:func:`_settings`), and only rows of the
+    same settings are reused. A part is synced to the disk before it counts (a power
+    loss leaves it whole or absent); a part that cannot be read all the same (a copy, a
+    disk error) is set aside as ``part-N.EXT.broken`` with a :class:`BatchNote`, and its
+    files are done again.
+    """
+
+    def __init__(
+        self, path: Path, dtypes: dict[str, str] | None, settings: str = "defaults"
+    ) -> None:
         suffix = path.suffix.lower()
         if suffix in (".parquet", ".pq"):
             self.format = "parquet"
@@ -966,8 +1019,15 @@ class _Store:
             raise BatchError(f"{path}: the output must be a .parquet or .csv file")
         if not path.parent.is_dir():
             raise BatchError(f"{path}: no such directory: {path.parent}")
+        for link in (path, path.with_name(path.name + ".parts")):
+            if link.is_symlink():
+                raise BatchError(
+                    f"{link}: a symbolic link; bgkit never writes through a link: name the"
+                    " file itself"
+                )
         self.path = path
-        self.dtypes = dtypes
+        self.dtypes = {**dtypes, SETTINGS: "string"} if dtypes is not None else None
+        self.settings = settings
         self.parts = path.with_name(path.name + ".parts")
         self.buffer: list[Row] = []
         self.written: set[_Key] = set()
@@ -982,17 +1042,21 @@ class _Store:
         return sorted(self.parts.glob(f"part-*.{self.format}"))
 
     def load(self, wanted: set[str]) -> dict[_Key, list[Row]]:
-        """The stored rows of ``wanted`` files by key (the output first, then any parts)."""
+        """The stored rows of ``wanted`` files by key (the output first, then any parts),
+        of those made under this run's settings."""
         sources = [self.path] if self.path.exists() else []
         sources += self._old_parts()
         done: dict[_Key, list[Row]] = {}
         for source in sources:
-            df = self._read(source)
-            df = df[df["file"].isin(wanted) & df["size"].notna() & df["mtime_ns"].notna()]
+            df = self._read_part(source) if source != self.path else self._read(source)
+            if df is None:
+                continue
+            same = df[SETTINGS].eq(self.settings).fillna(False).astype(bool)
+            df = df[df["file"].isin(wanted) & df["size"].notna() & df["mtime_ns"].notna() & same]
             df = _none_for_missing(df)
             found: dict[_Key, list[Row]] = {}
             for row in df.to_dict("records"):
-                clean = {str(k): _plain(v) for k, v in row.items()}
+                clean = {str(k): _plain(v) for k, v in row.items() if k != SETTINGS}
                 key = (clean["file"], int(clean["size"]), int(clean["mtime_ns"]))
                 found.setdefault(key, []).append(clean)
             done.update(found)
@@ -1004,8 +1068,28 @@ class _Store:
         for source in [self.path] if self.path.exists() else []:
             found.update(self._column(source, column))
         for source in self._old_parts():
-            found.update(self._column(source, column))
+            if self._read_part(source) is not None:
+                found.update(self._column(source, column))
         return found
+
+    def _read_part(self, part: Path) -> pd.DataFrame | None:
+        """A part of an earlier run, or ``None`` when it cannot be read: it is then set
+        aside (``.broken``) with a note, and its files are done again."""
+        try:
+            return self._read(part)
+        except BatchError as err:
+            aside = part.with_name(part.name + ".broken")
+            os.replace(part, aside)
+            size = aside.stat().st_size
+            warnings.warn(
+                BatchNote(
+                    f"{part}: a part of an earlier run that cannot be read ({size} bytes:"
+                    f" {str(err).rsplit(': ', 1)[-1]}); set aside as {aside.name}, its files"
+                    " are done again"
+                ),
+                stacklevel=2,
+            )
+            return None
 
     def _column(self, source: Path, column: str) -> list[Any]:
         frame = self._read(source)
@@ -1028,6 +1112,8 @@ class _Store:
             raise BatchError(f"{source}: cannot read it: {err}") from None
         except Exception as err:  # pandas and pyarrow raise many kinds for a bad file
             raise BatchError(f"{source}: cannot read it as {self.format}: {err}") from None
+        if SETTINGS not in df.columns:  # (an output of bgkit before issue 29: redone)
+            df[SETTINGS] = pd.Series([pd.NA] * len(df), dtype="string", index=df.index)
         missing = [c for c in (*_BASE_COLUMNS, *_KEY_COLUMNS) if c not in df.columns]
         if missing:
             raise BatchError(
@@ -1046,7 +1132,7 @@ class _Store:
             if key in self.written:
                 return  # a file named twice is stored once
             self.written.add(key)
-        self.buffer.extend(rows)
+        self.buffer.extend({**row, SETTINGS: self.settings} for row in rows)
         if (
             len(self.buffer) >= CHECKPOINT_ROWS
             or time.monotonic() - self.saved >= CHECKPOINT_SECONDS
@@ -1072,7 +1158,7 @@ class _Store:
                 df.to_parquet(tmp, index=False)
             else:
                 df.to_csv(tmp, index=False)
-            os.replace(tmp, target)
+            _replace_synced(tmp, target)
         finally:
             tmp.unlink(missing_ok=True)
 
@@ -1085,13 +1171,30 @@ class _Store:
                 self._write(_frame([], self.dtypes), self.path)
             elif self.format == "parquet":
                 _concat_parquet(self.mine, tmp)
-                os.replace(tmp, self.path)
+                _replace_synced(tmp, self.path)
             else:
                 _concat_csv(self.mine, tmp)
-                os.replace(tmp, self.path)
+                _replace_synced(tmp, self.path)
         finally:
             tmp.unlink(missing_ok=True)
         shutil.rmtree(self.parts, ignore_errors=True)
+
+
+def _replace_synced(tmp: Path, target: Path) -> None:
+    """Move ``tmp`` to ``target`` once its bytes are on the disk, and sync the folder: a
+    power loss then leaves ``target`` whole (old or new), never empty."""
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, target)
+    with contextlib.suppress(OSError):  # (a folder cannot be opened on some systems)
+        folder = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
 
 
 def _concat_parquet(parts: list[Path], target: Path) -> None:

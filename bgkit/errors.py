@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # for annotations only: errors.py imports nothing of bgkit at run time
@@ -26,7 +27,12 @@ __all__ = [
     "AmbiguousPlayError",
     "AnalysisError",
     "BatchError",
+    "BatchNote",
     "BgkitError",
+    "BgkitNote",
+    "DecodingWarning",
+    "EngineCrashError",
+    "EngineLimitError",
     "IllegalActionError",
     "IllegalPlayError",
     "InvalidPositionError",
@@ -35,6 +41,7 @@ __all__ = [
     "UnsupportedFormatError",
     "error_line",
     "excerpt",
+    "visible",
 ]
 
 EXCERPT_CHARS = 80
@@ -248,12 +255,79 @@ class AnalysisError(BgkitError, ValueError):
         self.issue = issue
 
 
+class EngineLimitError(BgkitError, ValueError):
+    """A position, search depth or figure GNU Backgammon does not support (a match past
+    64 points, a hypergammon board, an equity that is not a number): refused before the
+    engine, by :mod:`bgkit.engine_gate`, with gnubg's bound in the message."""
+
+
+class EngineCrashError(BgkitError, ValueError):
+    """GNU Backgammon's process died while evaluating (a crash in its C code): the
+    evaluation ran in a worker, and only that worker was lost."""
+
+
+class BgkitNote(UserWarning):
+    """A fact worth knowing that is no error, from where no report can carry it (a
+    reader, a batch's output): the ``bgkit`` commands print it as one ``note:`` line."""
+
+
+class BatchNote(BgkitNote):
+    """About a batch's ``--output``: a part of an earlier run set aside, unreadable."""
+
+
+class DecodingWarning(BgkitNote):
+    """A record's text is not UTF-8 and was decoded by a guess (Windows-1252, Latin-1, or
+    UTF-8 with the other bytes read as Windows-1252): its names may read wrong. The
+    message is ``file:line:col: ...`` of the first byte that is not UTF-8; ``bgkit
+    verify`` reports it as a note, the other commands as a ``note:`` line."""
+
+    def __init__(self, where: str, reason: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(f"{where}: {reason}")
+        self.reason = reason
+        self.line = line
+        self.column = column
+
+
 class UnsupportedFormatError(BgkitError, ValueError):
     """A format bgkit cannot write (or read) here, or one it cannot tell from a name."""
 
 
 class BatchError(BgkitError, ValueError):
     """A batch that cannot run: an output file bgkit cannot use, a cluster out of reach."""
+
+
+#: Characters that change how the text around them is shown: the bidirectional controls
+#: (a right-to-left override shows "boB" as "Bob") and the line and paragraph separators.
+_INVISIBLE = frozenset("\u061c\u200e\u200f\u2028\u2029") | frozenset(
+    chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+)
+_SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _shown(ch: str) -> str:
+    if ch in _SHORT:
+        return _SHORT[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character (line breaks, escape, bell, backspace, NUL...)
+    and every bidirectional control written as an escape (``\\n``, ``\\x1b``, ``\\u202e``):
+    a name or file name printed to a terminal can then neither forge lines, nor move the
+    cursor, nor show itself as another name. Other text is left as it is.
+
+    >>> print(visible("Bob\\nfake.mat:1:1: note: all checked\\x1b[2K \\u202eecilA"))
+    Bob\\nfake.mat:1:1: note: all checked\\x1b[2K \\u202eecilA
+    >>> visible("Kévin Ünal, 日本")
+    'Kévin Ünal, 日本'
+    """
+    if text.isprintable() and not _INVISIBLE.intersection(text):
+        return text
+    return "".join(
+        _shown(ch) if ch in _INVISIBLE or unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch
+        for ch in text
+    )
 
 
 def error_line(err: BgkitError | OSError, *, source: str | None = None) -> str:

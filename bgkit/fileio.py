@@ -23,6 +23,8 @@ from pathlib import Path
 
 __all__ = ["file_kind", "write_atomic"]
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, *, force: bool = False) -> None:
     """Write ``data`` to ``path`` so that readers never see a half-written file.
@@ -31,16 +33,28 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, force: bool = Fal
     ``path`` in one step. A failure, Ctrl-C or SIGTERM (the ``bgkit`` commands turn it
     into an exception) leaves ``path`` as it was and removes the temporary file; one left
     by a process killed outright (``.NAME.bgkit-PID-HEX.tmp``) is removed by the next
-    write to the same path once that process is gone. A symbolic link to a regular file
-    is kept: the file it points to is replaced.
+    write to the same path once that process is gone.
+
+    A symbolic link is never written through, with or without ``force`` (an attacker's
+    link, dangling or not, would choose where the bytes go): ``path`` must name the file
+    itself. The final step renames or hard-links, which never follows a link that
+    appears meanwhile, and the temporary file is opened with ``O_NOFOLLOW``.
 
     :param force: replace ``path`` when it exists.
     :raises FileExistsError: when ``path`` exists and ``force`` is false.
     :raises FileNotFoundError: when the folder of ``path`` does not exist.
     :raises OSError: when ``path`` exists and is not a regular file (a device, a FIFO, a
-        socket, a folder): bgkit never replaces one.
+        socket, a folder, a symbolic link): bgkit never replaces one.
     """
-    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    target = Path(path)
+    if os.path.islink(target):
+        where = os.readlink(target)
+        raise OSError(
+            errno.ELOOP,
+            f"a symbolic link (to {where!r}); bgkit never writes through a link: name the"
+            " file itself",
+            os.fspath(path),
+        )
     try:
         info = os.stat(target)
     except FileNotFoundError:
@@ -58,7 +72,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, force: bool = Fal
         raise FileNotFoundError(errno.ENOENT, f"no such folder: {folder}", os.fspath(path))
     _remove_stale(target)
     tmp = target.with_name(f".{target.name}.bgkit-{os.getpid()}-{uuid.uuid4().hex[:12]}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

@@ -69,6 +69,7 @@ from functools import cache
 from types import ModuleType
 from typing import IO, Any, Self
 
+from bgkit import engine_gate
 from bgkit.evaluator import Candidate, Chances, CubeDecision, Evaluation
 from bgkit.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
 from bgkit.movegen import Key, Side
@@ -398,8 +399,8 @@ class GnubgEvaluator:
         return f"GNU Backgammon {version}"
 
     def match_equity_table(self) -> MatchEquityTable:
-        """gnubg's table in memory (:attr:`met`), 25 points long (gnubg extends a
-        shorter table itself)."""
+        """gnubg's table in memory (:attr:`met`), 64 points long (gnubg extends a
+        shorter table itself), as far as the engine gate lets matches through."""
         return _met(self._gnubg(), self.met)
 
     def _gnubg(self) -> Any:
@@ -813,13 +814,12 @@ class GnubgEvaluator:
 
 
 def _check(position: Position) -> None:
-    if position.checkers != 15:
-        raise NotImplementedError("gnubg evaluation of hypergammon positions is not supported")
+    engine_gate.check(position)  # (nothing gnubg does not support reaches its C code)
 
 
 @cache
 def _met(gnubg: Any, name: str) -> MatchEquityTable:
-    pre, post0, post1 = gnubg.met(25)
+    pre, post0, post1 = gnubg.met(engine_gate.MAX_MATCH_LENGTH)
     return MatchEquityTable.from_rows(f"gnubg ({name})", pre, (post0, post1))
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from bgkit import engine_gate
 from bgkit.errors import IllegalActionError
 from bgkit.evaluator import Chances, CubeDecision, Evaluator, mirror
 from bgkit.extras import require
@@ -142,6 +143,8 @@ def hint(
     :raises IllegalActionError: for a game that is over (no play or cube to rank).
     :raises MissingExtraError: without an ``evaluator``, on an install without the
         ``analysis`` extra.
+    :raises EngineLimitError: for a position or depth GNU Backgammon does not support
+        (:mod:`bgkit.engine_gate`), or a figure that is not a number.
     """
     if isinstance(position, str):
         position = Position.parse(position)
@@ -149,6 +152,19 @@ def hint(
         side[0] == position.checkers for side in position.board
     ):
         raise IllegalActionError("the game is over: no play or cube to rank")
+    engine_gate.check(position, plies)
+    result = _hint(position, plies, candidates, evaluator, met)
+    engine_gate.finite_all(result.to_dict(), "this position")
+    return result
+
+
+def _hint(
+    position: Position,
+    plies: int,
+    candidates: int | None,
+    evaluator: Evaluator | None,
+    met: str | None,
+) -> Hint:
     if evaluator is None:
         require("analysis", ("gnubg",), "bgkit.hint")
         from bgkit.gnubg_evaluator import HINT_FILTERS, GnubgEvaluator

@@ -5,6 +5,11 @@ when, and one table row per game: the score before it, the rolls, the cube and t
 result. :func:`game_html` gives one game the same way. Everything is escaped, and the
 markup uses no scripts and only inline styles, so it can go into any page.
 
+Names and file names are shown as :func:`name_html` shows them: control characters and
+bidirectional controls made visible (a right-to-left override cannot show "boB" as
+"Bob"), in a ``<bdi>`` so that a right-to-left name does not reorder the text around it;
+:func:`plain_page` makes such characters visible in a whole page, wherever they came from.
+
 >>> from bgkit.formats.mat import read_mat
 >>> match = read_mat("data/fixtures/handwritten_3pt.mat")
 >>> page = match_html(match)
@@ -16,11 +21,13 @@ True
 
 from __future__ import annotations
 
+import re
 from html import escape
 
+from bgkit.errors import visible
 from bgkit.records import Beaver, Double, Drop, Game, Match, Move, Raccoon, Take
 
-__all__ = ["game_html", "match_html"]
+__all__ = ["game_html", "match_html", "name_html", "plain_page"]
 
 #: Games listed in a match summary; the rest are counted.
 MAX_GAMES = 40
@@ -29,12 +36,33 @@ _TABLE = 'style="border-collapse:collapse;font-size:90%"'
 _CELL = 'style="padding:1px 8px;text-align:left"'
 
 
+def name_html(text: str) -> str:
+    """A player or file name as HTML: escaped, its control and bidirectional characters
+    made visible, isolated in ``<bdi>``.
+
+    >>> print(name_html("\u202eecilA <b>"))
+    <bdi>\\u202eecilA &lt;b&gt;</bdi>
+    """
+    return f"<bdi>{escape(visible(text))}</bdi>"
+
+
+_HIDDEN = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def plain_page(page: str) -> str:
+    """``page`` with every bidirectional control, and every control character but tab and
+    line breaks, made visible (bgkit's markup has none: any there came from the input)."""
+    return _HIDDEN.sub(lambda m: visible(m[0]), page)
+
+
 def match_html(match: Match) -> str:
     """An HTML summary of ``match``: header line, tags and one row per game."""
     length = f"{match.length}-point match" if match.length else "money session"
     n = len(match.games)
     head = (
-        f"<b>{escape(match.players[0])}</b> vs. <b>{escape(match.players[1])}</b>, "
+        f"<b>{name_html(match.players[0])}</b> vs. <b>{name_html(match.players[1])}</b>, "
         f"{length}, {n} game{'' if n == 1 else 's'}"
     )
     final = _final_score(match)
@@ -45,7 +73,7 @@ def match_html(match: Match) -> str:
     if match.source_name or tags:
         items = [f"{escape(k)}: {escape(v)}" for k, v in tags]
         if match.source_name:
-            items.insert(0, f"file: {escape(_file_name(match.source_name))}")
+            items.insert(0, f"file: {name_html(_file_name(match.source_name))}")
         parts.append(f'<div style="color:#555;font-size:90%">{"; ".join(items)}</div>')
     rows = [_row(game, match.players) for game in match.games[:MAX_GAMES]]
     header = "".join(f"<th {_CELL}>{h}</th>" for h in ("game", "score", "rolls", "cube", "result"))
@@ -91,7 +119,7 @@ def _cube_story(game: Game, names: tuple[str, str]) -> str:
     for action in game.actions:
         if isinstance(action, Move):
             continue
-        who = escape(names[action.player])
+        who = name_html(names[action.player])
         if isinstance(action, Double):
             words.append(f"{who} doubles to {action.value}")
         elif isinstance(action, Beaver):
@@ -111,7 +139,7 @@ def _result(game: Game, names: tuple[str, str]) -> str:
         return "unfinished"
     points = f"{result.points} point{'' if result.points == 1 else 's'}"
     match = " and the match" if result.match_won else ""
-    return f"{escape(names[result.winner])} wins {points}{match}"
+    return f"{name_html(names[result.winner])} wins {points}{match}"
 
 
 def _file_name(path: str) -> str:

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from bgkit.errors import visible
+from bgkit.html import name_html
 from bgkit.records import Match
 
 if TYPE_CHECKING:
@@ -85,7 +87,7 @@ def html_report(match: Match, analysis: Analysis) -> str:
     :param analysis: :func:`bgkit.analysis.analyze`'s result for ``match``.
     """
     from bgkit import __version__, reports
-    from bgkit.html import match_html
+    from bgkit.html import match_html, plain_page
     from bgkit.viewer import viewer_html
 
     names = match.players
@@ -98,9 +100,9 @@ def html_report(match: Match, analysis: Analysis) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}: bgkit analysis</title>",
+        f"<title>{escape(visible(title))}: bgkit analysis</title>",
         f"<style>{_STYLE}</style></head><body>",
-        f"<h1>{escape(title)}</h1>",
+        f"<h1>{name_html(names[0])} vs. {name_html(names[1])}, {length}</h1>",
         f"<p><b>{escape(_outcome(match))}</b></p>",
         f'<p class="meta">Analysed by {escape(str(settings["description"]))};'
         f" ratings on gnubg's {escape(str(settings['rating_scale']))} scale;"
@@ -144,7 +146,7 @@ def html_report(match: Match, analysis: Analysis) -> str:
         _table(_games(analysis), "games"),
         "</body></html>",
     ]
-    return "\n".join(parts) + "\n"
+    return plain_page("\n".join(parts) + "\n")
 
 
 def _skipped(analysis: Analysis) -> str:
@@ -216,7 +218,7 @@ class Report:
     >>> from bgkit.formats.mat import read_mat
     >>> from bgkit.analysis import analyze
     >>> match = read_mat("data/fixtures/handwritten_3pt.mat")
-    >>> report = Report(match, analyze(match, jobs=1))
+    >>> report = Report(match, analyze(match, 0, jobs=1))
     >>> "bgkit-viewer" in report._repr_html_()
     True
     """
@@ -416,7 +418,8 @@ def _worst(analysis: Analysis) -> str:
             else ""
         )
         detail = (
-            f"<p><b>{rank}. Game {row['game']}, move {row['move']}, {escape(str(row['name']))}</b>"
+            f"<p><b>{rank}. Game {row['game']}, move {row['move']},"
+            f" {name_html(str(row['name']))}</b>"
             f"<br>{what}<br>best: {escape(str(row['best']))}<br>"
             f"error {1000 * row['error_emg']:.1f} mEMG ({cost_text})"
             + (f", {escape(str(row['skill']))}" if row["skill"] else "")

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import json
 import re
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from bgkit.errors import LimitError, excerpt
 
@@ -31,6 +34,7 @@ __all__ = [
     "check_play_steps",
     "check_text",
     "excerpt",
+    "json_loads",
     "size_text",
     "using",
 ]
@@ -214,6 +218,42 @@ def check_integer(
             source_name=source_name,
             limit="max_integer_digits",
         )
+
+
+#: What opens and closes a level in JSON (strings skipped: their brackets do not count).
+JSON_BRACKETS = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"|[][{}]')
+#: The most levels of nesting :func:`json_loads` makes room for on Python's stack (each
+#: level of ``json.loads`` is a C call; a deeper limit is refused as too deep).
+_MAX_JSON_ROOM = 20_000
+
+
+def json_loads(
+    text: str, source_name: str | None = None, limits: Limits | None = None, **kwargs: Any
+) -> Any:
+    """``json.loads(text, **kwargs)``, nested no deeper than ``max_nesting``.
+
+    The nesting is checked first (:func:`check_nesting`), then the parser is given room
+    for it on Python's stack: ``json.loads`` recurses once per level, and 995 levels,
+    under the default limit of 1,000, exceeded Python's recursion limit in a caller a
+    few dozen calls deep (a ``RecursionError``, not an answer).
+
+    :raises LimitError: naming ``max_nesting``.
+    :raises json.JSONDecodeError: (a ``ValueError``) when the text is not JSON.
+    """
+    limits = limits or active()
+    check_nesting(text, JSON_BRACKETS, source_name, limits)
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(before + min(limits.max_nesting, _MAX_JSON_ROOM) + 100)
+    try:
+        return json.loads(text, **kwargs)
+    except RecursionError:
+        raise LimitError(
+            f"nested too deep for Python's JSON parser (max_nesting {limits.max_nesting})",
+            source_name=source_name,
+            limit="max_nesting",
+        ) from None
+    finally:
+        sys.setrecursionlimit(before)
 
 
 def check_nesting(

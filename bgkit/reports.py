@@ -42,9 +42,10 @@ match-winning chance. Errors are positive magnitudes in the DataFrames and negat
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from bgkit.extras import require
 from bgkit.metrics import SKILL_SIGNS, luck_words, skill_label
@@ -79,6 +80,25 @@ __all__ = [
 PLAYER_COLORS = ("#1f77b4", "#d95f02")
 #: gnubg's error thresholds (EMG): doubtful, bad, very bad.
 _SKILL_THRESHOLDS = ((0.03, "doubtful"), (0.06, "bad"), (0.12, "very bad"))
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def text_as_written(function: Callable[P, R]) -> Callable[P, R]:
+    """Draw ``function``'s figure with its text as written: matplotlib reads ``$...$`` as
+    mathematics (a player named ``$$$`` stopped the report with a parse error), so the
+    figures bgkit draws turn that off (``text.parse_math``) for the text they make."""
+
+    @functools.wraps(function)
+    def drawn(*args: P.args, **kwargs: P.kwargs) -> R:
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return function(*args, **kwargs)
+
+    return drawn
 
 
 # ---------------------------------------------------------------------- the race
@@ -166,6 +186,7 @@ def pip_counts(match: Match) -> pd.DataFrame:
     return frame
 
 
+@text_as_written
 def pip_count_figure(match: Match, game: int | None = None) -> Figure:
     """Both players' pip counts roll by roll: one game, or the whole match.
 
@@ -205,6 +226,7 @@ def pip_count_figure(match: Match, game: int | None = None) -> Figure:
 # ---------------------------------------------------------------------- equity
 
 
+@text_as_written
 def equity_figure(analysis: Analysis, game: int | None = None) -> Figure:
     """Player 0's chances roll by roll, with errors and big luck marked.
 
@@ -380,6 +402,7 @@ def luck_table(analysis: Analysis) -> pd.DataFrame:
     return frame
 
 
+@text_as_written
 def luck_figure(analysis: Analysis) -> Figure:
     """Luck per roll (bars) and each player's cumulative luck (lines), across the match.
 
@@ -426,6 +449,7 @@ def luck_figure(analysis: Analysis) -> Figure:
 # ---------------------------------------------------------------------- errors
 
 
+@text_as_written
 def error_histogram(analysis: Analysis) -> Figure:
     """How large each player's checker-play errors are: a histogram over unforced moves.
 
@@ -715,6 +739,7 @@ def compare(analyses: Iterable[Analysis]) -> pd.DataFrame:
     return frame
 
 
+@text_as_written
 def error_luck_figure(frame: pd.DataFrame) -> Figure:
     """Error rate against luck rate, one point per player and match (from :func:`compare`).
 

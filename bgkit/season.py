@@ -47,7 +47,9 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bgkit.html import name_html, plain_page
 from bgkit.metrics import performance_rating
+from bgkit.reports import text_as_written
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -344,6 +346,7 @@ class Season:
 
     # -- figures
 
+    @text_as_written
     def form_figure(self, names: list[str] | None = None, window: int = WINDOW) -> Figure:
         """PR match by match of the season's player (:attr:`subject`, or ``names``), by
         date when every match is dated (else in file order), with the rolling mean over
@@ -382,6 +385,7 @@ class Season:
             ax.legend(loc="upper right")
         return fig
 
+    @text_as_written
     def pr_luck_figure(self) -> Figure:
         """Error rate against luck rate, one point per player and match, wins and losses
         apart: how much of a season's results the dice explain. The axes hold the middle
@@ -405,6 +409,7 @@ class Season:
                 ax.set_title(f"{ax.get_title()}\n({outside} outside the axes)")
         return fig
 
+    @text_as_written
     def phase_figure(self, names: list[str] | None = None) -> Figure:
         """Error rate by game phase for the players with most matches (or ``names``)."""
         from matplotlib.figure import Figure
@@ -548,7 +553,7 @@ class Season:
             )
             parts += ["<h2>Not analysed</h2>", _table(skipped.set_index("file"), "skipped")]
         parts.append("</body></html>")
-        return "\n".join(parts) + "\n"
+        return plain_page("\n".join(parts) + "\n")
 
     def _phase_table(self, most: int = 15) -> pd.DataFrame:
         """Error rate and moves per phase, one row per player (those with most matches)."""
@@ -590,8 +595,8 @@ class Season:
             )  # fmt: skip
             when = f", {escape(str(row.date))}" if isinstance(row.date, str) else ""
             blocks.append(
-                f"<div><p><b>{rank}. {escape(str(row.name))}</b> against"
-                f" {escape(str(row.opponent))}{when}<br>{escape(Path(str(row.file)).name)},"
+                f"<div><p><b>{rank}. {name_html(str(row.name))}</b> against"
+                f" {name_html(str(row.opponent))}{when}<br>{name_html(Path(str(row.file)).name)},"
                 f" game {row.game}, move {row.move}<br>{escape(dice)}:"
                 f" {escape(str(row.played))}<br>best: {escape(str(row.best))}<br>error"
                 f" {1000 * float(row.error_emg):.1f} mEMG<br>"

@@ -109,6 +109,9 @@ class IssueKind(enum.Enum):
     UNREADABLE_LINE = "unreadable-line"
     """A line of the file that could not be read (the rest of the record was read and is
     verified; the game's actions after that line are not, one ``UNVERIFIED`` note)."""
+    ENCODING = "encoding"
+    """Note: text that is not UTF-8, decoded by a guess (names may read wrong); from the
+    reader (:class:`bgkit.errors.DecodingWarning`), not the rules."""
 
     @property
     def severity(self) -> Severity:
@@ -125,6 +128,7 @@ _NOTES = frozenset(
         IssueKind.FORFEIT,
         IssueKind.UNFINISHED_MATCH,
         IssueKind.CONVENTION,
+        IssueKind.ENCODING,
     }
 )
 
@@ -167,6 +171,8 @@ class Issue:
         """``file:line:col: error: message (game, move, player)``, as compilers write."""
         who = f", {self.player_name or _unnamed(self.player)}" if self.player is not None else ""
         where = f"{self.location}: " if self.location else ""
+        if self.kind is IssueKind.ENCODING:  # (about the file's bytes, no game or move)
+            return f"{where}{self.severity.value}: {self.message}"
         return (
             f"{where}{self.severity.value}: {self.message}"
             f" (game {self.game}, move {self.move}{who})"

@@ -248,8 +248,10 @@ def test_a_rerun_skips_the_files_done(tmp_path: Path, suffix: str) -> None:
     assert sorted(third.calls) == [ILLEGAL.name, "missing.mat", "new.mat"]
     assert df3[df3["file"] == str(edited)]["ok"].all()  # now clean
     assert df3["file"].unique().tolist() == [*sorted(map(str, folder.iterdir())), str(missing)]
-    if suffix == ".parquet":
-        pd.testing.assert_frame_equal(pd.read_parquet(output), df3)
+    if suffix == ".parquet":  # (and what its rows were made under: issue 29)
+        stored = pd.read_parquet(output)
+        assert set(stored.pop(batch.SETTINGS)) == {"defaults"}
+        pd.testing.assert_frame_equal(stored, df3)
 
 
 def test_an_interrupted_run_resumes_from_its_checkpoints(
@@ -274,7 +276,7 @@ def test_an_interrupted_run_resumes_from_its_checkpoints(
     assert rest.calls == [Path(f).name for f in files[4:]]
     assert not parts.exists()
     pd.testing.assert_frame_equal(df, batch.verify_files(files, jobs=1, progress=False))
-    pd.testing.assert_frame_equal(pd.read_parquet(output), df)
+    pd.testing.assert_frame_equal(pd.read_parquet(output).drop(columns=batch.SETTINGS), df)
 
 
 def test_an_output_bgkit_cannot_use(tmp_path: Path) -> None:

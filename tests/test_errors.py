@@ -10,12 +10,24 @@ from bgkit import errors
 from bgkit.errors import BgkitError, IllegalPlayError, NotationError, error_line
 
 
-@pytest.mark.parametrize("name", [n for n in errors.__all__ if n[0].isupper()])
+@pytest.mark.parametrize(
+    "name",
+    [
+        n
+        for n in errors.__all__
+        if n[0].isupper() and not issubclass(getattr(errors, n), Warning)  # (notes)
+    ],
+)
 def test_every_error_is_a_bgkit_error_and_a_value_error(name: str) -> None:
     cls = getattr(errors, name)
     assert issubclass(cls, BgkitError)
     if cls is not BgkitError:
         assert issubclass(cls, ValueError)
+
+
+def test_the_decoding_warning_is_a_warning() -> None:
+    assert issubclass(errors.DecodingWarning, UserWarning)
+    assert not issubclass(errors.DecodingWarning, BgkitError)
 
 
 def test_line_and_column_from_an_offset() -> None:

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import pytest
 
+from bgkit.errors import EngineLimitError
 from bgkit.evaluator import CachedEvaluator, CubeDecision, Evaluator
 from bgkit.formats.mat import read_mat
 from bgkit.metrics import ROLLS
@@ -196,7 +197,7 @@ def test_deeper_search_keeps_the_play_made(ev: GnubgEvaluator) -> None:
 
 def test_hypergammon_is_not_supported(ev: GnubgEvaluator) -> None:
     pos = Position.initial(variant="hypergammon")
-    with pytest.raises(NotImplementedError):
+    with pytest.raises(EngineLimitError, match="15 checkers"):
         ev.plays(pos, (3, 1))
 
 

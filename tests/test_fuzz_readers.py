@@ -1,14 +1,26 @@
-"""Every reader does bounded work on hostile input and fails only with a bgkit error.
+"""Every reader does bounded work on hostile input and fails only with a bgkit error;
+every position reaches GNU Backgammon only through the engine gate.
 
 Hypothesis grows real records of each format in the ways an attacker would (a slice
 repeated thousands of times, brackets nested deep, one enormous token or number, the
 record cut short) and feeds them to the reader: each answer must be a match (or
 position) or a :class:`~bgkit.errors.BgkitError`, never another exception, in time
-bounded by the size of the input.
+bounded by the size of the input. Positions made of hostile fields (match lengths past
+gnubg's tables, cubes past its levels, finished games, odd checker counts) go through
+what ``show``, ``moves`` and ``hint`` do with the engine in the loop, in a worker that a
+crash in gnubg cannot take down: figures that are numbers, or one bgkit error.
+
+CI runs a short run (``BGKIT_FUZZ_EXAMPLES``, default 60 examples a reader, 150
+positions). The long run, before a release (about an hour on 2 cores)::
+
+    BGKIT_FUZZ_EXAMPLES=5000 python -m pytest tests/test_fuzz_readers.py -p no:randomly
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -73,6 +85,24 @@ READERS: dict[str, tuple[Callable[[bytes], object], list[bytes]]] = {
     "play": (lambda data: Play.parse(data.decode("utf-8", "replace")), [b"24/20* 13/8(2) bar/22"]),
 }
 
+
+def _ogxm_seed() -> bytes:
+    from bgkit.formats import read_match
+    from bgkit.formats.ogxm_record import dumps_ogxm
+
+    return dumps_ogxm(read_match(SELFPLAY))
+
+
+def _ogxm_parse(data: bytes) -> object:
+    from bgkit.formats.ogxm_record import parse_ogxm
+
+    return parse_ogxm(data, source_name="fuzz")
+
+
+with contextlib.suppress(ImportError):  # (the ogxm extra)
+    READERS["ogxm"] = (_ogxm_parse, [_ogxm_seed()])
+
+
 _NESTS = ["(", "[", "{", "(;", '{"a":[']
 _TOKENS = ["A", " ", "9", "/", "24/20 ", "\t", "\\"]
 _GROWTH = st.one_of(
@@ -94,9 +124,12 @@ def grow(data: bytes, where: int, how: tuple[str, Any, int]) -> bytes:
     return data[:at] + str(what).encode("utf-8") * times + data[at:]
 
 
+EXAMPLES = int(os.environ.get("BGKIT_FUZZ_EXAMPLES", "60"))
+
+
 @pytest.mark.parametrize("fmt", sorted(READERS))
 @settings(
-    max_examples=60,
+    max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -113,3 +146,92 @@ def test_hostile_growth(fmt: str, where: int, how: tuple[str, Any, int], seed: i
     seconds = time.monotonic() - start
     # linear work: real readers take ~4 µs per byte; the margin is for a loaded machine
     assert seconds < 5 + len(data) / 100_000, (fmt, how, len(data), seconds)
+
+
+# ---------------------------------------------------------------------- with the engine
+
+_LAYOUTS = [
+    "-b----E-C---eE---c-e----B-",  # the opening
+    "-aaa------------------AAA-",  # three a side (XGID: twelve borne off)
+    "-A--------------------a---",  # a race of one checker each
+    "-BBBBBB------------bbbbbb-",  # a bear-off
+]
+
+
+@st.composite
+def hostile_xgids(draw: st.DrawFn) -> str:
+    """An XGID with every field drawn from what gnubg supports and far past it."""
+    layout = draw(st.sampled_from(_LAYOUTS))
+    cube = draw(st.integers(0, 15))
+    owner = draw(st.sampled_from([-1, 0, 1]))
+    turn = draw(st.sampled_from([-1, 1]))
+    dice = draw(st.sampled_from(["00", "52", "66", "11", "61", "D"]))
+    length = draw(
+        st.one_of(st.integers(0, 70), st.sampled_from([27_682, 30_000, 32_767, 999_999_999]))
+    )
+    top = max(length - 1, 0) if length else 40_000
+    score = draw(st.tuples(st.integers(0, top), st.integers(0, top)))
+    crawford = draw(st.integers(0, 1)) if length else 0
+    limit = draw(st.integers(0, 15))
+    fields = (cube, owner, turn, dice, *score, crawford, length, limit)
+    return f"XGID={layout}:" + ":".join(str(f) for f in fields)
+
+
+def _engine_answer(text: str) -> object:
+    """What ``show``, ``moves`` and ``hint --json`` do with a position (run in a worker)."""
+    from bgkit import hint
+    from bgkit.errors import BgkitError
+
+    try:
+        pos = Position.parse(text)
+    except BgkitError as err:
+        return ("refused", str(err).splitlines()[0])
+    answers: list[object] = []
+    for show in (str, lambda p: p.xgid(), lambda p: p.fibs(), lambda p: p.match_id()):
+        try:
+            answers.append(show(pos))
+        except BgkitError as err:
+            answers.append(("refused", str(err).splitlines()[0]))
+    if pos.dice is not None:
+        try:
+            answers.append(len(pos.legal_plays()))
+        except BgkitError as err:
+            answers.append(("refused", str(err).splitlines()[0]))
+    try:
+        answers.append(hint(pos, plies=0, candidates=3).to_dict())
+    except BgkitError as err:
+        answers.append(("refused", str(err).splitlines()[0]))
+    return answers
+
+
+def _numbers(value: object) -> list[float]:
+    if isinstance(value, float):
+        return [value]
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _numbers(v)]
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _numbers(v)]
+    return []
+
+
+@pytest.fixture(scope="module")
+def engine() -> Any:
+    pytest.importorskip("gnubg")
+    from bgkit.analysis_tasks import can_fork
+    from bgkit.workers import Isolated
+
+    with Isolated(enabled=can_fork()) as isolated:
+        yield isolated
+
+
+@settings(max_examples=max(EXAMPLES * 5 // 2, 10), deadline=None)
+@given(text=hostile_xgids())
+def test_hostile_positions_through_the_engine(engine: Any, text: str) -> None:
+    """No crash (the worker would die: EngineCrashError), no traceback, no figure that is
+    not a number, and every refusal one line."""
+    answers = engine.call(_engine_answer, text)
+    assert all(math.isfinite(x) for x in _numbers(answers)), (text, answers)
+    refusals = [a for a in (answers if isinstance(answers, list) else [answers])]
+    for answer in refusals:
+        if isinstance(answer, tuple) and answer and answer[0] == "refused":
+            assert answer[1] and "\n" not in answer[1]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bgkit import Double, Drop, Game, Match, Move, Play, Position, Result, Take
 from bgkit.formats import read_match
-from bgkit.html import MAX_GAMES, game_html, match_html
+from bgkit.html import MAX_GAMES, game_html, match_html, plain_page
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = read_match(ROOT / "data" / "sample.mat")
@@ -62,7 +62,10 @@ def test_match_summary_has_a_row_per_game() -> None:
             "gnubg wins 4 points",
         ],
     ]
-    assert "<b>gnubg</b> vs. <b>root</b>, 7-point match, 5 games, final score 8-4" in html
+    assert (
+        "<b><bdi>gnubg</bdi></b> vs. <b><bdi>root</bdi></b>, 7-point match, 5 games,"
+        " final score 8-4"
+    ) in html
     assert "EventDate: 2026.11.21" in html
 
 
@@ -78,10 +81,21 @@ def test_names_are_escaped() -> None:
     match = Match(("<b>Ann</b>", "Bo & Co"), 5, (game,), source_name="a<b>.mat")
     html = match_html(match)
     assert "<b>Ann</b>" not in html
-    assert "Bo &amp; Co doubles to 2, &lt;b&gt;Ann&lt;/b&gt; takes" in html
+    assert "<bdi>Bo &amp; Co</bdi> doubles to 2, <bdi>&lt;b&gt;Ann&lt;/b&gt;</bdi> takes" in html
     assert "a&lt;b&gt;.mat" in html
     assert cells(html)[1][4] == "unfinished"
     assert "final score" not in html
+
+
+def test_names_show_their_hidden_characters() -> None:
+    """Issue 29: a right-to-left override would show "\u202eboB" as "Bob", and a control
+    character is no name's: both are shown as escapes, each name isolated in <bdi>."""
+    game = Game(1, (0, 0), (Move(0, (3, 1), Play("8/5 6/5")), Double(1, 2), Take(0)), None)
+    match = Match(("\u202eboB", "Ann\x1b[2K\n"), 5, (game,), source_name="x\u2067.mat")
+    html = match_html(match)
+    assert "<b><bdi>\\u202eboB</bdi></b> vs. <b><bdi>Ann\\x1b[2K\\n</bdi></b>" in html
+    assert "file: <bdi>x\\u2067.mat</bdi>" in html
+    assert plain_page("a\u202eb\x00c\td\n") == "a\\u202eb\\x00c\td\n"
 
 
 def test_long_sessions_are_cut() -> None:
@@ -96,10 +110,11 @@ def test_long_sessions_are_cut() -> None:
 def test_game_summary() -> None:
     html = game_html(SAMPLE.games[4], names=SAMPLE.players)
     assert html == (
-        '<div class="bgkit-game"><b>Game 5</b>, score 4-4; 69 rolls; cube: gnubg doubles'
-        " to 2, root takes, root doubles to 4, gnubg takes; gnubg wins 4 points</div>"
+        '<div class="bgkit-game"><b>Game 5</b>, score 4-4; 69 rolls; cube: <bdi>gnubg</bdi>'
+        " doubles to 2, <bdi>root</bdi> takes, <bdi>root</bdi> doubles to 4, <bdi>gnubg</bdi>"
+        " takes; <bdi>gnubg</bdi> wins 4 points</div>"
     )
-    assert "player 1 wins 1 point" in game_html(SAMPLE.games[0])
+    assert "<bdi>player 1</bdi> wins 1 point" in game_html(SAMPLE.games[0])
     setup = replace(SAMPLE.games[0], setup="-B-CBBB---a---A---ABcbbbd-/0")
     assert "set-up position -B-CBBB---a---A---ABcbbbd-/0" in game_html(setup)
 

@@ -17,7 +17,17 @@ PACKAGE = Path(__file__).resolve().parent.parent / "bgkit"
 
 ANALYSIS = ("analysis", "analysis_tasks", "gnubg_evaluator", "hints", "reports", "html", "viewer")
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "extras", "fileio", "met", "met_tables", "metrics", "evaluator"),
+    (
+        "errors",
+        "extras",
+        "fileio",
+        "met",
+        "met_tables",
+        "metrics",
+        "evaluator",
+        "workers",
+        "engine_gate",
+    ),
     ("limits", "_grammars"),
     ("play", "_play_grammar", "movegen", "position"),  # the engine
     ("xgid", "gnubgid", "fibs", "notation", "ascii_board", "svg"),  # notation

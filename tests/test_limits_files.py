@@ -40,13 +40,15 @@ def test_convert_refuses_a_device_even_with_to(tmp_path: Path) -> None:
     assert Path("/dev/null").is_char_device()
 
 
-def test_convert_through_a_symlink_keeps_the_link(tmp_path: Path) -> None:
+def test_convert_never_writes_through_a_symlink(tmp_path: Path) -> None:
+    """Issue 29: a link is never followed, with or without --force (it was, into the
+    file it points to; a dangling one created the file where it pointed)."""
     (tmp_path / "real.json").write_text("{}")
     (tmp_path / "link.json").symlink_to("real.json")
     run = bgkit_run("convert", "--force", str(SAMPLE), "link.json", cwd=tmp_path)
-    assert run.code == 0, run.stderr
+    assert_one_line(run, 2, "link.json: a symbolic link (to 'real.json'); bgkit never writes")
     assert (tmp_path / "link.json").is_symlink()
-    assert (tmp_path / "real.json").read_text().startswith('{\n  "format": "bgkit-match"')
+    assert (tmp_path / "real.json").read_text() == "{}"
 
 
 @pytest.mark.parametrize(

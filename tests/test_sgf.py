@@ -771,7 +771,10 @@ def test_any_text_parses_or_raises_notation_error(text: str) -> None:
     assert parse_sgf(dumps_sgf(back)) == back
 
 
-_NAME = st.text(st.characters(codec="utf-8", exclude_characters="\r"), max_size=8)
+_NAME = st.text(  # (a name with a line break is refused: test_output_safety)
+    st.characters(codec="utf-8", exclude_characters="\r\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"),
+    max_size=8,
+)
 
 
 @st.composite

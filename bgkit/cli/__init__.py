@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import signal
 import sys
+import warnings
 from typing import Any
 
 import click
 
 from bgkit import __version__
-from bgkit.cli._common import fail, parse_dice
+from bgkit.cli._common import fail, parse_dice, say
 from bgkit.cli.analyze import analyze
 from bgkit.cli.audit import audit
 from bgkit.cli.convert import convert
 from bgkit.cli.hint import hint
 from bgkit.cli.positions import moves, show
 from bgkit.cli.verify import verify
+from bgkit.errors import BgkitError, BgkitNote, error_line
 
 __all__ = ["fail", "main", "parse_dice"]
 
@@ -42,7 +44,10 @@ class _Main(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         previous = signal.signal(signal.SIGTERM, _terminate)
         try:
-            return super().invoke(ctx)
+            with warnings.catch_warnings():  # (a text decoded by a guess: one note line)
+                warnings.simplefilter("always", BgkitNote)
+                warnings.showwarning = _show_warning
+                return super().invoke(ctx)
         except KeyboardInterrupt:
             fail("interrupted", 130)
         except _Terminated:
@@ -50,8 +55,31 @@ class _Main(click.Group):
         except BrokenPipeError:
             _quiet_stdout()
             sys.exit(141)  # what a shell reports for a tool killed by SIGPIPE
+        except (click.exceptions.ClickException, click.exceptions.Exit):
+            raise  # (usage errors: click reports them)
+        except BgkitError as err:  # (bad input a command did not place: one line all the same)
+            fail(error_line(err))
+        except (Exception, RecursionError) as err:  # a bug: one line, never a traceback
+            fail(f"internal error: {type(err).__name__}: {error_line(BgkitError(str(err)))}", 3)
         finally:
             signal.signal(signal.SIGTERM, previous)
+
+
+_shown_before = warnings.showwarning
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    if issubclass(category, BgkitNote):
+        say(f"bgkit: note: {message}")
+        return
+    _shown_before(message, category, filename, lineno, file, line)
 
 
 def _quiet_stdout() -> None:

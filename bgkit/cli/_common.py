@@ -2,9 +2,11 @@
 ``--max-size`` option, and the check that an optional extra is installed.
 
 Exit codes of every command: 0 done, 1 issues found (``verify``: a rule broken), 2 bad
-input or usage (one line on stderr), 3 bgkit failed on a file (a bug), 4 bgkit could not
-finish (the Dask cluster was lost; what was done is kept), 130 interrupted (Ctrl-C),
-143 terminated (SIGTERM), 141 the reader of the output went away (``| head``).
+input or usage (one line on stderr; a position GNU Backgammon does not support too), 3
+bgkit failed on a file (a bug) or GNU Backgammon's process died on a position, 4 bgkit
+could not finish (the Dask cluster was lost; what was done is kept), 130 interrupted
+(Ctrl-C), 143 terminated (SIGTERM), 141 the reader of the output went away (``| head``).
+Every line about input goes through :func:`say`: one line, whatever names it quotes.
 """
 
 from __future__ import annotations
@@ -18,17 +20,20 @@ from typing import IO, Any, NoReturn, TypeVar
 
 import click
 
-from bgkit.errors import NotationError
+from bgkit.errors import NotationError, visible
 
 __all__ = [
     "EXIT_LOST",
     "ByteSize",
     "candidates_option",
     "fail",
+    "from_dask",
     "from_option",
     "max_size_option",
     "parse_dice",
+    "quiet_dask",
     "require_extra",
+    "say",
     "stdin",
 ]
 
@@ -40,9 +45,32 @@ code for "issues found"."""
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print ``bgkit: message`` on stderr and exit with ``code``."""
-    click.echo(f"bgkit: {message}", err=True)
+    """Print ``bgkit: message`` on stderr, as one line (:func:`say`), and exit with ``code``."""
+    say(f"bgkit: {message}")
     sys.exit(code)
+
+
+def say(line: str, *, err: bool = True) -> None:
+    """Print ``line`` (on stderr unless ``err`` is false) as one line, whatever names and
+    file names it quotes: control and bidirectional characters are shown escaped
+    (:func:`bgkit.errors.visible`), so that no name forges a line or hides another."""
+    click.echo(visible(line), err=err)
+
+
+def from_dask(err: BaseException) -> bool:
+    """Whether ``err`` is Dask's (a comm to a scheduler that went away is an OSError)."""
+    return type(err).__module__.split(".")[0] in ("distributed", "tornado")
+
+
+def quiet_dask() -> None:
+    """Silence Dask's client log: a lost scheduler is reported in one line, not in it."""
+    import logging
+
+    import distributed  # noqa: F401  (configures its loggers, which are then quietened)
+
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name.split(".")[0] == "distributed":
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def parse_dice(text: str) -> tuple[int, int]:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import click
 
 from bgkit.cli._common import candidates_option, from_option, max_size_option, met_option
+from bgkit.errors import EngineCrashError, visible
 
 if TYPE_CHECKING:
     from bgkit.analysis import Analysis
@@ -209,7 +210,7 @@ def analyze(
             fail(f"{out} exists; use --force to overwrite it")
     limits = active().with_max_size(max_size)
     try:
-        match = read_match(stdin() if file == "-" else file, format=from_, limits=limits)
+        match = read_match(stdin() if file == "-" else Path(file), format=from_, limits=limits)
     except (BgkitError, OSError) as err:
         fail(error_line(err, source=file))
     try:
@@ -233,7 +234,7 @@ def analyze(
                 beavers=beavers,
             )
     except BgkitError as err:
-        fail(str(err).splitlines()[0])
+        fail(str(err).splitlines()[0], 3 if isinstance(err, EngineCrashError) else 2)
     except ImportError as err:
         fail(f"analysis needs GNU Backgammon: pip install 'bgkit[analysis]' ({err})")
     try:
@@ -279,7 +280,7 @@ def _season(
     aliases: dict[str, str] | None = None,
 ) -> None:
     """``bgkit analyze FOLDER``: the season of every record in it."""
-    from bgkit.cli._common import fail, require_extra
+    from bgkit.cli._common import EXIT_LOST, fail, from_dask, quiet_dask, require_extra
     from bgkit.errors import BatchError, BgkitError, error_line
     from bgkit.season import analyze_season
 
@@ -288,6 +289,7 @@ def _season(
         require_extra("bgkit analyze --output", "batch", ("pandas", "pyarrow"))
     if scheduler:
         require_extra("bgkit analyze --scheduler", "batch", ("distributed",))
+        quiet_dask()
     outputs = (json_out, csv_out, html_out)
     if sum(out == "-" for out in outputs) > 1:
         fail("only one of --json, --csv and --html can write to stdout (-)")
@@ -298,8 +300,19 @@ def _season(
         season = analyze_season(
             folder, plies, met=met, jobs=jobs, client=scheduler, output=output, progress=progress
         )
-    except (BatchError, BgkitError, OSError) as err:
-        fail(error_line(err))
+    except Exception as err:
+        if isinstance(err, (BatchError, BgkitError, OSError)) and not (
+            scheduler and from_dask(err)
+        ):
+            fail(error_line(err))
+        if not scheduler:
+            raise
+        kept = f"; the results so far are kept: rerun with --output {output} to go on"
+        fail(  # (a dead scheduler, a lost connection: as bgkit verify says it)
+            f"lost the Dask cluster at {scheduler} ({type(err).__name__})"
+            + (kept if output else ""),
+            EXIT_LOST,
+        )
     except KeyboardInterrupt:
         click.echo(_kept(output), err=True)
         raise
@@ -335,10 +348,10 @@ def _season(
 def _season_text(season: Any, folder: str, plies: int) -> str:
     """The season in the terminal: the player, the opponents, the files not analysed."""
     matches = season.matches
-    who = season.subject
-    me = season.players[season.players["name"] == who].iloc[0]
+    me = season.players[season.players["name"] == season.subject].iloc[0]
+    who = visible(str(season.subject))  # (names shown escaped: none forges a line)
     lines = [
-        f"{folder}: {matches['file'].nunique()} matches analysed ({plies}-ply),"
+        f"{visible(folder)}: {matches['file'].nunique()} matches analysed ({plies}-ply),"
         f" {len(season.skipped)} file(s) not analysed",
         f"{who}: {me['matches']} matches, won {me['won']}, lost {me['lost']},"
         f" unfinished {me['unfinished']}; PR {me['pr']:.1f};"
@@ -347,14 +360,16 @@ def _season_text(season: Any, folder: str, plies: int) -> str:
     opponents = season.opponents()
     if len(opponents):
         lines.append(f"opponents ({len(opponents)}), most matches first:")
-        shown = opponents.head(15).rename(
+        shown = opponents.head(15)
+        shown = shown.assign(opponent=shown["opponent"].map(lambda name: visible(str(name))))
+        shown = shown.rename(
             columns={"pr": f"{who}'s PR", "opponent_pr": "their PR", "last": "last match"}
         )
         lines.append(shown.round(1).to_string(index=False, na_rep="n/a"))
         if len(opponents) > 15:
             lines.append(f"... and {len(opponents) - 15} more opponents")
     for row in season.skipped.itertuples(index=False):
-        lines.append(f"not analysed: {row.file}: {row.kind}: {row.message}")
+        lines.append(visible(f"not analysed: {row.file}: {row.kind}: {row.message}"))
     return "\n".join(lines)
 
 
@@ -504,12 +519,12 @@ def summary(result: Analysis) -> str:
             else:
                 cells.append(_cell(p[how], "{}"))
         rows.append((label, *cells))
-    names = [str(p["name"]) for p in result.players_list]
+    names = [visible(str(p["name"])) for p in result.players_list]
     width = max(len(r[0]) for r in rows) + 2
     col = max(12, *(len(n) for n in names), *(len(c) for r in rows for c in r[1:])) + 2
     settings = result.settings
     head = (
-        f"{result.match.source_name or 'match'}: {len(result.rows)} actions, "
+        f"{visible(result.match.source_name or 'match')}: {len(result.rows)} actions, "
         f"{settings['description']}, ratings: {settings['rating_scale']} scale\n"
     )
     lines = [head, f"{'':<{width}}{names[0]:>{col}}{names[1]:>{col}}\n"]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from bgkit.cli._common import fail, from_option, max_size_option, stdin
-from bgkit.errors import BgkitError, error_line
+from bgkit.errors import BgkitError, error_line, visible
 from bgkit.formats import FORMATS, WRITABLE
 
 if TYPE_CHECKING:
@@ -80,8 +80,9 @@ def convert(
     limits = active().with_max_size(max_size)
     try:
         lines = _convert_one(source, target, from_, out_format, force, limits)
-    except _Refused as refused:
-        fail(refused.line, refused.code)
+    except _Refused as refused:  # (its lines made visible: no name forges a line)
+        click.echo(f"bgkit: {refused.line}", err=True)
+        sys.exit(refused.code)
     for line in lines:
         click.echo(line, err=True)
 
@@ -127,39 +128,42 @@ def _convert_one(
         if source == "-":
             match = read_match(stdin(), format=from_, limits=limits)
         else:
-            match = read_match(source, format=from_, limits=limits)
+            match = read_match(Path(source), format=from_, limits=limits)
     except (BgkitError, OSError) as err:
-        raise _Refused(error_line(err, source=source)) from None
+        raise _Refused(visible(error_line(err, source=source))) from None
     report = verify_match(match)
     if not report.ok:
         first = report.errors[0]
         count = len(report.errors)
         if not force:
             raise _Refused(
-                f"{first}\n{source}: {count} issue(s); not converted (use --force to convert"
+                f"{visible(str(first))}\n{visible(source)}: {count} issue(s); not converted"
+                " (use --force to convert"
                 " a record that fails verification)",
                 1,
-                brief=f"{first}; not converted ({count} error(s); --force converts it)",
+                brief=visible(f"{first}; not converted ({count} error(s); --force converts it)"),
             )
-        lines.append(f"warning: {first}")
-        lines.append(f"warning: {source}: {count} issue(s); converting anyway (--force)")
+        lines.append(visible(f"warning: {first}"))
+        lines.append(visible(f"warning: {source}: {count} issue(s); converting anyway (--force)"))
     try:
         write_match(match, sys.stdout if target == "-" else target, out_format, force=force)
     except BrokenPipeError:
         raise
     except (BgkitError, OSError) as err:
-        raise _Refused(error_line(err, source=target)) from None
+        raise _Refused(visible(error_line(err, source=target))) from None
     except ValueError as err:  # a name the format cannot hold (a ':' in a .mat name)
-        raise _Refused(f"{target}: {err}") from None
+        raise _Refused(visible(f"{target}: {err}")) from None
     if target != "-":
-        lines.append(f"{source} -> {target}: {len(match.games)} game(s) as {out_format}")
+        lines.append(visible(f"{source} -> {target}: {len(match.games)} game(s) as {out_format}"))
     if out_format in ("mat", "ogxm"):
         dropped = _analysed_actions(match)
         if dropped:
             why = "has no place for it" if out_format == "mat" else "is written without it"
             lines.append(
-                f"note: {target}: the analysis of {dropped} action(s) is not written"
-                f" (.{out_format} {why}; .sgf and .json keep it)"
+                visible(
+                    f"note: {target}: the analysis of {dropped} action(s) is not written"
+                    f" (.{out_format} {why}; .sgf and .json keep it)"
+                )
             )
     return lines
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from typing import TYPE_CHECKING
 
 import click
@@ -68,7 +69,7 @@ def hint(
     """
     from dataclasses import replace
 
-    from bgkit.cli._common import fail, parse_dice
+    from bgkit.cli._common import fail, parse_dice, say
     from bgkit.cli._file_analysis import file_analysis, file_hint_dict, file_hint_text
     from bgkit.errors import BgkitError, error_line
     from bgkit.formats.annotations import PositionExport
@@ -90,25 +91,36 @@ def hint(
     needs_gnubg = not all(isinstance(p, PositionExport) for p in found)
     if needs_gnubg and importlib.util.find_spec("gnubg") is None:
         fail("`bgkit hint` needs the analysis extra: pip install 'bgkit[analysis]'")
+    from bgkit.analysis_tasks import can_fork
+    from bgkit.errors import EngineCrashError
     from bgkit.hints import hint as ask
+    from bgkit.workers import Isolated
 
-    for pos in found:
-        if isinstance(pos, PositionExport):  # XG's own analysis, from an .xgp
+    crashed = False
+    with Isolated(enabled=can_fork() and needs_gnubg) as engine:  # (a crash loses one position)
+        for pos in found:
+            if isinstance(pos, PositionExport):  # XG's own analysis, from an .xgp
+                if as_json:
+                    click.echo(json.dumps(file_hint_dict(pos, candidates), allow_nan=False))
+                else:
+                    click.echo(file_hint_text(pos, candidates))
+                continue
+            if roll is not None:
+                pos = replace(pos, dice=roll, doubled=False)
+            try:
+                result = engine.call(ask, pos, plies=plies, candidates=candidates, met=met)
+            except EngineCrashError as err:
+                say(f"bgkit: {error_line(err, source=pos.xgid())}")
+                crashed = True
+                continue
+            except BgkitError as err:
+                fail(error_line(err, source=pos.xgid()))
             if as_json:
-                click.echo(json.dumps(file_hint_dict(pos, candidates)))
-            else:
-                click.echo(file_hint_text(pos, candidates))
-            continue
-        if roll is not None:
-            pos = replace(pos, dice=roll, doubled=False)
-        try:
-            result = ask(pos, plies=plies, candidates=candidates, met=met)
-        except BgkitError as err:
-            fail(error_line(err, source=pos.xgid()))
-        if as_json:
-            click.echo(json.dumps(result.to_dict()))
-            continue
-        click.echo(_text(result))
+                click.echo(json.dumps(result.to_dict(), allow_nan=False))
+                continue
+            click.echo(_text(result))
+    if crashed:
+        sys.exit(3)
 
 
 def _text(result: object) -> str:

@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from bgkit.cli._common import EXIT_LOST, fail, from_option, max_size_option, require_extra
+from bgkit.cli._common import (
+    EXIT_LOST,
+    fail,
+    from_dask,
+    from_option,
+    max_size_option,
+    quiet_dask,
+    require_extra,
+    say,
+)
 from bgkit.errors import BgkitError, error_line
 from bgkit.formats import find_records
 
@@ -93,14 +102,7 @@ def verify(
         require_extra("bgkit verify --output", "batch", ("pandas", "pyarrow"))
     if scheduler:
         require_extra("bgkit verify --scheduler", "batch", ("distributed",))
-        import logging
-
-        import distributed  # noqa: F401  (configures its loggers, which are then quietened)
-
-        # a lost scheduler is reported in one line below, not in the client's log
-        for name in ["distributed", *logging.root.manager.loggerDict]:
-            if name.split(".")[0] == "distributed":
-                logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+        quiet_dask()
     if "-" in paths:
         if len(paths) > 1 or scheduler or output:
             fail("- (stdin) is read alone: no other paths, --scheduler or --output with it")
@@ -124,9 +126,9 @@ def verify(
             batch.verify_rows, strict=strict, jacoby=jacoby, max_size=max_size, format=from_
         )
 
-    def say(line: str) -> None:
+    def tell(line: str) -> None:
         bar.clear()
-        click.echo(line, err=True)
+        say(line)  # (one line: a name or file name cannot forge another)
 
     done = reused = 0
     try:
@@ -145,7 +147,7 @@ def verify(
                     if as_json:
                         click.echo(json.dumps(_unreadable_json(result.file, row)))
                     else:
-                        say(_labelled(result.file, row))
+                        tell(_labelled(result.file, row))
                     if strict:
                         break
                     continue
@@ -163,7 +165,7 @@ def verify(
                         del data["player_index"]
                         click.echo(json.dumps(data, ensure_ascii=False))
                     else:
-                        say(str(issue))
+                        tell(str(issue))
                 if first["ok"]:
                     clean += 1
                 else:
@@ -250,6 +252,4 @@ def _unreadable_json(file: str, row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _from_dask(err: BaseException) -> bool:
-    """Whether ``err`` is Dask's (a comm to a scheduler that went away is an OSError)."""
-    return type(err).__module__.split(".")[0] in ("distributed", "tornado")
+_from_dask = from_dask  # (its name before it moved to bgkit.cli._common)

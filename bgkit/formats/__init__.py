@@ -18,12 +18,13 @@ import io
 import os
 import re
 import stat
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, TypeAlias
+from typing import IO, TYPE_CHECKING, Any, TypeAlias, overload
 
-from bgkit.errors import LimitError, NotationError, UnsupportedFormatError
+from bgkit.errors import DecodingWarning, LimitError, NotationError, UnsupportedFormatError
 from bgkit.fileio import file_kind
 from bgkit.limits import Limits, active, size_text, using
 
@@ -80,7 +81,7 @@ class Format:
     def parse_bytes(self, data: bytes, *, source_name: str | None = None) -> Match:
         """Parse a file's bytes: as they are for a binary format, else decoded first."""
         if not self.binary:
-            return self.parse(decode_bytes(data), source_name=source_name)
+            return self.parse(decode_bytes(data, source_name=source_name), source_name=source_name)
         module = importlib.import_module(self.module)
         parse: Callable[..., Match] = getattr(module, f"parse_{self.function or self.name}")
         return parse(data, source_name=source_name)
@@ -146,19 +147,49 @@ FORMATS: tuple[Format, ...] = (
 """The formats :func:`read_match` tries, in order."""
 
 
-def decode_bytes(data: bytes, *, encoding: str | None = None) -> str:
+#: A well-formed UTF-8 sequence of two to four bytes (text that has one is UTF-8 in part).
+_UTF8_MULTIBYTE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}"
+)
+
+
+def _cp1252_bytes(err: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: bytes that are not UTF-8 read as Windows-1252 (Latin-1 for
+    the five bytes it leaves undefined)."""
+    assert isinstance(err, UnicodeDecodeError)
+    bad = err.object[err.start : err.end]
+    return "".join(_CP1252[byte] for byte in bad), err.end
+
+
+_CP1252 = [
+    bytes([b]).decode("cp1252", "ignore") or bytes([b]).decode("latin-1") for b in range(256)
+]
+
+
+codecs.register_error("bgkit-cp1252", _cp1252_bytes)
+
+
+def decode_bytes(
+    data: bytes, *, encoding: str | None = None, source_name: str | None = None, note: bool = True
+) -> str:
     """Decode a record file's bytes.
 
     UTF-16 when the bytes start with its BOM (as Windows' Notepad saves "Unicode" text;
-    a broken tail becomes U+FFFD, for the reader to place); else UTF-8 (a BOM is
-    dropped); text that is not UTF-8 is read as Windows-1252, the code page old Windows
-    programs wrote, and failing that as Latin-1, which accepts any byte. With
-    ``encoding`` the bytes are decoded with that codec only.
+    a broken tail becomes U+FFFD, for the reader to place); else UTF-8 first (a BOM is
+    dropped). Text that is not UTF-8 is a guess, and says so with a
+    :class:`~bgkit.errors.DecodingWarning` (``file:line:col`` of the first byte that is
+    not UTF-8; ``note=False``: no warning): text with well-formed UTF-8 sequences
+    elsewhere (a file pieced together from two writers) keeps them, each other byte read
+    as Windows-1252; other text is read as Windows-1252, the code page old Windows programs
+    wrote, and failing that as Latin-1, which accepts any byte. With ``encoding`` the bytes
+    are decoded with that codec only.
 
-    >>> decode_bytes("K\\u00e9vin".encode("utf-8-sig")), decode_bytes(b"K\\xe9vin")
+    >>> decode_bytes("K\\u00e9vin".encode("utf-8-sig")), decode_bytes(b"K\\xe9vin", note=False)
     ('Kévin', 'Kévin')
     >>> decode_bytes("K\\u00e9vin".encode("utf-16"))  # (with its BOM)
     'Kévin'
+    >>> decode_bytes("Kévin ".encode() + b"Andr\\xe9", note=False)
+    'Kévin André'
 
     :raises UnicodeDecodeError: only when ``encoding`` is given and does not fit.
     """
@@ -166,16 +197,64 @@ def decode_bytes(data: bytes, *, encoding: str | None = None) -> str:
         return data.decode(encoding)
     if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         return data.decode("utf-16", errors="replace")
-    for codec in ("utf-8-sig", "cp1252"):
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        first = err.start
+    if _UTF8_MULTIBYTE.search(data):
+        text = data.decode("utf-8-sig", "bgkit-cp1252")
+        how = "read as Windows-1252, the rest as UTF-8"
+    else:
         try:
-            return data.decode(codec)
+            text, how = data.decode("cp1252"), "read as Windows-1252"
         except UnicodeDecodeError:
-            continue
-    return data.decode("latin-1")
+            text, how = data.decode("latin-1"), "read as Latin-1"
+    if note:
+        line = data.count(b"\n", 0, first) + 1
+        column = first - (data.rfind(b"\n", 0, first) + 1) + 1
+        where = f"{source_name}:{line}:{column}" if source_name else f"{line}:{column}"
+        warnings.warn(
+            DecodingWarning(
+                where,
+                f"not UTF-8 (byte 0x{data[first]:02X}): the bytes that are not UTF-8 are"
+                f" {how}; names may read wrong",
+                line,
+                column,
+            ),
+            stacklevel=2,
+        )
+    return text
 
 
 RecordSource: TypeAlias = "str | os.PathLike[str] | IO[str] | IO[bytes]"
 """What the ``read_<fmt>`` functions take: a file path, or a file open for reading."""
+
+
+_CHUNK = 1 << 20
+
+
+@overload
+def read_at_most(handle: IO[bytes], most: int) -> bytes: ...
+@overload
+def read_at_most(handle: IO[str], most: int) -> str: ...
+def read_at_most(handle: IO[Any], most: int) -> bytes | str:
+    """What ``handle`` holds, up to ``most`` + 1 bytes or characters (one more tells a
+    caller the input is past its limit), read a megabyte at a time: memory grows with
+    what is there, not with the limit (``handle.read(most + 1)`` set aside the whole
+    limit first: ``--max-size 5G`` failed on any file under a 4 GB cap).
+    """
+    parts: list[bytes | str] = []
+    left = most + 1
+    while left > 0:
+        chunk: bytes | str = handle.read(min(left, _CHUNK))
+        if not chunk:
+            parts.append(chunk)  # (b"" or "", as the handle reads)
+            break
+        parts.append(chunk)
+        left -= len(chunk)
+    if isinstance(parts[0], bytes):
+        return b"".join(p for p in parts if isinstance(p, bytes))
+    return "".join(p for p in parts if isinstance(p, str))
 
 
 def read_file(path: str | os.PathLike[str], limits: Limits | None = None) -> bytes:
@@ -201,7 +280,7 @@ def read_file(path: str | os.PathLike[str], limits: Limits | None = None) -> byt
                 name,
             )
         size = info.st_size
-        data = b"" if size > limits.max_file_bytes else handle.read(limits.max_file_bytes + 1)
+        data = b"" if size > limits.max_file_bytes else read_at_most(handle, limits.max_file_bytes)
     size = max(size, len(data))
     if size > limits.max_file_bytes:
         raise LimitError(
@@ -223,7 +302,7 @@ def source_data(
     raw_name = getattr(source, "name", None)
     name = raw_name if isinstance(raw_name, str) else None
     most = (limits or active()).max_file_bytes
-    data = source.read(most + 1)
+    data = read_at_most(source, most)
     if len(data) > most:
         raise LimitError(
             f"the input has more than the limit of {size_text(most)} (max_file_bytes;"
@@ -237,7 +316,10 @@ def source_data(
 def source_text(source: RecordSource, *, encoding: str | None = None) -> tuple[str, str | None]:
     """:func:`source_data` decoded with :func:`decode_bytes` when it is bytes."""
     data, name = source_data(source)
-    return (decode_bytes(data, encoding=encoding) if isinstance(data, bytes) else data), name
+    text = (
+        decode_bytes(data, encoding=encoding, source_name=name) if isinstance(data, bytes) else data
+    )
+    return text, name
 
 
 def detect_format(text: str, name: str | None = None) -> Format:
@@ -357,7 +439,9 @@ def _parse(
     if fmt is not None and fmt.binary:
         raw = data if isinstance(data, bytes) else data.encode("latin-1", "replace")
         return fmt.parse_bytes(raw, source_name=name)
-    decoded = data if isinstance(data, str) else decode_bytes(data, encoding=encoding)
+    decoded = (
+        data if isinstance(data, str) else decode_bytes(data, encoding=encoding, source_name=name)
+    )
     fmt = fmt or detect_format(decoded, name)
     if path and name is not None and fmt.name == "gnubg-text":
         from bgkit.formats.gnubg_text import parse_gnubg_series
@@ -369,7 +453,7 @@ def _parse(
 def _decoded(data: bytes, encoding: str | None) -> str | None:
     """:func:`decode_bytes`, or ``None`` when ``encoding`` does not fit the bytes."""
     try:
-        return decode_bytes(data, encoding=encoding)
+        return decode_bytes(data, encoding=encoding, note=False)  # (sniffing: said once, later)
     except (UnicodeDecodeError, LookupError):
         return None
 
@@ -417,7 +501,7 @@ def _record_kind(path: Path) -> str | None:
     reader reports it), or ``None``."""
     try:
         with path.open("rb") as handle:
-            head = decode_bytes(handle.read(1 << 16))
+            head = decode_bytes(handle.read(1 << 16), note=False)
     except OSError:
         return "?"  # let the reader report it
     return next((fmt.name for fmt in FORMATS if not fmt.binary and fmt.sniff(head)), None)

@@ -12,6 +12,7 @@ steps when each covers one die, and refused (``ValueError``) otherwise.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,27 @@ from bgkit.errors import AmbiguousPlayError, IllegalPlayError, InvalidPositionEr
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.position import HYPERGAMMON_BOARD, NACKGAMMON_BOARD, STANDARD_BOARD, Position
 from bgkit.records import Game, Match, Move
+
+
+@functools.cache
+def _step(src: int, dst: int, hit: bool) -> Step:
+    """One shared :class:`Step` per move (they are frozen): a long record holds millions
+    of steps, and a new object for each cost 56 bytes."""
+    return Step(src, dst, hit)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def shared_play(steps: tuple[Step, ...]) -> Play:
+    """One shared :class:`Play` per play seen lately (frozen too): a long record repeats
+    its plays, and each cost about 100 bytes."""
+    return Play(steps)
+
+
+@functools.cache
+def shared_dice(d1: int, d2: int) -> tuple[int, int]:
+    """One shared tuple per roll (as :func:`_step`, for the dice of every move)."""
+    return (d1, d2)
+
 
 __all__ = ["Board", "GameSteps", "count_letter", "game_steps", "set_pos_sides", "variant_board"]
 
@@ -114,7 +136,7 @@ class Board:
             if me[s.src] > 0:
                 me[s.src] -= 1
             me[s.dst] += 1
-            out.append(Step(s.src, s.dst, hit))
+            out.append(_step(s.src, s.dst, hit))
         return out
 
     def borne_off(self, player: int) -> bool:

@@ -575,7 +575,7 @@ def parse_gnubg_series(text: str, path: str, *, encoding: str | None = None) -> 
 def _parse_file(path: str | os.PathLike[str], encoding: str | None) -> Match:
     from bgkit.formats import decode_bytes, read_file
 
-    text = decode_bytes(read_file(path), encoding=encoding)
+    text = decode_bytes(read_file(path), encoding=encoding, source_name=str(path))
     return parse_gnubg_match(text, source_name=str(path))
 
 

@@ -82,9 +82,9 @@ from bgkit.limits import (
     active,
     check_integer,
     check_names,
-    check_nesting,
     check_play_steps,
     check_text,
+    json_loads,
 )
 from bgkit.play import Play, Step
 from bgkit.records import (
@@ -285,9 +285,8 @@ def parse_json(text: str, *, source_name: str | None = None) -> Match:
     if text.startswith("\ufeff"):
         text = text[1:]
     check_text(text, source_name, lines=False)
-    check_nesting(text, _JSON_BRACKETS, source_name)
     try:
-        doc = json.loads(text, parse_int=_parse_int)
+        doc = json_loads(text, source_name, parse_int=_parse_int)
     except json.JSONDecodeError as err:
         raise NotationError(
             f"not JSON: {err.msg}", text, err.pos, source_name=source_name
@@ -301,7 +300,6 @@ def parse_json(text: str, *, source_name: str | None = None) -> Match:
 
 
 # strings (whose brackets do not count) and the brackets of arrays and objects
-_JSON_BRACKETS = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"|[][{}]')
 
 
 class _LongNumber(Exception):

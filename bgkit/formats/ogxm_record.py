@@ -52,11 +52,11 @@ from datetime import UTC, datetime
 from types import ModuleType
 from typing import IO, Any, NoReturn
 
-from bgkit.errors import NotationError, UnsupportedFormatError
+from bgkit.errors import LimitError, NotationError, UnsupportedFormatError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_data
 from bgkit.formats._checkers import Board, game_steps
-from bgkit.limits import active
+from bgkit.limits import active, json_loads
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import (
     Action,
@@ -554,7 +554,7 @@ class _Reader:
     def __init__(self, doc: dict[str, Any], source_name: str | None) -> None:
         self.doc = doc
         self.source_name = source_name
-        self.notes = _read_notes(doc.get("annotations"))
+        self.notes = _read_notes(doc.get("annotations"), source_name)
         self.where = ""
 
     def fail(self, msg: str) -> NoReturn:
@@ -647,7 +647,9 @@ class _Reader:
         return tags
 
 
-def _read_notes(raw: object) -> dict[tuple[str, int], dict[str, Any]]:
+def _read_notes(
+    raw: object, source_name: str | None = None
+) -> dict[tuple[str, int], dict[str, Any]]:
     """The ``x-bgkit`` objects by (scope, ref); other programs' annotations are skipped."""
     parts: dict[tuple[str, int], list[tuple[int, str]]] = {}
     for item in raw if isinstance(raw, list) else ():
@@ -665,7 +667,13 @@ def _read_notes(raw: object) -> dict[tuple[str, int], dict[str, Any]]:
     notes = {}
     for place, pieces in parts.items():
         try:
-            value = json.loads("".join(text for _, text in sorted(pieces)))
+            value = json_loads("".join(text for _, text in sorted(pieces)))
+        except LimitError as err:  # (a 3 KB file nested 3,000 deep was a RecursionError)
+            raise LimitError(
+                f"an {KEY} annotation ({place[0]} {place[1]}): {err.msg}",
+                source_name=source_name,
+                limit=err.limit,
+            ) from None
         except ValueError:
             continue  # not ours after all
         if isinstance(value, dict):

@@ -33,7 +33,7 @@ def read_exports(path: str | os.PathLike[str]) -> tuple[PositionExport, ...]:
     data = read_file(path)
     if sniff_xg(data):
         return (parse_xgp(data, source_name=name),)
-    return parse_exports(decode_bytes(data), name)
+    return parse_exports(decode_bytes(data, source_name=name), name)
 
 
 def parse_exports(text: str, name: str | None = None) -> tuple[PositionExport, ...]:

@@ -95,21 +95,30 @@ import codecs
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import IO, NoReturn
 
-from lark import Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark import Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from bgkit._grammars import parser
 from bgkit.errors import (
+    LimitError,
     NotationError,
+    UnsupportedFormatError,
     excerpt,
 )
 from bgkit.fileio import write_atomic
 from bgkit.formats import decode_bytes, source_data
-from bgkit.formats._checkers import Board, game_steps, set_pos_sides
-from bgkit.limits import check_integer, check_name, check_nesting, check_text
+from bgkit.formats._checkers import (
+    Board,
+    game_steps,
+    set_pos_sides,
+    shared_dice,
+    shared_play,
+)
+from bgkit.limits import check_integer, check_name, check_nesting, check_text, json_loads
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import (
     Action,
@@ -210,6 +219,18 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
+def _simple_text(name: str) -> str:
+    """A player name as SGF SimpleText (``PW``, ``PB``): one line. A name with a line
+    break is refused, never written raw for a reader to take as lines of the file the
+    name's author chose (SGF has no escape for a hard line break)."""
+    bad = next((ch for ch in name if len(f"a{ch}b".splitlines()) > 1), None)
+    if bad is not None:
+        raise UnsupportedFormatError(
+            f"an SGF file cannot hold the player name {name!r} (line break U+{ord(bad):04X})"
+        )
+    return _escape(name)
+
+
 def _tree_sgf(tree: _GameTree) -> str:
     """A game tree as SGF text (without recursion: variations may nest deeply)."""
     out: list[str] = []
@@ -247,16 +268,18 @@ def parse_sgf(text: str, *, source_name: str | None = None) -> Match:
     source = _normalise(text)
     check_text(source, source_name, lines=False)
     check_nesting(source, _SGF_BRACKETS, source_name)
-    try:
-        tree = parser("sgf").parse(source)
-    except UnexpectedInput as err:
-        raise _syntax_error(err, source, source_name) from None
     reader = _Reader(source, source_name)
-    return reader.match(reader.trees(tree))
+    return reader.match(reader.scan())
 
 
 # property values (whose brackets do not count) and the brackets of game trees
 _SGF_BRACKETS = re.compile(r"\[[^]\\]*+(?:\\.[^]\\]*+)*+\]|[()]")
+# the tokens of grammars/sgf.lark: whitespace, brackets, ';', names and values
+_SGF_TOKENS = re.compile(
+    r"(?P<ws>[ \t\f\r\n]+)|(?P<open>\()|(?P<close>\))|(?P<semi>;)"
+    r"|(?P<ident>[A-Za-z]+)|(?P<value>\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\])",
+    re.S,
+)
 
 
 def read_sgf(
@@ -274,7 +297,7 @@ def read_sgf(
     """
     data, name = source_data(source)
     if isinstance(data, bytes):
-        data = decode_bytes(data, encoding=encoding or _charset(data))
+        data = decode_bytes(data, encoding=encoding or _charset(data), source_name=name)
     return parse_sgf(data, source_name=name)
 
 
@@ -383,7 +406,7 @@ class _Reader:
     def __init__(self, source: str, source_name: str | None) -> None:
         self.source = source
         self.source_name = source_name
-        self._line_starts: list[int] | None = None
+        self._line_starts: array[int] | None = None
 
     # -- helpers
 
@@ -392,7 +415,8 @@ class _Reader:
 
     def line_col(self, pos: int) -> tuple[int, int]:
         if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.source)]
+            self._line_starts = array("q", [0])  # (8 bytes a line, not a list's 36)
+            self._line_starts.extend(m.end() for m in re.finditer("\n", self.source))
         i = bisect.bisect_right(self._line_starts, pos) - 1
         return i + 1, pos - self._line_starts[i] + 1
 
@@ -405,51 +429,93 @@ class _Reader:
 
     # -- syntax tree
 
-    def trees(self, tree: Tree[Token]) -> list[_GameTree]:
-        """The game trees of the collection (built without recursion)."""
-        top: list[_GameTree] = []
-        work: list[tuple[Tree[Token], list[_GameTree]]] = [
-            (child, top) for child in reversed(tree.children) if isinstance(child, Tree)
-        ]
-        while work:
-            lark_tree, into = work.pop()
-            game_tree = _GameTree([])
-            into.append(game_tree)
-            subtrees: list[Tree[Token]] = []
-            for child in lark_tree.children:
-                if not isinstance(child, Tree):
-                    continue
-                if child.data == "node":
-                    game_tree.nodes.append(self.node(child))
+    def scan(self) -> Iterator[_GameTree]:
+        """The game trees of the collection, one top-level tree at a time, read by the
+        tokens of ``grammars/sgf.lark`` without building its parse tree: memory holds one
+        game's tree, not the file's (a 30 MB SGF hit a 4 GB cap through Lark's tree).
+        Text the grammar does not accept is handed to the Lark parser, from the start of
+        the game tree it is in, for its error."""
+        source = self.source
+        stack: list[_GameTree] = []
+        node: _Node | None = None
+        prop: _Prop | None = None
+        fresh = False  # after '(': a ';' must follow
+        start = 0  # where the current top-level tree starts
+        pos = 0
+        end = len(source)
+        match = _SGF_TOKENS.match
+        while pos < end:
+            token = match(source, pos)
+            if token is None:
+                self.syntax_error(start, pos)
+            kind, at, pos = token.lastgroup, pos, token.end()
+            if kind == "ws":
+                continue
+            if kind == "value":
+                if prop is None:
+                    self.syntax_error(start, at)
+                prop.values.append(token.group()[1:-1])
+                prop.value_pos.append(at + 1)
+                continue
+            if (prop is not None and not prop.values) or (fresh and kind != "semi"):
+                self.syntax_error(start, at)
+            prop = None
+            if kind == "ident":
+                if node is None:
+                    self.syntax_error(start, at)
+                ident = "".join(_IDENT.findall(token.group()))
+                if not ident:
+                    self.fail(f"a property name needs upper-case letters: {token[0][:20]!r}", at)
+                prop = _Prop(ident, [], at, [])
+                if not node.props:
+                    node.pos = at
+                node.props.append(prop)
+            elif kind == "semi":
+                if not stack or stack[-1].children:
+                    self.syntax_error(start, at)
+                node = _Node([], 0)
+                stack[-1].nodes.append(node)
+                fresh = False
+            elif kind == "open":
+                if stack and not stack[-1].nodes:
+                    self.syntax_error(start, at)
+                tree = _GameTree([])
+                if stack:
+                    stack[-1].children.append(tree)
                 else:
-                    subtrees.append(child)
-            work.extend((sub, game_tree.children) for sub in reversed(subtrees))
-        return top
+                    start = at
+                stack.append(tree)
+                node, fresh = None, True
+            else:  # close
+                if not stack:
+                    self.syntax_error(start, at)
+                done = stack.pop()
+                node = None
+                if not stack:
+                    yield done
+        if stack or (prop is not None and not prop.values) or fresh:
+            self.syntax_error(start, end)
 
-    def node(self, tree: Tree[Token]) -> _Node:
-        props: list[_Prop] = []
-        for prop in tree.children:
-            assert isinstance(prop, Tree)
-            name, *values = prop.children
-            assert isinstance(name, Token)
-            pos = name.start_pos or 0
-            ident = "".join(_IDENT.findall(str(name)))
-            if not ident:
-                self.fail(f"a property name needs upper-case letters: {str(name)[:20]!r}", pos)
-            raw = [str(v)[1:-1] for v in values]
-            value_pos = [(v.start_pos or 0) + 1 for v in values if isinstance(v, Token)]
-            props.append(_Prop(ident, raw, pos, value_pos))
-        return _Node(props, props[0].pos if props else 0)
+    def syntax_error(self, start: int, pos: int) -> NoReturn:
+        """Raise the Lark parser's error for the text from ``start`` (the game tree where
+        the scan stopped at ``pos``; what comes before is blanked, so that positions stay
+        those of the whole text and only this tree is parsed)."""
+        padded = " " * start + self.source[start:]
+        try:
+            parser("sgf").parse(padded)
+        except UnexpectedInput as err:
+            raise _syntax_error(err, self.source, self.source_name) from None
+        self.fail("not SGF as grammars/sgf.lark reads it", pos)  # pragma: no cover
 
     # -- the match
 
-    def match(self, trees: list[_GameTree]) -> Match:
-        if not trees:
-            self.fail("no game tree: an SGF record starts with '(;'", len(self.source.rstrip()))
+    def match(self, trees: Iterable[_GameTree]) -> Match:
         header = _Header()
         games: list[Game] = []
         for index, tree in enumerate(trees):
             games.append(self.game(tree, index, header, games))
+        if not games:
+            self.fail("no game tree: an SGF record starts with '(;'", len(self.source.rstrip()))
         tags = header.kept_tags
         if tags is None:
             tags = _with_money_beaver(header.tags(), header.length, games)
@@ -516,7 +582,9 @@ class _Reader:
     def kept_tags(self, prop: _Prop) -> list[tuple[str, str]]:
         """bgkit's ``BT``: the match's tags, every one in order."""
         try:
-            pairs = json.loads(prop.text())
+            pairs = json_loads(prop.text(), self.source_name)
+        except LimitError:
+            raise
         except ValueError:
             pairs = None
         if not isinstance(pairs, list) or not all(
@@ -783,7 +851,7 @@ class _GameState:
             Move(
                 player,
                 dice,
-                Play(marked) if written is None else self.written_play(written),
+                shared_play(tuple(marked)) if written is None else self.written_play(written),
                 **self.where(prop),
                 annotations=self.annotations(node, prop, _PLAY),
             )
@@ -810,7 +878,7 @@ class _GameState:
         if len(value) < 2 or not all(c in "123456" for c in value[:2]):
             what = "a cube action" if value.isalpha() else "two dice 1-6"
             self.fail_at(f"a move starts with {what}, not {value[:12]!r}", start)
-        dice = (int(value[0]), int(value[1]))
+        dice = shared_dice(int(value[0]), int(value[1]))
         letters = value[2:]
         if len(letters) % 2:
             self.fail_at(
@@ -1140,7 +1208,7 @@ class _GameWriter:
             f"(;FF[4]GM[6]CA[UTF-8]AP[bgkit:{__version__}]",
             f"MI[length:{m.length}][game:{max(game.number - 1, 0)}]"
             f"[ws:{game.score[0]}][bs:{game.score[1]}]",
-            f"PW[{_escape(m.players[0])}]PB[{_escape(m.players[1])}]",
+            f"PW[{_simple_text(m.players[0])}]PB[{_simple_text(m.players[1])}]",
         ]
         if self.index == 0:
             out.append(_properties(m.annotations))

@@ -66,6 +66,7 @@ from bgkit.formats.annotations import (
     Rollout,
 )
 from bgkit.formats.sgf import _letter, _point
+from bgkit.limits import json_loads
 from bgkit.met import shipped_met
 from bgkit.play import Play, Step
 from bgkit.position import Position
@@ -185,7 +186,7 @@ def analysis_of(action: Action, position: Position | None = None) -> ActionAnaly
     comment = props["C"][0] if props.get("C") else None
     if props.get(PROPERTY):
         try:
-            return _from_json(json.loads(props[PROPERTY][0]), comment)
+            return _from_json(json_loads(props[PROPERTY][0]), comment)
         except (ValueError, KeyError, TypeError, AttributeError):
             pass
     cube = _from_da(props["DA"][0], position) if props.get("DA") else None

@@ -1,0 +1,145 @@
+"""Worker processes that die with their parent, and a call that a crash cannot take down.
+
+Every pool bgkit starts (``verify`` and ``analyze`` batches, the analysis of a match, the
+worker ``bgkit hint`` asks GNU Backgammon in) starts its processes with :func:`worker_start`:
+Ctrl-C is left to the parent, which reports it once, and the kernel kills the worker
+(``PR_SET_PDEATHSIG``) when its parent dies, however it dies (``kill -9`` included), so
+that no worker is left running after its command.
+
+:class:`Isolated` runs calls in one forked worker: GNU Backgammon's C code checks little,
+and a crash there (a segmentation fault) kills only the worker; the caller gets an
+:class:`~bgkit.errors.EngineCrashError` for that call, and the next call a new worker.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import faulthandler
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from functools import cache
+from typing import Any, TypeVar
+
+from bgkit.errors import EngineCrashError
+
+__all__ = ["Isolated", "die_with_parent", "worker_start"]
+
+T = TypeVar("T")
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+@cache
+def _prctl() -> Any:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError, TypeError):  # pragma: no cover (no C library)
+        return None
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """In a worker process: have the kernel kill this process when its parent dies.
+
+    :param parent: the parent's process ID when known: a worker whose parent died before
+        the request took effect exits at once.
+    """
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)  # the parent is gone already
+
+
+def worker_start(parent: int | None = None) -> None:
+    """What every worker process does first: leave Ctrl-C (sent to the whole process
+    group) to the parent, end quietly when the parent stops it (SIGTERM: a forked worker
+    would otherwise run the command's own handler, and print a traceback), and die with
+    the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (not the command's: a quiet end)
+    faulthandler.disable()  # (a crash is the parent's to report, in one line)
+    die_with_parent(parent)
+
+
+def _exit_codes(processes: list[Any]) -> list[int]:
+    """The exit codes of the dead ``processes`` (the pool's own thread may be reaping them
+    at the same time: its status then arrives a moment later)."""
+    deadline = time.monotonic() + 2.0
+    while True:
+        for process in processes:
+            process.join(0.05)
+        codes = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
+        if codes or time.monotonic() > deadline:
+            return codes
+
+
+def _signal_name(code: int | None) -> str:
+    if code is not None and code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+class Isolated:
+    """Calls run in one forked worker process, so that a crash in C code loses the call,
+    not the caller (``with Isolated() as run: run.call(f, x)``).
+
+    :param enabled: ``False`` runs the calls in this process (when forking is not safe:
+        GNU Backgammon's threads already run here, and a forked copy would wait for them).
+    """
+
+    def __init__(self, *, enabled: bool = True) -> None:
+        self.enabled = enabled and "fork" in multiprocessing.get_all_start_methods()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Isolated:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close(now=exc[0] is not None)
+
+    def close(self, *, now: bool = False) -> None:
+        """Stop the worker (``now``: without waiting for its call, after an interrupt)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if now:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.kill()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+    def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``function(*args, **kwargs)``, in the worker.
+
+        :raises EngineCrashError: when the worker died during the call.
+        """
+        if not self.enabled:
+            return function(*args, **kwargs)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=worker_start,
+                initargs=(os.getpid(),),
+            )
+        future = self._pool.submit(function, *args, **kwargs)
+        processes = list(getattr(self._pool, "_processes", {}).values())
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            codes = _exit_codes(processes)
+            self.close(now=True)
+            how = _signal_name(codes[0] if codes else None)
+            raise EngineCrashError(
+                f"GNU Backgammon's process died ({how}) on this position; nothing else was lost"
+            ) from None
