@@ -118,14 +118,25 @@ class AnalysisTaskError(RuntimeError):
     """The evaluator's answer does not fit the record (a bug, not a bad record)."""
 
 
-def roll_values(ev: Evaluator, pos: Position) -> dict[tuple[int, int], float]:
+def roll_values(
+    ev: Evaluator, pos: Position, *, deeper: bool = False
+) -> dict[tuple[int, int], float]:
     """The roller's equity with each roll played best (0-ply, as gnubg's luck analysis).
 
     A roll that cannot be played leaves the opponent on roll in the same position.
+    ``deeper``: searches deeper than 0-ply came first (gnubg's cache may hold their
+    figures, which its luck analysis reads: the evaluator's ``dance_equity``, if it has
+    one, reads them for a dance).
     """
     values: dict[tuple[int, int], float] = {}
+    best = ev.best_equities(pos, plies=0)
     stay: float | None = None
-    for roll, equity in ev.best_equities(pos, plies=0).items():
+    if deeper and None in best.values():
+        inner = getattr(ev, "inner", ev)
+        dance_equity = getattr(inner, "dance_equity", None)
+        if dance_equity is not None:
+            stay = dance_equity(pos, best)
+    for roll, equity in best.items():
         if equity is None:
             if stay is None:
                 stay = -ev.evaluate(replace(pos, turn=pos.opponent, dice=None), plies=0).cubeful
@@ -150,9 +161,9 @@ def evaluate_task(ev: Evaluator, task: Task) -> Figures:
         chances = ev.chances(pos, plies=task.plies)
     luck = mean = None
     if task.dice is not None:
-        mine = roll_values(ev, pos)
+        mine = roll_values(ev, pos, deeper=task.plies > 0)
         if task.opening:
-            theirs = roll_values(ev, replace(pos, turn=pos.opponent))
+            theirs = roll_values(ev, replace(pos, turn=pos.opponent), deeper=task.plies > 0)
             luck, mean = luck_opening(mine, theirs, task.dice)
         else:
             luck, mean = luck_normal(mine, task.dice)

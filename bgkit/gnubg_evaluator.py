@@ -562,6 +562,81 @@ class GnubgEvaluator:
                 return value
         return None  # pragma: no cover (the made-up play is legal by construction)
 
+    def dance_equity(
+        self, position: Position, best: dict[tuple[int, int], float | None]
+    ) -> float | None:
+        """The roller's equity after a roll that dances, as gnubg's luck analysis reads
+        it when deeper searches filled its cache, where no made-up turn can read it.
+
+        ``best`` is :meth:`best_equities` of ``position`` (``None`` for the rolls that
+        dance). gnubg's luck takes the 0-ply cubeful equity of the position after the
+        dance (the other side on roll) from its cache, whose entry a deeper search may
+        have left, and which gnubg's ``eval`` does not read. The Python API reaches that
+        entry only through a play that ends there (:meth:`_optimal`); where none can,
+        it is read inside a 1-ply search of ``position`` itself, scored as the play of a
+        made-up turn of the opponent that ends there: its cubeful equity with no cube
+        action is the mean over the 36 rolls of each roll's best 0-ply equity, all from
+        the same cache, the dances' that entry. The entry is what the mean leaves once
+        the other rolls' equities are taken out.
+
+        ``None`` when the usual reading holds (no roll dances, or a made-up turn leads
+        to the position after the dance) or this one is not made: no made-up turn of
+        the opponent leads to ``position``, or the roller may double there (the search's
+        figure is then his best cube action's, and the search of the double that tells
+        it apart leaves figures in gnubg's cache that change later searches: measured,
+        a 2-ply candidate play's equity 1e-4 off gnubg's).
+        """
+        dances = [roll for roll, equity in best.items() if equity is None]
+        if not dances or _predecessor(replace(position, turn=position.opponent)) is not None:
+            return None
+        from bgkit.metrics import cube_available
+
+        if cube_available(position):
+            return None
+        mean = self._one_ply(position)
+        if mean is None:
+            return None
+        weight = {roll: 1 if roll[0] == roll[1] else 2 for roll in best}
+        rest = sum(weight[roll] * equity for roll, equity in best.items() if equity is not None)
+        return (36 * mean - rest) / sum(weight[roll] for roll in dances)
+
+    def _one_ply(self, position: Position) -> float | None:
+        """1-ply cubeful equity of the player on roll (no pruning), scored as the play
+        of a made-up turn of the opponent that ends in ``position``; ``None`` without
+        such a turn. Only the plays ranked at 0-ply up to that one are searched at 1-ply
+        (each search leaves figures in gnubg's cache, which later searches meet)."""
+        made_up = _predecessor(position)
+        if made_up is None:
+            return None
+        before, dice = made_up
+        gnubg = self._gnubg()
+        mover, other = before.board[before.turn], before.board[before.opponent]
+        board = (other[1:], mover[1:])
+        target = (position.board[before.turn], position.board[position.turn])
+        ci = _cubeinfo(gnubg, before)
+
+        def rank(moves: list[dict[str, Any]]) -> int | None:
+            return next(
+                (
+                    i
+                    for i, m in enumerate(moves)
+                    if len(m["move"]) % 2 == 0
+                    and _result(mover, other, _pairs(m["move"])) == target
+                ),
+                None,
+            )
+
+        with _lock:
+            at = rank(list(gnubg.findbestmoves(board, ci, _evalcontext(gnubg, 0), dice)))
+        if at is None:  # pragma: no cover (the made-up play is legal by construction)
+            return None
+        keep = [{"ply": 1, "level": 0, "acceptmoves": at + 1, "extramoves": 0, "threshold": 0.0}]
+        _searching(1)
+        with _lock:
+            moves = list(gnubg.findbestmoves(board, ci, _unpruned(gnubg), dice, keep))
+        at = rank(moves)
+        return None if at is None else -float(moves[at]["score"])
+
     def _settled_cube_decision(self, position: Position) -> CubeDecision | None:
         """The 0-ply cube decision from :meth:`_optimal`, when no double is right.
 
@@ -876,6 +951,14 @@ def _beavers(length: int, allowed: bool) -> int:
 def _evalcontext(gnubg: Any, plies: int) -> dict[str, Any]:
     # cubeful, plies, deterministic, pruning nets (as the analysis settings), no noise
     ec: dict[str, Any] = gnubg.evalcontext(1, plies, 1, 1 if plies else 0, 0.0)
+    return ec
+
+
+@cache
+def _unpruned(gnubg: Any) -> dict[str, Any]:
+    """1-ply, cubeful, deterministic, without the pruning nets (see
+    :meth:`GnubgEvaluator.dance_equity`)."""
+    ec: dict[str, Any] = gnubg.evalcontext(1, 1, 1, 0, 0.0)
     return ec
 
 

@@ -239,9 +239,11 @@ def test_two_ply_errors_equal_gnubgs(name: str) -> None:
     bgkit asks what its analysis asks, in its order, game by game: every checker and
     cube error is gnubg's within 1e-5 EMG. The luck (0-ply) too, except on
     some rolls of positions where a roll can dance: gnubg's cache answers the position
-    that then arises with a figure of a deeper search (measured: 331 of 353 and 157 of
-    168 rolls of the two self-play matches agree to gnubg's five printed decimals, the
-    others within 0.013 EMG)."""
+    that then arises with a figure of a deeper search, which bgkit reads where the
+    roller cannot double (``GnubgEvaluator.dance_equity``) but not always (measured: 341
+    of 353 and 162 of 168 rolls of the two self-play matches agree to gnubg's five
+    printed decimals, the others within 0.009 EMG; reading all those dances from
+    gnubg's ``eval``, 331 and 157, within 0.013)."""
     result, ref = ours(name, 2), reference(name, 2)
     for mine, theirs in zip(result.players_list, ref["players"], strict=True):
         assert mine["unforced_moves"] == theirs["unforced"]
@@ -258,7 +260,7 @@ def test_two_ply_errors_equal_gnubgs(name: str) -> None:
             lucks += 1
             agree += abs(mine["luck_emg"] - theirs["luck"]) <= 1e-5  # (five decimals)
             assert mine["luck_emg"] == pytest.approx(theirs["luck"], abs=0.015), mine
-    assert agree >= 0.92 * lucks
+    assert agree >= 0.95 * lucks
 
 
 # ---------------------------------------------------------------------- the result

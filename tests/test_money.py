@@ -177,10 +177,11 @@ def test_an_sgf_says_its_rules_and_is_analysed_under_them() -> None:
 def test_luck_at_2_ply_is_gnubgs_but_where_a_roll_dances() -> None:
     """gnubg's 2-ply analysis gives a roll's luck ("0-ply") from what its deeper searches
     left in its cache. bgkit asks what gnubg asks, in its order, and reads the same
-    figures, except for the roll that dances in a position no made-up turn leads to (its
-    value comes from gnubg's ``eval``, not the cache): measured 168 of the session's 188
-    rolls to gnubg's five decimals, the others within 0.025 EMG (before bgkit's Python
-    calls carried gnubg's beaver setting in the cube information: 38)."""
+    figures, a dance's too where no made-up turn leads to the position after it and the
+    roller cannot double (:meth:`bgkit.gnubg_evaluator.GnubgEvaluator.dance_equity`):
+    measured 171 of the session's 188 rolls to gnubg's five decimals (167 reading all
+    those dances from gnubg's ``eval``; 38 before bgkit's Python calls carried gnubg's
+    beaver setting), the others, all in positions where a roll dances, within 0.015 EMG."""
     import json
 
     theirs = json.loads((DATA / "jacoby_beavers.2ply.luck.json").read_text())
@@ -190,6 +191,6 @@ def test_luck_at_2_ply_is_gnubgs_but_where_a_roll_dances() -> None:
     agree = 0
     for row, (game, player, dice, luck) in zip(mine, theirs, strict=True):
         assert (row["game"], row["player"], row["dice"]) == (game, player, dice)
-        assert row["luck_emg"] == pytest.approx(luck, abs=0.025)
+        assert row["luck_emg"] == pytest.approx(luck, abs=0.015)
         agree += abs(row["luck_emg"] - luck) <= 1e-5
-    assert agree >= 165
+    assert agree >= 171
