@@ -56,10 +56,21 @@ def test_the_rules_are_verify_s_issues_with_their_kinds_places_and_messages() ->
 
 
 def test_an_unreadable_file_is_one_error_row() -> None:
-    result = run([Path("data/fixtures/handwritten_3pt_syntax2.mat")])
+    result = run([Path("data/fixtures/handwritten_3pt_syntax3.mat")])
     (row,) = result.findings.to_dict("records")
     assert row["kind"] == "unreadable" and row["severity"] == "error"
+    assert (row["line"], row["column"]) == (1, 4)
     assert result.files["verdict"].tolist() == ["unreadable"]
+
+
+def test_a_bad_line_is_one_located_error_and_the_rest_is_audited() -> None:
+    result = run([Path("data/fixtures/handwritten_3pt_syntax2.mat")])
+    rows = result.findings.to_dict("records")
+    errors = [r for r in rows if r["severity"] == "error"]
+    assert [(r["kind"], r["line"], r["column"]) for r in errors] == [("unreadable-line", 9, 6)]
+    assert "unverified" in {r["kind"] for r in rows}
+    assert result.files["verdict"].tolist() == ["errors"]
+    assert result.files["games"].tolist() == [1]
 
 
 # ---------------------------------------------------------------------- duplicates

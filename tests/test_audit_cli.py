@@ -77,9 +77,13 @@ def test_csv_and_a_bad_level_and_exit_2_for_an_unreadable_file(tmp_path: Path) -
     assert run(str(EVENT), "--csv", str(out)).exit_code == 2  # no overwrite without --force
     bad = run(str(EVENT), "--require-level", "deep")
     assert bad.exit_code == 2 and "--require-level: not a level" in bad.stderr
-    broken = run("data/fixtures/handwritten_3pt_syntax2.mat")
+    broken = run("data/fixtures/handwritten_3pt_syntax3.mat")
     assert broken.exit_code == 2
-    assert broken.stderr.startswith("data/fixtures/handwritten_3pt_syntax2.mat:9:6: error: ")
+    assert broken.stderr.startswith("data/fixtures/handwritten_3pt_syntax3.mat:1:4: error: ")
+    # a bad line is a located error, the rest of the file is read: exit 1, not 2
+    bad_line = run("data/fixtures/handwritten_3pt_syntax2.mat")
+    assert bad_line.exit_code == 1
+    assert bad_line.stderr.startswith("data/fixtures/handwritten_3pt_syntax2.mat:9:6: error: ")
 
 
 def test_output_resumes_and_a_rerun_gives_the_same_findings(tmp_path: Path) -> None:
