@@ -231,10 +231,20 @@ def test_a_rule_break_in_an_ogxm_file_is_found_by_the_verifier() -> None:
     ply["moves"][1]["pips"] = 3  # 18/15 with a 2
     data = ogxm.json_to_binary(doc)  # the codec checks no rule of the game
     report = verify(parse_ogxm(data, source_name="x.ogxm"))
-    assert len(report.errors) == 1
-    error = report.errors[0]
-    assert (error.game, error.player_name, error.source_name) == (1, "root", "x.ogxm")
-    assert "18/15" in error.message
+    # the game goes on from the position the record describes (the checker on 15), where
+    # root's next play 16/15 finds no checker on 16: a second fault of the record, after
+    # which it describes no position, and the rest of game 1 is not verified
+    first, second = report.errors
+    assert (first.game, first.move, first.player_name, first.source_name) == (
+        1,
+        1,
+        "root",
+        "x.ogxm",
+    )
+    assert "18/15" in first.message
+    assert (second.game, second.move, second.player_name) == (1, 3, "root")
+    assert "no checker on the 16-point" in second.message
+    assert [(i.kind.value, i.game) for i in report.issues][2] == ("unverified", 1)
 
 
 @pytest.mark.parametrize(
