@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "data" / "fixtures"
 CLEAN = FIXTURES / "handwritten_3pt.mat"
 ILLEGAL = FIXTURES / "handwritten_3pt_illegal1.mat"
-SYNTAX = FIXTURES / "handwritten_3pt_syntax2.mat"
+SYNTAX = FIXTURES / "handwritten_3pt_syntax3.mat"  # nothing of it is a record
 XG = ROOT / "data" / "real" / "xg" / "kevung__gbf__test.xg"
 OPENING = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"
 
@@ -51,7 +51,7 @@ def test_convert_a_folder_into_a_folder(folder: Path, tmp_path: Path) -> None:
     assert len(refusals) == 2  # one line per record refused
     assert refusals[0].startswith(f"bgkit: {folder / ILLEGAL.name}:8:34: error: illegal play")
     assert refusals[0].endswith("not converted (1 error(s); --force converts it)")
-    assert refusals[1] == f"bgkit: {folder / SYNTAX.name}:9:6: dice must be 1-6: '27'"
+    assert refusals[1] == f"bgkit: {folder / SYNTAX.name}:1:4: expected 'N point match', found 'pt'"
     # each file is what converting it alone writes
     for name, source in [("handwritten_3pt.sgf", CLEAN), ("club/kevung__gbf__test.sgf", XG)]:
         alone = tmp_path / "alone.sgf"
