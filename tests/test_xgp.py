@@ -283,9 +283,11 @@ def test_hint_prints_xgs_analysis(tmp_path: Path) -> None:
 
 def test_hint_can_ask_gnubg_instead(tmp_path: Path) -> None:
     pytest.importorskip("gnubg")
-    run = bgkit_run("hint", "--gnubg", "-n", "2", str(PLAY), cwd=tmp_path, timeout=60)
+    # 0-ply: hint's default is now gnubg's 2-ply, where 13/8 6/3 leads by 0.002
+    run = bgkit_run("hint", "--gnubg", "-p", "0", "-n", "2", str(PLAY), cwd=tmp_path, timeout=60)
     assert run.code == 0, run.stderr
     assert "from the file" not in run.stdout
+    assert run.stdout.splitlines()[0].endswith("(GNU Backgammon, 0-ply)")
     # gnubg (its own process, 0-ply) ranks the position read as XG did
     plays = [line.split()[1:3] for line in run.stdout.splitlines()[1:]]
     assert plays == [["8/3", "6/3"], ["13/8", "6/3"]]
