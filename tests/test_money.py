@@ -112,7 +112,8 @@ def test_money_sessions_agree_with_gnubg_at_2_ply(name: str) -> None:
 
 def test_the_session_with_a_beaver_holds_one() -> None:
     """The beaver is why the first session tests anything of beavers: gnubg counts it as
-    the doubler's take, and judges the beaverer's cube as not his until the next take."""
+    the doubler's take, and the beaverer's cube decisions, up to his next double, as made
+    with the cube not available (``bgkit.analysis._cube_after_beaver``)."""
     text = (DATA / "jacoby_beavers.mat").read_text()
     assert "Beavers => 4" in text
     rows = _analysis("jacoby_beavers", 0).rows
