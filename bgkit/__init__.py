@@ -11,8 +11,9 @@ Start here:
   any format bgkit knows into a :class:`Match` of :class:`Game` s and actions
   (``bgkit.records``), and write one as ``.mat``, SGF or JSON.
 * :func:`verify`: replay a match (or the record at a path, or a record's text) with the
-  rules; a :class:`Report` of :class:`Issue` s (errors and notes), each with file, line,
-  column, game, move, reason and position. Ask ``report.ok``: a report has no truth value.
+  rules; a :class:`~bgkit.verify.Report` of :class:`Issue` s (errors and notes), each
+  with file, line, column, game, move, reason and position. Ask ``report.ok``: a report
+  has no truth value.
 * :func:`replay` (``bgkit.replay``): a legal match as (position, action) steps.
 * :func:`analyze` (``bgkit.analysis``, loaded on first use): errors, luck and
   cube decisions with GNU Backgammon's evaluator, as pandas DataFrames, with the
@@ -58,7 +59,7 @@ def verify(
 
     ``match`` is a :class:`Match`, or what :func:`read_match` reads: a path, an open file,
     or a record's text (a ``str`` of more than one line, or ``bytes``), which is read
-    first. Problems in the record are returned in the :class:`Report`; only a record
+    first. Problems in the record are returned in the :class:`~bgkit.verify.Report`; only a record
     that cannot be read raises.
 
     >>> verify("data/fixtures/handwritten_3pt.mat").ok

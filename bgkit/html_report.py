@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from bgkit.analysis import Analysis
 
-__all__ = ["Report", "html_report", "write_html_report"]
+__all__ = ["MatchReport", "html_report", "write_html_report"]
 
 #: Decisions shown with their boards.
 WORST = 10
@@ -210,7 +210,7 @@ def write_html_report(
 
 
 @dataclass(frozen=True, slots=True)
-class Report:
+class MatchReport:
     """The report of an analysed match, as an object: a notebook shows it as the match
     viewer with the statistics (``_repr_html_``, no server needed); :meth:`html` is the
     whole page and :meth:`write` writes it.
@@ -218,7 +218,7 @@ class Report:
     >>> from bgkit.formats.mat import read_mat
     >>> from bgkit.analysis import analyze
     >>> match = read_mat("data/fixtures/handwritten_3pt.mat")
-    >>> report = Report(match, analyze(match, 0, jobs=1))
+    >>> report = MatchReport(match, analyze(match, 0, jobs=1))
     >>> "bgkit-viewer" in report._repr_html_()
     True
     """
@@ -245,7 +245,7 @@ class Report:
         )
 
     def __repr__(self) -> str:
-        return f"Report({self.match!r}, {self.analysis!r})"
+        return f"MatchReport({self.match!r}, {self.analysis!r})"
 
 
 # ---------------------------------------------------------------------- parts

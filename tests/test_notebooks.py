@@ -100,7 +100,7 @@ def test_analyse_a_match() -> None:
     shown = text(book)
     assert "Luck based FIBS rating diff." in shown  # the statistics table
     assert shown.count('class="bgkit-board"') >= 5  # worst plays with their boards
-    # an Analysis and a Report show as the match viewer, with its data and script
+    # an Analysis and a MatchReport show as the match viewer, with its data and script
     assert shown.count('<div class="bgkit-viewer"') == 2
     assert shown.count('"cs":[[') >= 200 and "bgkitViewer(document.currentScript" in shown
 
