@@ -27,6 +27,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -269,8 +270,20 @@ def can_fork() -> bool:
         "fork" in multiprocessing.get_all_start_methods()
         and not multiprocessing.current_process().daemon  # (a Dask worker's: no children)
         and gnubg_module.cache_info().currsize == 0
+        and not _gnubg_threads()
         and (sys.version_info < (3, 12) or threading.active_count() == 1)
     )
+
+
+def _gnubg_threads() -> int:
+    """gnubg's calculation threads running in this process, whoever started them (a
+    caller's own ``set threads``): a forked child has none of them, and its first
+    ``set threads`` then waits for them for ever."""
+    gnubg = sys.modules.get("gnubg")
+    if gnubg is None:
+        return 0
+    found = re.match(r"\s*(\d+)", str(gnubg.show("threads")))
+    return int(found[1]) if found else 0
 
 
 def chunks(n: int, jobs: int) -> list[tuple[int, int]]:

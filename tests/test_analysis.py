@@ -574,3 +574,31 @@ def test_an_evaluators_table_is_the_analysis_table() -> None:
     assert result.met == "jacobs" and "jacobs match equity table" in result.settings["description"]
     with pytest.raises(ValueError, match="give the match equity table to the evaluator"):
         analyze(record, 0, evaluator=GnubgEvaluator(), met="woolsey")
+
+
+def test_gnubg_threads_started_by_the_caller_keep_the_analysis_in_process() -> None:
+    """A process whose gnubg already runs calculation threads (the caller's own ``set
+    threads``, as an oracle session does) must not fork workers: a forked child has none
+    of those threads, and its first ``set threads`` waits for them for ever. The analysis
+    then runs in this process, with the same figures."""
+    script = (
+        "import gnubg\n"
+        "for c in ('set display off', 'set sound enable off', 'set threads 1'):\n"
+        "    gnubg.command(c)\n"
+        "from bgkit.analysis import analyze\n"
+        "from bgkit.analysis_tasks import can_fork\n"
+        "from bgkit.formats.mat import read_mat\n"
+        "assert not can_fork()\n"
+        "result = analyze(read_mat('data/sample.mat'), 0, progress=False)\n"
+        "print([round(e, 3) for e in result.players['checker_error_emg']])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,  # (a forked worker waiting for gnubg's threads never ends)
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[9.999, 11.248]"
