@@ -265,9 +265,13 @@ def _figure(
     """
     import matplotlib
 
-    _narrow(fig)
     buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "bgkit"}):
+    # (text as written, as the figure was drawn: the legend _narrow makes anew, and the
+    # saving, would read a '$' in a player's name as mathematics)
+    with matplotlib.rc_context(
+        {"svg.fonttype": "none", "svg.hashsalt": "bgkit", "text.parse_math": False}
+    ):
+        _narrow(fig)
         fig.savefig(buffer, format="svg", metadata={"Date": None})
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg") :]

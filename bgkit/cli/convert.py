@@ -81,7 +81,10 @@ def convert(
     try:
         lines = _convert_one(source, target, from_, out_format, force, limits)
     except _Refused as refused:  # (its lines made visible: no name forges a line)
-        click.echo(f"bgkit: {refused.line}", err=True)
+        *issues, last = refused.line.split("\n")
+        for line in issues:  # (the first rule broken, as verify prints it)
+            click.echo(line, err=True)
+        click.echo(f"bgkit: {last}", err=True)
         sys.exit(refused.code)
     for line in lines:
         click.echo(line, err=True)
