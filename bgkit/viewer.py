@@ -80,9 +80,10 @@ def viewer_data(match: Match, analysis: Analysis | None = None) -> dict[str, Any
     cube decisions.
     """
     names = match.players
+    where = {} if analysis is None else {at: i for i, at in enumerate(analysis.where)}
     steps: list[dict[str, Any]] = []
     for index in range(len(match.games)):
-        steps += _game_steps(match, index, analysis)
+        steps += _game_steps(match, index, analysis, where)
     return {
         "names": list(names),
         "length": match.length,
@@ -92,14 +93,19 @@ def viewer_data(match: Match, analysis: Analysis | None = None) -> dict[str, Any
     }
 
 
-def _game_steps(match: Match, index: int, analysis: Analysis | None) -> list[dict[str, Any]]:
+def _game_steps(
+    match: Match,
+    index: int,
+    analysis: Analysis | None,
+    where: dict[tuple[int, int], int],
+) -> list[dict[str, Any]]:
     """The steps of game ``index``, up to where the record stops saying what happened
-    (a play it does not give, ``???``, or a line it could not read), then its end."""
+    (a play it does not give, ``???``, or a line it could not read), then its end;
+    ``where`` gives the analysis row of each (game, action)."""
     from bgkit.errors import BgkitError
     from bgkit.replay import replay_game
 
     names = match.players
-    where = {} if analysis is None else {at: i for i, at in enumerate(analysis.where)}
     steps: list[dict[str, Any]] = []
     last: Any = None
     stopped: str | None = None
