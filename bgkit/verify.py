@@ -652,7 +652,7 @@ class _MatchChecker:
                     move=max(err.move, 1),
                     player=err.player,
                     player_name=self.name(err.player) if err.player is not None else "",
-                    source_name=self.match.source_name,
+                    source_name=err.source_name or self.match.source_name,
                     line=err.line,
                     column=err.column,
                 )

@@ -258,8 +258,19 @@ def test_gnubg_016_spacing_reads_the_same() -> None:
 def test_a_broken_export_is_refused_at_its_place(change: tuple[str, str], message: str) -> None:
     text = _board_text("resignation.txt").replace(*change)
     with pytest.raises(NotationError) as err:
-        parse_gnubg_match(text, source_name="x.txt")
+        parse_gnubg_match(text, source_name="x.txt", strict=True)
     assert str(err.value).splitlines()[0] == f"x.txt:{message}"
+    # read leniently (the default), the line is one read error and the rest is read,
+    # unless nothing of the text is a match (no score line)
+    line, column, words = message.split(":", 2)
+    try:
+        match = parse_gnubg_match(text, source_name="x.txt")
+    except NotationError as again:
+        assert str(again) == str(err.value)
+        return
+    assert [(e.line, e.column, e.message) for e in match.read_errors] == [
+        (int(line), int(column), words.strip())
+    ]
 
 
 def test_an_annotation_is_the_comment_on_the_action_above() -> None:
