@@ -276,6 +276,7 @@ class _Assembler(SourceText):
         crawford = False
         games: list[_GameState] = []
         lost = _LostGameLines(self.source, self.faults)
+        failed = False  # the line before could not be used
         for line in lines:
             kind = line.kind
             for fault in lost.before(line.token.line or 0):
@@ -283,7 +284,10 @@ class _Assembler(SourceText):
                 if games:
                     self.finish(games[-1])
                 games.append(_GameState(line=fault.line, column=1))
-            self.after_lost = lost.pending is not None
+            self.after_lost = lost.pending is not None or failed
+            failed = False
+            if self.after_lost and games and games[-1].roll is not None:
+                games[-1].roll = None  # (its move was on the line that could not be read)
             if kind not in _HEADER_KINDS and lost.pending is not None:
                 if not games or games[-1].result is not None or _played_out(games[-1]):
                     # actions after a game's end (or before any game) and a line that
@@ -323,6 +327,10 @@ class _Assembler(SourceText):
                     self.action(games[-1], line)
                 except NotationError as err:
                     keep_fault(self.faults, err)
+                    failed = True
+        lost.before(len(self.source) + 1)  # (lines after the last one read)
+        if lost.pending is not None and games and games[-1].roll is not None:
+            games[-1].roll = None  # (its move was on the line that could not be read)
         if games:
             self.finish(games[-1])
         tags = [("Player 1", names[0]), ("Player 2", names[1]), *tags]

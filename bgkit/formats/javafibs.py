@@ -259,11 +259,13 @@ class _Assembler(SourceText):
         length = 0
         games: list[_GameState] = []
         lost = _LostGameLines(self.source, self.faults)
+        failed = False  # the line before could not be used
         for line in lines:
             kind = line.kind
             for fault in lost.before(line.name.line or 0):
                 games.append(_GameState(line=fault.line))  # a '13:' line that is unread
-            self.after_lost = lost.pending is not None
+            self.after_lost = lost.pending is not None or failed
+            failed = False
             if kind in _ACTION_KINDS and lost.pending is not None:
                 if not games or games[-1].result is not None:
                     # actions after a game's end (or before any game) and a line that
@@ -295,6 +297,7 @@ class _Assembler(SourceText):
                 self.action(games[-1], line, self.player(line.name))
             except NotationError as err:
                 keep_fault(self.faults, err)
+                failed = True
         self.plays()
         out: list[Game] = []
         score = (0, 0)

@@ -730,6 +730,7 @@ class _Reader:
                     if self.strict:
                         raise
                     self.faults.append(ReadError(err.line, err.column, err.msg))
+                    state.lost = True
             if variations:
                 state.keep(_VARIATION, *(_tree_sgf(v) for v in variations))
         number = index + 1 if root.game is None else root.game + 1
@@ -860,6 +861,7 @@ class _GameState:
         # set-up, allowed until the first real action (a play or a cube action)
         self.in_setup = True
         self.board = Board.start(self.variant, None)
+        self.lost = False  # a node of the game could not be read
         self.setup_board: Board | None = None
         self.setup_cube: int | None = None
         self.setup_owner: int | None = None
@@ -919,7 +921,8 @@ class _GameState:
         dice, steps = self.move_value(prop, player)
         self.close_exchange()
         self.in_setup = False
-        marked = self.board.play(player, steps)
+        # (after a node that could not be read the checkers are not known: no hit marks)
+        marked = steps if self.lost else self.board.play(player, steps)
         written = next((p for p in node.props if p.ident == _PLAY), None)
         self.actions.append(
             Move(
