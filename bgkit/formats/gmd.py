@@ -70,7 +70,7 @@ from lark import Token, v_args
 from bgkit._grammars import SourceText, SourceTransformer
 from bgkit.errors import BgkitError, NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import keep_fault, parse_lines
+from bgkit.formats._by_lines import LostGameLines, keep_fault, parse_lines
 from bgkit.limits import check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
@@ -275,7 +275,7 @@ class _Assembler(SourceText):
         length = 0
         crawford = False
         games: list[_GameState] = []
-        lost = _LostGameLines(self.source, self.faults)
+        lost = LostGameLines(self.source, self.faults, _GAME_LINE)
         failed = False  # the line before could not be used
         for line in lines:
             kind = line.kind
@@ -529,32 +529,6 @@ class _Assembler(SourceText):
 
 _HEADER_KINDS = frozenset({"comment", "length", "player", "rank", "location", "rule", "game"})
 _GAME_LINE = re.compile(r"[ \t]*game\b", re.IGNORECASE)
-
-
-class _LostGameLines:
-    """The lines that could not be read, met in file order: one that starts like a
-    ``Game:`` line starts a game; another is :attr:`pending` until the next line read
-    (the assembler starts a game there when that line acts after a game's end)."""
-
-    def __init__(self, source: str, faults: list[ReadError] | None) -> None:
-        self.faults = sorted(faults or (), key=lambda f: f.line)
-        self.index = 0
-        self.pending: ReadError | None = None
-        self.lines = source.split("\n") if self.faults else []
-
-    def before(self, line: int) -> list[ReadError]:
-        """The game lines among the unread lines before ``line`` (others: :attr:`pending`)."""
-        games: list[ReadError] = []
-        while self.index < len(self.faults) and self.faults[self.index].line < line:
-            fault = self.faults[self.index]
-            self.index += 1
-            text = self.lines[fault.line - 1] if fault.line <= len(self.lines) else ""
-            if _GAME_LINE.match(text):
-                games.append(fault)
-                self.pending = None
-            else:
-                self.pending = fault
-        return games
 
 
 def _played_out(game: _GameState) -> Result | None:

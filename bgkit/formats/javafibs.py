@@ -63,7 +63,7 @@ from lark import Token, v_args
 from bgkit._grammars import SourceText, SourceTransformer
 from bgkit.errors import NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import keep_fault, parse_lines
+from bgkit.formats._by_lines import LostGameLines, keep_fault, parse_lines
 from bgkit.limits import check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
@@ -258,7 +258,7 @@ class _Assembler(SourceText):
         you = "You"
         length = 0
         games: list[_GameState] = []
-        lost = _LostGameLines(self.source, self.faults)
+        lost = LostGameLines(self.source, self.faults, _GAME_START_LINE)
         failed = False  # the line before could not be used
         for line in lines:
             kind = line.kind
@@ -408,29 +408,3 @@ def _vote(src: int, dst: int) -> int:
     if dst == OFF and src not in (BAR, OFF):
         return 1 if src >= 19 else -1
     return 0
-
-
-class _LostGameLines:
-    """The lines that could not be read, met in file order: one that starts like a game
-    start (``13:``) starts a game; another is :attr:`pending` until the next line read
-    (the assembler starts a game there when that line acts after a game's end)."""
-
-    def __init__(self, source: str, faults: list[ReadError] | None) -> None:
-        self.faults = sorted(faults or (), key=lambda f: f.line)
-        self.index = 0
-        self.pending: ReadError | None = None
-        self.lines = source.split("\n") if self.faults else []
-
-    def before(self, line: int) -> list[ReadError]:
-        """The game starts among the unread lines before ``line`` (others: :attr:`pending`)."""
-        games: list[ReadError] = []
-        while self.index < len(self.faults) and self.faults[self.index].line < line:
-            fault = self.faults[self.index]
-            self.index += 1
-            text = self.lines[fault.line - 1] if fault.line <= len(self.lines) else ""
-            if _GAME_START_LINE.match(text):
-                games.append(fault)
-                self.pending = None
-            else:
-                self.pending = fault
-        return games
