@@ -272,6 +272,9 @@ class ReadError:
     source_name: str | None = None
     """The file of the line, when it is not the match's (a record read from several
     files, as gnubg's export series); ``None``: the match's own."""
+    record: bool = True
+    """Whether the line held part of the record; ``False`` for a line of analysis beside
+    it (gnubg's candidate plays...): the actions around it are all read, and verified."""
 
 
 _VARIANTS = {

@@ -193,7 +193,7 @@ def _replay_game(match: Match, index: int, unread: list[ReadError]) -> Iterator[
     turn = 0
     result = game.result
     end = result.line if result is not None else None
-    lost = next((e for e in unread if end is None or e.line < end), None)
+    lost = next((e for e in unread if e.record and (end is None or e.line < end)), None)
     for i, action in enumerate(actions):
         if lost is not None and lost.line < action.line:
             _unread(match, lost)

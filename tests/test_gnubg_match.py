@@ -351,3 +351,57 @@ def test_files_of_two_matches_are_not_joined(tmp_path: Path) -> None:
 
 
 XG_TEXT_MAT = " 1 point match\n\n Game 1\n Ann : 0      Bo : 0\n  1) 31: 8/5 6/5\n"
+
+
+# ------------------------------------------------ a bad line costs its board only (#28)
+
+REAL_EXPORT = (
+    ROOT / "data" / "real" / "gnubg_txt" / "lassehjorthmadsen__bglab__0ply__BoardLord_-_"
+    "Llabba_7pt_Backgammon_Studio_2023_08_09_18_11_07.txt"
+)
+
+
+def _damaged(find: str, change: tuple[str, str], nth: int = 0) -> tuple[str, int]:
+    lines = REAL_EXPORT.read_text().split("\n")
+    index = [i for i, line in enumerate(lines) if line.startswith(find)][nth]
+    lines[index] = lines[index].replace(*change, 1)
+    return "\n".join(lines), index + 1
+
+
+def test_a_damaged_line_of_analysis_is_an_error_and_the_game_is_verified() -> None:
+    text, line = _damaged("       0.", ("0.", "0@"), 3)
+    match = parse_gnubg_match(text, source_name="x.txt")
+    (fault,) = match.read_errors
+    assert (fault.line, fault.record) == (line, False)
+    original = parse_gnubg_match(REAL_EXPORT.read_text())
+    assert [g.actions for g in match.games] == [g.actions for g in original.games]
+    report = bgkit.verify(match)
+    assert [(e.kind.value, e.line) for e in report.errors] == [("unreadable-line", line)]
+    assert "unverified" not in {n.kind.value for n in report.notes}
+
+
+@pytest.mark.parametrize(
+    ("find", "change", "message"),
+    [
+        (" | O           X    |", ("X", "@"), "'@' is not a checker or a count"),
+        ("Pip counts", ("Pip counts", "Pip c@unts"), "a board without 'Pip counts: O n, X n'"),
+        (" GNU Backgammon  Position ID", ("ID:", "I@:"), "a board without the 'Position ID:'"),
+        (" +13-14", ("O: BoardLord", "Q: BoardLord"), "expected 'O: name' or 'X: name'"),
+    ],
+)
+def test_a_damaged_board_is_one_error_and_its_play_is_not_given_to_another(
+    find: str, change: tuple[str, str], message: str
+) -> None:
+    # (a board whose 'Pip counts:' or 'Position ID:' line was lost used to be dropped in
+    # silence, its play given to the board above: a false 'rolls out of turn')
+    text, _line = _damaged(find, change, 3)
+    match = parse_gnubg_match(text, source_name="x.txt")
+    (fault,) = match.read_errors
+    assert message in fault.message and fault.record
+    report = bgkit.verify(match)
+    assert [e.kind.value for e in report.errors] == ["unreadable-line"]
+    assert [n.kind.value for n in report.notes if n.kind.value == "unverified"] == ["unverified"]
+    original = parse_gnubg_match(REAL_EXPORT.read_text())
+    kept = {(a.line, a) for g in match.games for a in g.actions}
+    assert kept < {(a.line, a) for g in original.games for a in g.actions}
+    assert len(kept) == sum(len(g.actions) for g in original.games) - 1

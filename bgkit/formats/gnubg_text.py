@@ -170,14 +170,23 @@ def _read(text: str, source_name: str | None, *, lenient: bool = False) -> _Grou
         except NotationError as err:
             if not lenient or len(faults) >= MAX_FAULTS:
                 raise
-            faults.append(ReadError(err.line, err.column, err.msg))
-            source = _blank_lines(source, *_lost_lines(source, err.line))
+            first, last = _lost_lines(source, err.line)
+            text = source.split("\n", first)[first - 1] if first == last else ""
+            analysis = _ANALYSIS_LINE.match(text) is not None
+            faults.append(ReadError(err.line, err.column, err.msg, record=not analysis))
+            source = _blank_lines(source, first, last)
     grouper = _Grouper(source, source_name)
     grouper.faults = faults if lenient else None
     grouper.run(items)
     return grouper
 
 
+# a line of gnubg's analysis beside the record: a candidate or cube option ("1. ...",
+# "*    1. ..."), a row of chances, a cubeless equity, the proper cube action
+_ANALYSIS_LINE = re.compile(
+    r"[ \t]*(?:\*[ \t]+)?(?:(?:[0-9]+\.|\?\?)[ \t]|[-+]?[0-9]+[.@,][0-9@])"
+    r"|[ \t]*(?:[0-9]+-ply|Rollout) cubeless|[ \t]*Proper cube action"
+)
 _FRAME_LINE = re.compile(r"[ \t]*\+1[23]-[-0-9]+\+")
 
 
@@ -416,6 +425,12 @@ class _Grouper(SourceText):
                 current.luck = float(luck["luck"])
         elif line == "Annotation:" and groups:
             return token.line or 0
+        elif current is not None and self.faults is not None and _ANALYSIS_LINE.match(line):
+            # a line of the analysis below a board that the grammar could not read as one
+            where = self._fail(
+                f"a line of gnubg's analysis that cannot be read: {line[:40]!r}", token
+            )
+            self.faults.append(ReadError(where.line, where.column, where.msg, record=False))
         else:
             self.texts.append((len(groups), token))
         return 0
