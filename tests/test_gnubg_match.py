@@ -405,3 +405,20 @@ def test_a_damaged_board_is_one_error_and_its_play_is_not_given_to_another(
     kept = {(a.line, a) for g in match.games for a in g.actions}
     assert kept < {(a.line, a) for g in original.games for a in g.actions}
     assert len(kept) == sum(len(g.actions) for g in original.games) - 1
+
+
+def test_a_damaged_score_line_is_refused_there_not_at_every_play() -> None:
+    # its names and length cannot be read: each '* name moves' line named neither player
+    text, line = _damaged("The score", ("7 points)", "7 p@ints)"))
+    with pytest.raises(NotationError) as info:
+        parse_gnubg_match(text, source_name="x.txt")
+    assert str(info.value).splitlines()[0] == (
+        f"x.txt:{line}:53: expected '(match to N points)' in the score line"
+    )
+    # a later game's: that game is one error, the others are read
+    two = REAL_EXPORT.read_text() + "\n" + text
+    match = parse_gnubg_match(two)
+    assert [(e.line, e.column) for e in match.read_errors] == [
+        (REAL_EXPORT.read_text().count("\n") + 2, 53)
+    ]
+    assert len(match.games) == 1

@@ -784,6 +784,11 @@ class _MatchBuilder:
                 game = self.kept(self.text, pending[1], game)
                 pending = next(texts, None)
             if index < len(g.groups):
+                if game is None and g.faults:
+                    # the score line could not be read: nothing of the export is a match
+                    first = g.faults[0]
+                    at = _line_start(g.source, first.line) + first.column - 1
+                    raise NotationError(first.message, g.source, at, source_name=g.source_name)
                 if game is None:
                     line = g.groups[0].board.line
                     raise NotationError(
@@ -829,6 +834,20 @@ class _MatchBuilder:
     def text(self, token: Token, game: _GameDraft | None) -> _GameDraft | None:
         line = str(token).rstrip()
         m = _SCORE_LINE.match(line)
+        if m is not None and "(match to" in m["two"]:  # (its length cannot be read)
+            at = (token.start_pos or 0) + line.index("(match to", m.start("two"))
+            err = NotationError(
+                "expected '(match to N points)' in the score line",
+                self.g.source,
+                at,
+                source_name=self.g.source_name,
+            )
+            if game is None or self.g.faults is None:
+                raise err
+            # a later game's score line: that game is lost with it (one error)
+            self.g.faults.append(ReadError(err.line, err.column, err.msg))
+            self.finish(game)
+            return _GameDraft(0, (0, 0), token, lost=True)
         if m is not None:
             self.finish(game)
             one, two = m["one"], m["two"]
@@ -865,7 +884,7 @@ class _MatchBuilder:
 
     def board(self, group: _Group, game: _GameDraft) -> None:
         token = group.played_token
-        if group.played is None or token is None or game.result is not None:
+        if group.played is None or token is None or game.result is not None or game.lost:
             return  # (gnubg's hint on the last position of a match: no action)
         who, rest, offset = self.player(group.played, token)
         pos = group.board.position
@@ -925,7 +944,7 @@ class _MatchBuilder:
         return who, rest.strip(), lead + size + 1
 
     def finish(self, game: _GameDraft | None) -> None:
-        if game is None:
+        if game is None or game.lost:
             return
         token = game.token
         self.games.append(
@@ -950,6 +969,8 @@ class _GameDraft:
     notes: list[ActionAnalysis | None] = field(default_factory=list)
     result: Result | None = None
     double_note: ActionAnalysis | None = None
+    lost: bool = False
+    """Its score line could not be read: the game is left out."""
 
 
 def _written_play(text: str) -> Play:
