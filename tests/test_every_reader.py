@@ -45,32 +45,41 @@ class LineReader:
     """A play of the record and the same play with one step away from home."""
     player: str
     """Who makes that play."""
+    column: int
+    """Where the format places that play on its line (the verifier's error is there)."""
 
 
 LINE_READERS: dict[str, LineReader] = {
     "mat": LineReader(
-        REAL / "mat" / f"{SEVEN}.mat", r"  *[0-9]+\) ", ("42: 8/4 6/4", "42: 8/4 4/6"), "SnowWhite"
+        REAL / "mat" / f"{SEVEN}.mat",
+        r"  *[0-9]+\) ",
+        ("42: 8/4 6/4", "42: 8/4 4/6"),
+        "SnowWhite",
+        34,
     ),
     "gmd": LineReader(
         REAL / "gmd" / f"{SEVEN}.gmd",
         r"(Roll|Move|Double|Take|Drop):",
         ("Move:W:: 8/4 6/4", "Move:W:: 8/4 4/6"),
         "SnowWhite",
+        6,
     ),
     "javafibs": LineReader(
         REAL / "javafibs" / f"{SEVEN}.match",
         r"(0|1|2|4|5|11|15):",
         ("1:You:17-21 19-21", "1:You:17-21 21-19"),
         "SnowWhite",
+        3,
     ),
     "sgf": LineReader(
-        REAL / "sgf" / f"{SEVEN}.sgf", r";[BW]\[", (";B[42qusu]", ";B[42quus]"), "SnowWhite"
+        REAL / "sgf" / f"{SEVEN}.sgf", r";[BW]\[", (";B[42qusu]", ";B[42quus]"), "SnowWhite", 2
     ),
     "gnubg-text": LineReader(
         GNUBG_TEXT,
         r"\* \w+ (moves|doubles|accepts|rejects)",
         ("moves 8/4 6/4", "moves 8/4 4/6"),
         "Llabba",
+        16,
     ),
 }
 """The formats read from text: a real record of each, its action lines, a wrong-way play."""
@@ -168,9 +177,10 @@ def test_a_step_away_from_home_is_the_players_illegal_play(name: str) -> None:
     match = _read(name, changed)
     assert not match.read_errors  # the notation is fine: the play breaks a rule
     first = verify(match).errors[0]
-    assert (first.kind, first.line, first.player_name) == (
+    assert (first.kind, first.line, first.column, first.player_name) == (
         IssueKind.ILLEGAL_PLAY,
         line,
+        reader.column,
         reader.player,
     )
     assert re.search(
