@@ -134,7 +134,8 @@ def _unmarked(action: Action) -> Action:
 
 
 def _damage_points(text: str, pattern: str) -> list[int]:
-    """Six action lines spread over the record (0-based)."""
+    """Six action lines spread over the record (0-based), each damaged near its start
+    and at its end."""
     lines = text.split("\n")
     found = [i for i, line in enumerate(lines) if re.match(pattern, line)]
     assert len(found) >= 6
@@ -147,9 +148,13 @@ def test_a_damaged_action_line_costs_that_line_only(name: str) -> None:
     text = reader.path.read_text(encoding="utf-8")
     original = _read(name, text)
     assert not original.read_errors and verify(original).ok
-    for index in _damage_points(text, reader.actions):
+    for index, where in (
+        (index, where) for index in _damage_points(text, reader.actions) for where in (3, -1)
+    ):
         lines = text.split("\n")
-        lines[index] = lines[index][:3] + "@" + lines[index][3:]
+        line = lines[index]
+        at = where if where >= 0 else len(line.rstrip("\r"))  # (at its start or its end)
+        lines[index] = line[:at] + "@" + line[at:]
         damaged = _read(name, "\n".join(lines))
         # that line is one read error...
         (fault,) = damaged.read_errors
@@ -160,7 +165,8 @@ def test_a_damaged_action_line_costs_that_line_only(name: str) -> None:
         kept, before = _placed(damaged), _placed(original)
         assert set(kept) <= set(before)
         lost = [a for a in before if a not in set(kept)]
-        assert 1 <= len(lost) <= 2 and all(a[0] in range(index - 14, index + 3) for a in lost)
+        # (none when what comes before the damage is read: an SGF node before a stray '@')
+        assert len(lost) <= 2 and all(a[0] in range(index - 14, index + 3) for a in lost)
         # ...and the verifier reports it at its place and no rule break: the rest of its
         # game is left unverified, the later games are verified
         report = verify(damaged)

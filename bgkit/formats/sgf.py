@@ -475,8 +475,19 @@ class _Reader:
         while pos < end:
             try:
                 token = match(source, pos)
+                if token is None and (
+                    self.strict or node is None or (len(stack) == 1 and stack[0].nodes == [node])
+                ):
+                    raise _Lost(pos)  # (in a root node: the game tree is lost with it)
                 if token is None:
-                    raise _Lost(pos)
+                    # a character no SGF token starts with: the rest of its line is lost
+                    # (one error), the tree is read on from the next line
+                    pos = self.lost_line(start, pos)
+                    if prop is not None and not prop.values:
+                        assert node is not None
+                        node.props.remove(prop)
+                    prop = None
+                    continue
                 kind, at, pos = token.lastgroup, pos, token.end()
                 if kind == "ws":
                     continue
@@ -532,6 +543,16 @@ class _Reader:
                 stack, node, prop, fresh, start = [], None, None, False, pos
         if stack or (prop is not None and not prop.values) or fresh:
             self.lost_tree(start, _Lost(end))
+
+    def lost_line(self, start: int, pos: int) -> int:
+        """Keep the error at ``pos`` (the Lark parser's, from the tree at ``start``) and
+        return where the next line starts."""
+        try:
+            self.syntax_error(start, pos)
+        except NotationError as err:
+            self.faults.append(ReadError(err.line, err.column, err.msg))
+        end = self.source.find("\n", pos)
+        return len(self.source) if end < 0 else end + 1
 
     def lost_tree(self, start: int, err: Exception) -> int:
         """Keep the error of the game tree from ``start`` (``err``, or for a :class:`_Lost`
