@@ -12,6 +12,7 @@ import dataclasses
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -422,3 +423,39 @@ def test_a_damaged_score_line_is_refused_there_not_at_every_play() -> None:
         (REAL_EXPORT.read_text().count("\n") + 2, 53)
     ]
     assert len(match.games) == 1
+
+
+def test_the_work_of_reading_past_bad_lines_is_bounded_by_the_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # every row of chances of eight games damaged: each is read again as its block only
+    import bgkit.formats.gnubg_text as module
+
+    lines = "\n".join([REAL_EXPORT.read_text()] * 8).split("\n")
+    damaged = [i for i, line in enumerate(lines) if line.startswith("       0.")]
+    for i in damaged[:900]:
+        lines[i] = lines[i].replace("0.", "0.1@", 1)
+    text = "\n".join(lines)
+    parsed: list[int] = []
+    real = module.parse_slice
+
+    def counted(lark: Any, source: str, start: int, end: int, line: int, rule: str) -> Any:
+        parsed.append(end - start)
+        return real(lark, source, start, end, line, rule)
+
+    monkeypatch.setattr(module, "parse_slice", counted)
+    match = parse_gnubg_match(text)
+    assert len(match.read_errors) == 900 and not any(e.record for e in match.read_errors)
+    assert sum(parsed) < 6 * len(text)  # (the whole text again for each: 900 times)
+    assert len(match.games) == 8
+
+
+def test_an_export_cut_inside_a_board_is_one_error_at_its_end() -> None:
+    text = REAL_EXPORT.read_text()
+    cut = text[: text.index(" | O  ", 5000) + 30]
+    match = parse_gnubg_match(cut)
+    assert [(e.line, e.message) for e in match.read_errors] == [
+        (cut.count("\n") + 1, "gnubg text export ends too early; expected nl")
+    ]
+    whole = parse_gnubg_match(text)
+    assert match.games[0].actions == whole.games[0].actions[:3]

@@ -62,13 +62,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from lark import Token, v_args
+from lark import Token, UnexpectedInput, v_args
 
-from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
+from bgkit._grammars import (
+    SourceText,
+    SourceTransformer,
+    build,
+    notation_error,
+    parse_tree,
+    parser,
+)
 from bgkit._play_grammar import with_plays
 from bgkit.errors import InvalidPositionError, LimitError, NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import MAX_FAULTS
+from bgkit.formats._by_lines import MAX_FAULTS, parse_slice
 from bgkit.formats._diagram import (
     DiagramError,
     board_error,
@@ -158,27 +165,126 @@ def _read(text: str, source_name: str | None, *, lenient: bool = False) -> _Grou
     such line raises."""
     source = text[1:] if text.startswith("\ufeff") else text
     faults: list[ReadError] = []
-    while True:
-        try:
-            tree = parse_tree("gnubg_text", source, "gnubg text export", source_name=source_name)
-            items: list[Any] = build(
-                with_plays(_LineBuilder(source, source_name)), tree, source, source_name=source_name
-            )
-            break
-        except LimitError:
+    try:
+        tree = parse_tree("gnubg_text", source, "gnubg text export", source_name=source_name)
+        items: list[Any] = build(
+            with_plays(_LineBuilder(source, source_name)), tree, source, source_name=source_name
+        )
+    except LimitError:
+        raise
+    except NotationError:
+        if not lenient:
             raise
-        except NotationError as err:
-            if not lenient or len(faults) >= MAX_FAULTS:
-                raise
-            first, last = _lost_lines(source, err.line)
-            text = source.split("\n", first)[first - 1] if first == last else ""
-            analysis = _ANALYSIS_LINE.match(text) is not None
-            faults.append(ReadError(err.line, err.column, err.msg, record=not analysis))
-            source = _blank_lines(source, first, last)
+        source, items = _read_by_blocks(source, source_name, faults)
     grouper = _Grouper(source, source_name)
     grouper.faults = faults if lenient else None
     grouper.run(items)
     return grouper
+
+
+# where a block of an export starts: a position's heading or a game's score line
+_BLOCK_START = re.compile(r"^(?:Move number [0-9]+:|The score \(after )", re.MULTILINE)
+
+
+def _read_by_blocks(
+    source: str, source_name: str | None, faults: list[ReadError]
+) -> tuple[str, list[Any]]:
+    """The items of an export the whole of which does not parse, read a block at a time
+    (from one heading to the next): a line of a block that cannot be read is kept in
+    ``faults`` and blanked (with its board when it stands in one), and the block is read
+    again; so the work is bounded by the block's size, not the file's. Returns the
+    source with those lines blanked (positions unchanged) and the items."""
+    starts = [0, *(m.start() for m in _BLOCK_START.finditer(source) if m.start())]
+    ends = [*starts[1:], len(source)]
+    lark = parser("gnubg_text")
+    items: list[Any] = []
+    line = 1
+    for start, end in zip(starts, ends, strict=True):
+        # the block's lines: (offset, end) each; blanking keeps every offset
+        spans: list[tuple[int, int]] = []
+        at = start
+        while True:
+            stop = source.find("\n", at, end)
+            spans.append((at, end if stop < 0 else stop))
+            if stop < 0:
+                break
+            at = stop + 1
+        blanked: set[int] = set()
+        while True:
+            try:
+                tree = parse_slice(lark, source, start, end, line, "gnubg_text")
+                part: list[Any] = build(
+                    with_plays(_LineBuilder(source, source_name)),
+                    tree,
+                    source,
+                    source_name=source_name,
+                )
+                items += part
+                break
+            except LimitError:
+                raise
+            except (UnexpectedInput, NotationError) as found:
+                err = _fault_error(found, source, source_name)
+                if len(faults) >= MAX_FAULTS:
+                    faults.append(ReadError(err.line, 1, _TOO_MANY))
+                    return source, items
+                lost = _lost_span(source, spans, err.line - line, err.pos >= end)
+                if lost is None or blanked.issuperset(lost):
+                    lost = range(len(spans))  # (no progress: the whole block is lost)
+                    if blanked.issuperset(lost):
+                        break
+                index = min(lost[0], len(spans) - 1)
+                text = source[spans[index][0] : spans[index][1]]
+                if err.pos < end:
+                    at, column = err.line, err.column
+                else:  # (the block ends too early: at the end of its last line)
+                    at = line + max(
+                        i for i in range(len(spans)) if source[slice(*spans[i])].strip()
+                    )
+                    column = 1
+                record = not (len(lost) == 1 and _ANALYSIS_LINE.match(text))
+                faults.append(ReadError(at, column, err.msg, record=record))
+                for i in lost:
+                    a, b = spans[i]
+                    source = source[:a] + " " * (b - a) + source[b:]
+                    blanked.add(i)
+        line += len(spans) - 1
+    return source, items
+
+
+_TOO_MANY = f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
+
+
+def _lost_span(source: str, spans: list[tuple[int, int]], index: int, early: bool) -> range | None:
+    """The lines of a block (indexes in ``spans``) lost with its line ``index``: the
+    whole board when the line stands in one (between its frames, 13 lines), else the
+    line alone; when the block ends too early, from its last board's top frame (or its
+    last line) to its end."""
+
+    def frame(i: int) -> bool:
+        return 0 <= i < len(spans) and _FRAME_LINE.match(source[slice(*spans[i])]) is not None
+
+    if early:
+        tops = [i for i in range(len(spans)) if frame(i)]
+        last = max((i for i in range(len(spans)) if source[slice(*spans[i])].strip()), default=0)
+        first = tops[-1] if tops and len(tops) % 2 != 0 else last
+        return range(first, len(spans))
+    if not 0 <= index < len(spans):
+        return None
+    for top in range(index, max(index - 13, -1), -1):
+        if frame(top) and frame(top + 12) and top + 12 >= index:
+            return range(top, top + 13)
+        if frame(top) and top < index:
+            break
+    return range(index, index + 1)
+
+
+def _fault_error(
+    found: UnexpectedInput | NotationError, source: str, source_name: str | None
+) -> NotationError:
+    if isinstance(found, NotationError):
+        return found
+    return notation_error(found, source, "gnubg text export", source_name=source_name)
 
 
 # a line of gnubg's analysis beside the record: a candidate or cube option ("1. ...",
@@ -188,29 +294,6 @@ _ANALYSIS_LINE = re.compile(
     r"|[ \t]*(?:[0-9]+-ply|Rollout) cubeless|[ \t]*Proper cube action"
 )
 _FRAME_LINE = re.compile(r"[ \t]*\+1[23]-[-0-9]+\+")
-
-
-def _lost_lines(source: str, line: int) -> tuple[int, int]:
-    """The lines (first and last, 1-based) lost with ``line``: the whole board when the
-    line stands in one (between its frames, 13 lines), else the line alone."""
-    lines = source.split("\n")
-    index = min(max(line, 1), len(lines)) - 1
-    for top in range(index, max(index - 13, -1), -1):
-        if _FRAME_LINE.match(lines[top]) and (top == index or top < index):
-            bottom = top + 12
-            if bottom >= index and bottom < len(lines) and _FRAME_LINE.match(lines[bottom]):
-                return top + 1, bottom + 1
-            if top < index:
-                break
-    return index + 1, index + 1
-
-
-def _blank_lines(source: str, first: int, last: int) -> str:
-    """``source`` with lines ``first`` to ``last`` blanked (positions unchanged)."""
-    starts = [0, *(m.end() for m in re.finditer("\n", source))]
-    start = starts[first - 1]
-    end = starts[last] - 1 if last < len(starts) else len(source)
-    return source[:start] + re.sub(r"[^\n]", " ", source[start:end]) + source[end:]
 
 
 # ---------------------------------------------------------------------------- lines
@@ -405,6 +488,8 @@ class _Grouper(SourceText):
             raise self._fail(msg, token)
         first = ids[2] if ids is not None else (token.line or 0) - 13
         last = (pips.line if pips is not None else token.line) or 0
+        if board is None and pips is None:
+            last += 3  # (the board's top frame follows the 'Match ID' line)
         if any(first <= f.line <= last + 1 for f in self.faults):
             return
         where = self._fail(msg, token)
