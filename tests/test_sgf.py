@@ -1102,3 +1102,32 @@ def test_a_game_tree_that_cannot_be_read_costs_that_game_only() -> None:
     original = parse_sgf(text)
     assert [g.number for g in match.games] == [1, 3, 4, 5, 6, 7, 8, 9]
     assert match.games == tuple(g for g in original.games if g.number != 2)
+
+
+def test_reading_past_many_bad_lines_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # each stray character is parsed again from its own game tree only (not the file),
+    # and past 1,000 such lines the rest of the file is not read
+    import bgkit.formats.sgf as module
+
+    lines = "\n".join([(DATA / "real" / "sgf" / "kevung__gbf__test.sgf").read_text()] * 4)
+    rows = lines.split("\n")
+    moves = [i for i, row in enumerate(rows) if row.startswith((";W[", ";B["))]
+    for i in moves[:300]:
+        rows[i] += "@"
+    text = "\n".join(rows)
+    parsed: list[int] = []
+    real = module.parse_slice
+
+    def counted(lark: Any, source: str, start: int, end: int, line: int, rule: str) -> Any:
+        parsed.append(end - start)
+        return real(lark, source, start, end, line, rule)
+
+    monkeypatch.setattr(module, "parse_slice", counted)
+    match = parse_sgf(text)
+    assert len(match.read_errors) == 300 and len(match.games) == 4 * 7
+    biggest_tree = max(len(tree) for tree in text.split("\n("))
+    assert sum(parsed) <= 300 * (biggest_tree + 256)
+    marked = set(moves)
+    many = parse_sgf("\n".join(row + "@" if i in marked else row for i, row in enumerate(rows)))
+    assert len(many.read_errors) == 1001
+    assert [e for e in many.read_errors if e.message.startswith("more than 1000 lines")]

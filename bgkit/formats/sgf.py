@@ -114,6 +114,7 @@ from bgkit.errors import (
 )
 from bgkit.fileio import write_atomic
 from bgkit.formats import decode_bytes, source_data
+from bgkit.formats._by_lines import MAX_FAULTS, parse_slice
 from bgkit.formats._checkers import (
     Board,
     game_steps,
@@ -541,18 +542,33 @@ class _Reader:
                 # a tree that cannot be read costs that tree only: read on from the next
                 pos = self.lost_tree(start, err)
                 stack, node, prop, fresh, start = [], None, None, False, pos
-        if stack or (prop is not None and not prop.values) or fresh:
+        if (stack or (prop is not None and not prop.values) or fresh) and not self.too_many():
             self.lost_tree(start, _Lost(end))
 
     def lost_line(self, start: int, pos: int) -> int:
         """Keep the error at ``pos`` (the Lark parser's, from the tree at ``start``) and
-        return where the next line starts."""
+        return where the next line starts (past the last, after too many errors)."""
         try:
             self.syntax_error(start, pos)
         except NotationError as err:
             self.faults.append(ReadError(err.line, err.column, err.msg))
+        if self.too_many():
+            return len(self.source)
         end = self.source.find("\n", pos)
         return len(self.source) if end < 0 else end + 1
+
+    def too_many(self) -> bool:
+        """Whether more lines could not be read than are worth reading past (a fault
+        says so, once); the rest of the file is then not read."""
+        if len(self.faults) < MAX_FAULTS:
+            return False
+        if not self.faults[-1].message.startswith("more than"):
+            line = self.faults[-1].line
+            msg = (
+                f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
+            )
+            self.faults.append(ReadError(line, 1, msg))
+        return True
 
     def lost_tree(self, start: int, err: Exception) -> int:
         """Keep the error of the game tree from ``start`` (``err``, or for a :class:`_Lost`
@@ -568,17 +584,26 @@ class _Reader:
         self.first_syntax_error = self.first_syntax_error or err
         self.faults.append(ReadError(err.line, err.column, err.msg))
         after = _NEXT_TREE.search(self.source, max(err.pos, start) + 1)
-        return len(self.source) if after is None else after.start() + 1
+        if after is None or self.too_many():
+            return len(self.source)
+        return after.start() + 1
 
     def syntax_error(self, start: int, pos: int) -> NoReturn:
         """Raise the Lark parser's error for the text from ``start`` (the game tree where
         the scan stopped at ``pos``; what comes before is blanked, so that positions stay
         those of the whole text and only this tree is parsed)."""
-        padded = " " * start + self.source[start:]
-        try:
-            parser("sgf").parse(padded)
-        except UnexpectedInput as err:
-            raise _syntax_error(err, self.source, self.source_name) from None
+        # (the text from the tree's start to a little past ``pos``, read in place: no copy
+        # of the file for each error, so reading past many stays linear)
+        end = min(len(self.source), pos + 256)
+        line = self.line_col(start)[0]
+        for stop in (end, len(self.source)):
+            try:
+                parse_slice(parser("sgf"), self.source, start, stop, line, "sgf")
+            except UnexpectedInput as err:
+                error = _syntax_error(err, self.source, self.source_name)
+                if stop < len(self.source) and error.pos > pos:
+                    continue  # (past the scan's place: where the slice ends; read it all)
+                raise error from None
         self.fail("not SGF as grammars/sgf.lark reads it", pos)  # pragma: no cover
 
     # -- the match
@@ -588,6 +613,8 @@ class _Reader:
         games: list[Game] = []
         first: NotationError | None = None
         for index, tree in enumerate(trees):
+            if self.too_many():
+                break
             try:
                 games.append(self.game(tree, index, header, games))
             except LimitError:
@@ -752,6 +779,8 @@ class _Reader:
                         raise
                     self.faults.append(ReadError(err.line, err.column, err.msg))
                     state.lost = True
+                    if self.too_many():
+                        break
             if variations:
                 state.keep(_VARIATION, *(_tree_sgf(v) for v in variations))
         number = index + 1 if root.game is None else root.game + 1
