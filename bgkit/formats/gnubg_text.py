@@ -49,7 +49,10 @@ equities, gnubg's proper action verbatim) attach to the board above them.
 **What is rejected** (:class:`~bgkit.errors.NotationError` with line and column): a board
 cell that is neither a mark nor a count, pip counts that disagree with the board, a
 board whose texts are not gnubg's, a board that is no position. Other lines (the match
-information, the statistics, alerts) are accepted and skipped.
+information, the statistics, alerts) are accepted and skipped. Read as a match, such a
+board, or any line that cannot be read, is a :class:`~bgkit.records.ReadError` and the
+rest of the export is read (:func:`parse_gnubg_match`); only an export whose first score
+line cannot be read is refused.
 """
 
 from __future__ import annotations
