@@ -12,9 +12,9 @@ import dataclasses
 import re
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
+from bounded import count_parsed
 from click.testing import CliRunner
 from debian_gnubg import debian_gnubg
 
@@ -436,14 +436,7 @@ def test_the_work_of_reading_past_bad_lines_is_bounded_by_the_block(
     for i in damaged[:900]:
         lines[i] = lines[i].replace("0.", "0.1@", 1)
     text = "\n".join(lines)
-    parsed: list[int] = []
-    real = module.parse_slice
-
-    def counted(lark: Any, source: str, start: int, end: int, line: int, rule: str) -> Any:
-        parsed.append(end - start)
-        return real(lark, source, start, end, line, rule)
-
-    monkeypatch.setattr(module, "parse_slice", counted)
+    parsed = count_parsed(monkeypatch, module)
     match = parse_gnubg_match(text)
     assert len(match.read_errors) == 900 and not any(e.record for e in match.read_errors)
     assert sum(parsed) < 6 * len(text)  # (the whole text again for each: 900 times)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bounded import count_parsed
 from debian_gnubg import debian_gnubg, run_script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -1115,14 +1116,7 @@ def test_reading_past_many_bad_lines_is_bounded(monkeypatch: pytest.MonkeyPatch)
     for i in moves[:300]:
         rows[i] += "@"
     text = "\n".join(rows)
-    parsed: list[int] = []
-    real = module.parse_slice
-
-    def counted(lark: Any, source: str, start: int, end: int, line: int, rule: str) -> Any:
-        parsed.append(end - start)
-        return real(lark, source, start, end, line, rule)
-
-    monkeypatch.setattr(module, "parse_slice", counted)
+    parsed = count_parsed(monkeypatch, module)
     match = parse_sgf(text)
     assert len(match.read_errors) == 300 and len(match.games) == 4 * 7
     biggest_tree = max(len(tree) for tree in text.split("\n("))
