@@ -89,7 +89,7 @@ _LAZY = ("analyze", "hint")
 
 def __getattr__(name: str) -> object:
     if name == "analyze":
-        from bgkit.analysis import analyze
+        from bgkit.analysis.match import analyze
 
         return analyze
     if name == "audit":  # the package bgkit.audit, callable as its function audit()
@@ -97,7 +97,7 @@ def __getattr__(name: str) -> object:
 
         return bgkit.audit
     if name == "hint":
-        from bgkit.hints import hint
+        from bgkit.analysis.hints import hint
 
         return hint
     raise AttributeError(f"module 'bgkit' has no attribute {name!r}")

@@ -335,7 +335,7 @@ def analyze_files(
     """
     import importlib.util
 
-    from bgkit.met import DEFAULT_MET, met_name
+    from bgkit.analysis.met import DEFAULT_MET, met_name
 
     table = met_name(met or DEFAULT_MET)
     columns = analysis_columns()
@@ -460,7 +460,7 @@ def analysis_columns() -> dict[str, str]:
 
     :raises ImportError: when :mod:`bgkit.analysis` cannot be imported.
     """
-    from bgkit.analysis import PLAYER_COLUMNS
+    from bgkit.analysis.match import PLAYER_COLUMNS
 
     columns = {"length": "Int64", "games": "Int64", "plies": "Int64", "met": "string"}
     for name in PLAYER_COLUMNS:
@@ -561,8 +561,8 @@ def analyze_rows(
 
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
-    from bgkit.analysis import AnalysisError, analyze
-    from bgkit.met import DEFAULT_MET, met_name
+    from bgkit.analysis.match import AnalysisError, analyze
+    from bgkit.analysis.met import DEFAULT_MET, met_name
 
     match = _read(path, max_size)
     table = met_name(met or DEFAULT_MET)

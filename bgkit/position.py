@@ -307,7 +307,7 @@ class Position:
 
     def _repr_svg_(self) -> str:
         """The board as SVG, so a position shows itself in Jupyter (:mod:`bgkit.svg`)."""
-        from bgkit import svg
+        from bgkit.reports import svg
 
         return svg.position(self)
 

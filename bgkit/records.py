@@ -236,7 +236,7 @@ class Game:
 
     def _repr_html_(self) -> str:
         """A compact HTML summary for Jupyter (:func:`bgkit.html.game_html`)."""
-        from bgkit.html import game_html
+        from bgkit.reports.record_html import game_html
 
         return game_html(self)
 
@@ -496,8 +496,8 @@ class Match:
         """For Jupyter: the summary (:func:`bgkit.html.match_html`) and the match viewer
         (:func:`bgkit.viewer.viewer_html`: one board to step through every action; a game
         that breaks the rules up to its fault, where the viewer says why it stops)."""
-        from bgkit.html import match_html
-        from bgkit.viewer import viewer_html
+        from bgkit.reports.record_html import match_html
+        from bgkit.reports.viewer import viewer_html
 
         summary = match_html(self)
         try:

@@ -67,7 +67,7 @@ from bgkit.formats.annotations import (
 )
 from bgkit.formats.sgf import _letter, _point
 from bgkit.limits import json_loads
-from bgkit.met import shipped_met
+from bgkit.analysis.met import shipped_met
 from bgkit.play import Play, Step
 from bgkit.position import Position
 from bgkit.records import Action, Beaver, Double, Match, Move, Raccoon, Take

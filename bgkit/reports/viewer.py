@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from bgkit.position import Position
 
 if TYPE_CHECKING:
-    from bgkit.analysis import Analysis
+    from bgkit.analysis.match import Analysis
     from bgkit.play import Play
     from bgkit.records import Match
 

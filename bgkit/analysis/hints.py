@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from bgkit import engine_gate
+from bgkit.analysis import engine_gate
 from bgkit.errors import IllegalActionError
-from bgkit.evaluator import Chances, CubeDecision, Evaluator, mirror
+from bgkit.analysis.evaluator import Chances, CubeDecision, Evaluator, mirror
 from bgkit.extras import require
 from bgkit.position import GameState, Position
 
@@ -167,7 +167,7 @@ def _hint(
 ) -> Hint:
     if evaluator is None:
         require("analysis", ("gnubg",), "bgkit.hint")
-        from bgkit.gnubg_evaluator import HINT_FILTERS, GnubgEvaluator
+        from bgkit.analysis.gnubg import HINT_FILTERS, GnubgEvaluator
 
         evaluator = GnubgEvaluator(met=met, filters=HINT_FILTERS)
     elif met is not None:

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from bgkit.evaluator import CubeDecision
+    from bgkit.analysis.evaluator import CubeDecision
     from bgkit.position import Position
 
 __all__ = [

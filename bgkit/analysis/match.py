@@ -47,9 +47,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
-from bgkit.analysis_tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
+from bgkit.analysis.tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
 from bgkit.errors import AnalysisError, BgkitError, EngineCrashError, EngineLimitError
-from bgkit.evaluator import CubeDecision, Evaluator
+from bgkit.analysis.evaluator import CubeDecision, Evaluator
 from bgkit.extras import require
 from bgkit.formats.annotations import (
     ActionAnalysis,
@@ -57,9 +57,9 @@ from bgkit.formats.annotations import (
     CubeAnalysis,
     Probabilities,
 )
-from bgkit.hints import proper_action
-from bgkit.met import DEFAULT_MET, MatchEquityTable, met_name, shipped_met
-from bgkit.metrics import (
+from bgkit.analysis.hints import proper_action
+from bgkit.analysis.met import DEFAULT_MET, MatchEquityTable, met_name, shipped_met
+from bgkit.analysis.metrics import (
     absolute_fibs_rating,
     cube_available,
     cube_errors,
@@ -282,7 +282,7 @@ class Analysis:
 
     def _repr_html_(self) -> str:
         """For Jupyter: the match viewer with this analysis (:mod:`bgkit.viewer`)."""
-        from bgkit.viewer import viewer_html
+        from bgkit.reports.viewer import viewer_html
 
         return viewer_html(self.match, self)
 

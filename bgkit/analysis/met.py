@@ -292,7 +292,7 @@ def met_path(name: str = DEFAULT_MET) -> Path:
     """The file of a table bgkit ships (a name of :data:`MET_NAMES`, any case)."""
     from importlib import resources
 
-    return Path(str(resources.files("bgkit.met_tables") / f"{met_name(name)}.xml"))
+    return Path(str(resources.files("bgkit.analysis.met_tables") / f"{met_name(name)}.xml"))
 
 
 @cache

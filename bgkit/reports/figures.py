@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from bgkit.extras import require
-from bgkit.metrics import SKILL_SIGNS, luck_words, skill_label
+from bgkit.analysis.metrics import SKILL_SIGNS, luck_words, skill_label
 from bgkit.position import Position
 from bgkit.records import Match
 
@@ -59,8 +59,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from bgkit.analysis import Analysis
-    from bgkit.met import MatchEquityTable
+    from bgkit.analysis.match import Analysis
+    from bgkit.analysis.met import MatchEquityTable
     from bgkit.replay import ReplayStep
 
 __all__ = [
@@ -373,7 +373,7 @@ def _equity_frame(analysis: Analysis) -> pd.DataFrame:
 
 def _met(analysis: Analysis) -> MatchEquityTable | None:
     """The match equity table of the analysis, when it covers the match."""
-    from bgkit.met import shipped_met
+    from bgkit.analysis.met import shipped_met
 
     table = shipped_met(analysis.met)
     return table if analysis.match.length <= table.length else None
@@ -506,7 +506,7 @@ def worst_plays(
     import pandas as pd
 
     from bgkit.play import Play
-    from bgkit.svg import position as board_svg
+    from bgkit.reports.svg import position as board_svg
 
     moves = analysis.moves
     rows: list[dict[str, Any]] = []

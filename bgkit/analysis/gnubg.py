@@ -69,9 +69,9 @@ from functools import cache
 from types import ModuleType
 from typing import IO, Any, Self
 
-from bgkit import engine_gate
-from bgkit.evaluator import Candidate, Chances, CubeDecision, Evaluation
-from bgkit.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
+from bgkit.analysis import engine_gate
+from bgkit.analysis.evaluator import Candidate, Chances, CubeDecision, Evaluation
+from bgkit.analysis.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
 from bgkit.movegen import Key, Side
 from bgkit.play import Play, Step
 from bgkit.position import GameState, Position
@@ -589,7 +589,7 @@ class GnubgEvaluator:
         dances = [roll for roll, equity in best.items() if equity is None]
         if not dances or _predecessor(replace(position, turn=position.opponent)) is not None:
             return None
-        from bgkit.metrics import cube_available
+        from bgkit.analysis.metrics import cube_available
 
         if cube_available(position):
             return None
@@ -645,7 +645,7 @@ class GnubgEvaluator:
         opponent (where the player cannot double). When the optimal equity is not above
         the double's, the no-double equity is unknown: ``None``.
         """
-        from bgkit.metrics import cube_available
+        from bgkit.analysis.metrics import cube_available
 
         optimal = self._optimal(position)
         if optimal is None:

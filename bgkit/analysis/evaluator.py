@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
 if TYPE_CHECKING:
-    from bgkit.met import MatchEquityTable
+    from bgkit.analysis.met import MatchEquityTable
     from bgkit.movegen import Key
     from bgkit.play import Play
     from bgkit.position import Position
