@@ -317,9 +317,9 @@ def analyze_files(
     output: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
-    """Analyse every record file of ``paths`` (:func:`bgkit.analysis.analyze`): a row per player.
+    """Analyse every record file of ``paths`` (:func:`bgkit.analyze`): a row per player.
 
-    Columns ``length, games, plies, met`` and :data:`bgkit.analysis.PLAYER_COLUMNS` between
+    Columns ``length, games, plies, met`` and :data:`bgkit.analysis.match.PLAYER_COLUMNS` between
     ``file, kind, message`` and ``size, mtime_ns`` (:func:`analysis_columns`). A record
     that does not replay gives one row with the verifier's kind for the first fault
     (``"illegal-play"``...) and the message. Each match is analysed in one process (the
@@ -328,7 +328,7 @@ def analyze_files(
     Backgammon is not made to evaluate in several threads of one process.
 
     :param plies: search depth of checker play and cube decisions (0 = static evaluation).
-    :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`;
+    :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.analysis.met.MET_NAMES`;
         default Kazaross-XG2).
     :raises ImportError: when :mod:`bgkit.analysis` or GNU Backgammon cannot be imported.
     :raises ValueError: for a table bgkit does not ship.
@@ -549,7 +549,7 @@ _ANALYSIS_DTYPES: dict[str, str] = {
     **dict.fromkeys(_ANALYSIS_STR, "string"),
     **dict.fromkeys(_ANALYSIS_FLOAT, "float64"),
 }
-"""The dtypes of :data:`bgkit.analysis.PLAYER_COLUMNS` (a test checks that none is missing)."""
+"""The dtypes of :data:`~bgkit.analysis.match.PLAYER_COLUMNS` (a test checks none is missing)."""
 
 
 def analyze_rows(

@@ -47,9 +47,9 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bgkit.reports.record_html import name_html, plain_page
 from bgkit.analysis.metrics import performance_rating
 from bgkit.reports.figures import text_as_written
+from bgkit.reports.record_html import name_html, plain_page
 
 if TYPE_CHECKING:
     import pandas as pd

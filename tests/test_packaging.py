@@ -34,6 +34,9 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
         if path.suffix in (".py", ".xml", ".json") and "__pycache__" not in path.parts
     }
     assert shipped_files - set(names) == set()
+    # and no module the tree no longer has (a stale build/ would ship an old flat module)
+    modules = {n for n in names if n.startswith("bgkit/") and n.endswith(".py")}
+    assert modules - shipped_files - {"bgkit/grammars/__init__.py"} == set()
     # the licence travels with the wheel: the full GPL-3.0 text, named in the metadata
     licence = next(n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
     shipped = zipfile.ZipFile(wheel).read(licence).decode("utf-8")

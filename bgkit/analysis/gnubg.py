@@ -1,6 +1,6 @@
 """GNU Backgammon as bgkit's evaluator (the PyPI ``gnubg`` package, imported on first use).
 
-:class:`GnubgEvaluator` implements :class:`bgkit.evaluator.Evaluator` with GNU
+:class:`GnubgEvaluator` implements :class:`bgkit.analysis.evaluator.Evaluator` with GNU
 Backgammon's neural nets, bear-off databases and match equity table, the same
 engine and settings that ``analyse match`` uses, so bgkit's analysis reproduces
 gnubg's figures.
@@ -362,10 +362,10 @@ def _current_cpu(allowed: set[int]) -> int:
 
 
 class GnubgEvaluator:
-    """:class:`~bgkit.evaluator.Evaluator` on GNU Backgammon (the PyPI ``gnubg`` package).
+    """:class:`~bgkit.analysis.evaluator.Evaluator` on GNU Backgammon (the PyPI ``gnubg`` package).
 
     :param filters: move filters per search depth (default :data:`ANALYSIS_FILTERS`).
-    :param met: the match equity table, by name (:data:`bgkit.met.MET_NAMES`; default
+    :param met: the match equity table, by name (:data:`bgkit.analysis.met.MET_NAMES`; default
         gnubg's, Kazaross-XG2). gnubg holds one table per process: an evaluator loads
         its own before it asks anything, and empties gnubg's cache when the table changes.
     :raises ImportError: (on first use) when ``gnubg`` is not installed.

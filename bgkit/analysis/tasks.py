@@ -1,4 +1,4 @@
-"""The evaluation side of :func:`bgkit.analysis.analyze`: one task per decision, run in workers.
+"""The evaluation side of :func:`bgkit.analyze`: one task per decision, run in workers.
 
 Internal to :mod:`bgkit.analysis`. A :class:`Task` is what to ask the evaluator about
 one recorded roll or double (picklable, so that worker processes can run it); the
@@ -43,8 +43,8 @@ from bgkit.analysis.evaluator import (
     Evaluator,
     mirror,
 )
-from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.analysis.metrics import luck_normal, luck_opening
+from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.position import Position
 from bgkit.workers import worker_start
 

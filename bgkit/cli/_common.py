@@ -166,7 +166,7 @@ def candidates_option(help_text: str) -> Callable[[F], F]:
 
 
 def _met_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """A name of :data:`bgkit.met.MET_NAMES`, given in any case."""
+    """A name of :data:`bgkit.analysis.met.MET_NAMES`, given in any case."""
     from bgkit.analysis.met import met_name
 
     try:

@@ -433,8 +433,8 @@ def _write(target: str, text: str, force: bool) -> None:
 
 
 def _thresholds(text: str) -> tuple[float, float, float]:
-    from bgkit.cli._common import fail
     from bgkit.analysis.metrics import skill_thresholds
+    from bgkit.cli._common import fail
 
     try:
         numbers = [float(x) for x in text.split(",")]

@@ -91,9 +91,9 @@ def hint(
     needs_gnubg = not all(isinstance(p, PositionExport) for p in found)
     if needs_gnubg and importlib.util.find_spec("gnubg") is None:
         fail("`bgkit hint` needs the analysis extra: pip install 'bgkit[analysis]'")
+    from bgkit.analysis.hints import hint as ask
     from bgkit.analysis.tasks import can_fork
     from bgkit.errors import EngineCrashError
-    from bgkit.analysis.hints import hint as ask
     from bgkit.workers import Isolated
 
     crashed = False

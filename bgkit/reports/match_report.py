@@ -1,7 +1,7 @@
 """A self-contained HTML report of an analysed match (``bgkit analyze FILE --html OUT``).
 
 :func:`html_report` returns one page that needs nothing else: the figures of
-:mod:`bgkit.reports` are inline SVG, the match viewer (:mod:`bgkit.viewer`) brings its
+:mod:`bgkit.reports` are inline SVG, the match viewer (:mod:`bgkit.reports.viewer`) brings its
 data, style and a small plain script in the page, and nothing links to other files or
 sites. :func:`write_html_report` writes it atomically
 (:func:`bgkit.fileio.write_atomic`), never over an existing file unless asked.
@@ -37,8 +37,8 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from bgkit.errors import visible
-from bgkit.reports.record_html import name_html
 from bgkit.records import Match
+from bgkit.reports.record_html import name_html
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -84,7 +84,7 @@ def html_report(match: Match, analysis: Analysis) -> str:
     """The report page as a string (see the module documentation for what it shows).
 
     :param match: the record that was analysed (its name and games head the page).
-    :param analysis: :func:`bgkit.analysis.analyze`'s result for ``match``.
+    :param analysis: :func:`bgkit.analysis.match.analyze`'s result for ``match``.
     """
     from bgkit import __version__
     from bgkit.reports import figures as reports
@@ -439,7 +439,7 @@ def _worst(analysis: Analysis) -> str:
 
 
 def _row_of(analysis: Analysis, worst: Any) -> int | None:
-    """The analysis row of a line of :func:`bgkit.reports.worst_plays`."""
+    """The analysis row of a line of :func:`bgkit.reports.figures.worst_plays`."""
     for i, row in enumerate(analysis.rows):
         if (row["game"], row["move"], row["player"], row["position_id"]) != (
             worst["game"],
