@@ -57,12 +57,17 @@ from __future__ import annotations
 import atexit
 import ctypes
 import itertools
+import math
 import os
 import re
+import select
+import signal
+import struct
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import cache
@@ -574,31 +579,55 @@ class GnubgEvaluator:
         have left, and which gnubg's ``eval`` does not read. The Python API reaches that
         entry only through a play that ends there (:meth:`_optimal`); where none can,
         it is read inside a 1-ply search of ``position`` itself, scored as the play of a
-        made-up turn of the opponent that ends there: its cubeful equity with no cube
-        action is the mean over the 36 rolls of each roll's best 0-ply equity, all from
-        the same cache, the dances' that entry. The entry is what the mean leaves once
-        the other rolls' equities are taken out.
+        made-up turn of the opponent that ends there: its cubeful equity is the mean
+        over the 36 rolls of each roll's best 0-ply equity, the dances' that entry. The
+        entry is what the mean leaves once the other rolls' equities are taken out, as
+        the search left them (where the roller may double, the search looks for the
+        positions after each roll with the cube doubled too, and figures them again
+        when it does not find both: so the other rolls' equities are read after it).
+
+        The search runs in a forked copy of this process (:func:`_in_child`): what it
+        leaves in gnubg's cache, which later searches would meet (measured: a 2-ply
+        candidate play's equity 1e-4 off gnubg's), goes with the copy.
 
         ``None`` when the usual reading holds (no roll dances, or a made-up turn leads
         to the position after the dance) or this one is not made: no made-up turn of
-        the opponent leads to ``position``, or the roller may double there (the search's
-        figure is then his best cube action's, and the search of the double that tells
-        it apart leaves figures in gnubg's cache that change later searches: measured,
-        a 2-ply candidate play's equity 1e-4 off gnubg's).
+        the opponent leads to ``position``, the search's figure may be the roller's
+        double's (:meth:`_may_be_doubled`), or the copy cannot be made or gave no answer.
         """
         dances = [roll for roll, equity in best.items() if equity is None]
         if not dances or _predecessor(replace(position, turn=position.opponent)) is not None:
             return None
+        weight = {roll: 1 if roll[0] == roll[1] else 2 for roll in best}
+
+        def read() -> float | None:
+            mean = self._one_ply(position)
+            if mean is None:
+                return None
+            after = self.best_equities(position, plies=0)
+            if self._may_be_doubled(position, mean):
+                return None
+            rest = sum(weight[roll] * e for roll, e in after.items() if e is not None)
+            return (36 * mean - rest) / sum(weight[roll] for roll in dances)
+
+        return _in_child(read)
+
+    def _may_be_doubled(self, position: Position, mean: float) -> bool:
+        """Whether the 1-ply figure ``mean`` of the roller (:meth:`_one_ply`) may be his
+        double's: gnubg's search takes his best cube action where he may double, the
+        higher of no double and the lower of double/take (searched here: it leaves
+        figures in gnubg's cache) and double/pass."""
         from bgkit.metrics import cube_available
 
-        if cube_available(position):
-            return None
-        mean = self._one_ply(position)
-        if mean is None:
-            return None
-        weight = {roll: 1 if roll[0] == roll[1] else 2 for roll in best}
-        rest = sum(weight[roll] * equity for roll, equity in best.items() if equity is not None)
-        return (36 * mean - rest) / sum(weight[roll] for roll in dances)
+        if not cube_available(position):
+            return False
+        doubled = replace(position, cube=position.cube * 2, cube_owner=position.opponent)
+        taken = self._one_ply(doubled)
+        if taken is None:  # pragma: no cover (the same made-up turn as the position's)
+            return True
+        met = self.match_equity_table()
+        take = met.mwc_to_emg(met.emg_to_mwc(taken, doubled), position)
+        return mean < min(take, 1.0) + _SETTLED
 
     def _one_ply(self, position: Position) -> float | None:
         """1-ply cubeful equity of the player on roll (no pruning), scored as the play
@@ -893,6 +922,47 @@ class GnubgEvaluator:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _in_child(read: Callable[[], float | None]) -> float | None:
+    """``read()`` in a forked copy of this process, which ends after it: what it searches
+    stays out of this process's gnubg cache. ``None`` when it gives no answer, cannot
+    fork, or takes more than :data:`CHILD_TIMEOUT` seconds (then it is killed).
+
+    The copy only calls gnubg's Python API, which needs none of gnubg's threads (a
+    forked process has only the thread that forked)."""
+    if not hasattr(os, "fork"):  # pragma: no cover (not POSIX)
+        return None
+    r, w = os.pipe()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # (3.12: fork with threads)
+        pid = os.fork()
+    if pid == 0:  # pragma: no cover (the copy: its coverage is not collected)
+        try:
+            os.close(r)
+            found = read()
+            os.write(w, _DOUBLE.pack(math.nan if found is None else found))
+        finally:
+            os._exit(0)
+    os.close(w)
+    data = b""
+    try:
+        if select.select([r], [], [], CHILD_TIMEOUT)[0]:
+            data = os.read(r, _DOUBLE.size)
+        else:  # pragma: no cover (a copy that hangs)
+            os.kill(pid, signal.SIGKILL)
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)
+    if len(data) != _DOUBLE.size:  # pragma: no cover (the copy failed)
+        return None
+    value: float = _DOUBLE.unpack(data)[0]
+    return None if math.isnan(value) else value
+
+
+#: Seconds a forked copy may take to answer (:func:`_in_child`; it takes well under one).
+CHILD_TIMEOUT = 60.0
+_DOUBLE = struct.Struct("d")
 
 
 def _check(position: Position) -> None:
