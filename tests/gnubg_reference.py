@@ -4,9 +4,9 @@ Usage::
 
     python tests/gnubg_reference.py MATFILE [PLIES] [--json OUT] [--met NAME] [--no-jacoby]
 
-``--met NAME`` loads the match equity table ``bgkit/met_tables/NAME.xml`` first (gnubg's
-``set matchequitytable``; its default is Kazaross-XG2). ``--no-jacoby`` imports a money
-session without the Jacoby rule (``set jacoby off``; gnubg's default is on).
+``--met NAME`` loads the match equity table ``bgkit/analysis/met_tables/NAME.xml`` first
+(gnubg's ``set matchequitytable``; its default is Kazaross-XG2). ``--no-jacoby`` imports
+a money session without the Jacoby rule (``set jacoby off``; gnubg's default is on).
 
 A copy, adapted, of the project's shared ``tools/gnubg_import_analyse.py``: the PyPI
 ``gnubg`` module imports the record, runs ``analyse match`` (chequer play and cube at
@@ -212,7 +212,9 @@ def analyse(path: str, plies: int, met: str | None = None, jacoby: bool = True) 
     if not jacoby:
         capture_stdout(lambda: gnubg.command("set jacoby off"))
     if met is not None:
-        table = os.path.join(os.path.dirname(__file__), "..", "bgkit", "met_tables", met + ".xml")
+        table = os.path.join(
+            os.path.dirname(__file__), "..", "bgkit", "analysis", "met_tables", met + ".xml"
+        )
         assert os.path.isfile(table), table
         capture_stdout(lambda: gnubg.command(f'set matchequitytable "{os.path.abspath(table)}"'))
     started = time.perf_counter()

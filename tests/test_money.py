@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from gnubg_reference import parse_stats_text
 
-from bgkit.analysis import Analysis, analyze, money_rules
+from bgkit.analysis.match import Analysis, analyze, money_rules
 from bgkit.formats.mat import read_mat
 from bgkit.records import Match
 from bgkit.verify import verify
@@ -120,7 +120,7 @@ def test_money_sessions_agree_with_gnubg_at_2_ply(name: str) -> None:
 def test_the_session_with_a_beaver_holds_one() -> None:
     """The beaver is why the first session tests anything of beavers: gnubg counts it as
     the doubler's take, and the beaverer's cube decisions, up to his next double, as made
-    with the cube not available (``bgkit.analysis._cube_after_beaver``)."""
+    with the cube not available (``bgkit.analysis.match._cube_after_beaver``)."""
     text = (DATA / "jacoby_beavers.mat").read_text()
     assert "Beavers => 4" in text
     rows = _analysis("jacoby_beavers", 0).rows
@@ -187,7 +187,7 @@ def test_luck_at_2_ply_is_gnubgs_on_every_roll(name: str) -> None:
     """gnubg's 2-ply analysis gives a roll's luck ("0-ply") from what its deeper searches
     left in its cache. bgkit asks what gnubg asks, in its order, and reads the same
     figures, a dance's too where no made-up turn leads to the position after it
-    (:meth:`bgkit.gnubg_evaluator.GnubgEvaluator.dance_equity`, in a forked copy of the
+    (:meth:`bgkit.analysis.gnubg.GnubgEvaluator.dance_equity`, in a forked copy of the
     process): measured, all 188 rolls of each session to gnubg's five decimals, against
     gnubg's analysis in a fresh process (``jacoby_beavers``: 171 with that read in this
     process and none where the roller could double, 167 reading all those dances from

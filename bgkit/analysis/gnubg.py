@@ -1,6 +1,6 @@
 """GNU Backgammon as bgkit's evaluator (the PyPI ``gnubg`` package, imported on first use).
 
-:class:`GnubgEvaluator` implements :class:`bgkit.evaluator.Evaluator` with GNU
+:class:`GnubgEvaluator` implements :class:`bgkit.analysis.evaluator.Evaluator` with GNU
 Backgammon's neural nets, bear-off databases and match equity table, the same
 engine and settings that ``analyse match`` uses, so bgkit's analysis reproduces
 gnubg's figures.
@@ -74,9 +74,9 @@ from functools import cache
 from types import ModuleType
 from typing import IO, Any, Self
 
-from bgkit import engine_gate
-from bgkit.evaluator import Candidate, Chances, CubeDecision, Evaluation
-from bgkit.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
+from bgkit.analysis import engine_gate
+from bgkit.analysis.evaluator import Candidate, Chances, CubeDecision, Evaluation
+from bgkit.analysis.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
 from bgkit.movegen import Key, Side
 from bgkit.play import Play, Step
 from bgkit.position import GameState, Position
@@ -387,10 +387,10 @@ def _current_cpu(allowed: set[int]) -> int:
 
 
 class GnubgEvaluator:
-    """:class:`~bgkit.evaluator.Evaluator` on GNU Backgammon (the PyPI ``gnubg`` package).
+    """:class:`~bgkit.analysis.evaluator.Evaluator` on GNU Backgammon (the PyPI ``gnubg`` package).
 
     :param filters: move filters per search depth (default :data:`ANALYSIS_FILTERS`).
-    :param met: the match equity table, by name (:data:`bgkit.met.MET_NAMES`; default
+    :param met: the match equity table, by name (:data:`bgkit.analysis.met.MET_NAMES`; default
         gnubg's, Kazaross-XG2). gnubg holds one table per process: an evaluator loads
         its own before it asks anything, and empties gnubg's cache when the table changes.
     :raises ImportError: (on first use) when ``gnubg`` is not installed.
@@ -639,7 +639,7 @@ class GnubgEvaluator:
         double's: gnubg's search takes his best cube action where he may double, the
         higher of no double and the lower of double/take (searched here: it leaves
         figures in gnubg's cache) and double/pass."""
-        from bgkit.metrics import cube_available
+        from bgkit.analysis.metrics import cube_available
 
         if not cube_available(position):
             return False
@@ -696,7 +696,7 @@ class GnubgEvaluator:
         opponent (where the player cannot double). When the optimal equity is not above
         the double's, the no-double equity is unknown: ``None``.
         """
-        from bgkit.metrics import cube_available
+        from bgkit.analysis.metrics import cube_available
 
         optimal = self._optimal(position)
         if optimal is None:
