@@ -196,6 +196,7 @@ def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Pla
                     best[key] = _play(tuple(path))
 
     walk(far, BAR, 0)
+    del walk  # (a cycle otherwise: see realize)
     return best
 
 
@@ -290,6 +291,7 @@ def realize(me_t: Side, opp_t: Side, d1: int, d2: int, play: Play) -> dict[Key, 
                 hops.pop()
 
     search(list(me_t), list(opp_t), [(s.src, s.dst) for s in play.steps], dice)
+    del search  # (a function that calls itself is a cycle: freed now, not by the collector)
     return found
 
 
@@ -351,6 +353,7 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
                 search(me2, opp2, segs2, left2, used + 1)
 
     search(list(me), list(opp), [(s.src, s.dst) for s in play.steps], dice, 0)
+    del search  # (a cycle otherwise: see realize)
     if complete:
         if complete[0] < max_used:
             if d1 == d2:

@@ -32,6 +32,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
+from bgkit._gc import without_gc
 from bgkit.errors import AmbiguousPlayError, BgkitError, IllegalActionError, IllegalPlayError
 from bgkit.play import BAR, OFF, Play
 from bgkit.position import GameState, Position, ResultKind
@@ -266,6 +267,7 @@ class Report:
             )
 
 
+@without_gc
 def verify(match: Match, *, stop_at_first: bool = False, jacoby: bool = False) -> Report:
     """Replay every game of ``match`` and report every problem found.
 

@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "evaluator",
         "workers",
         "engine_gate",
+        "_gc",
     ),
     ("limits", "_grammars"),
     ("play", "_play_grammar", "movegen", "position"),  # the engine
