@@ -180,7 +180,7 @@ def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Pla
                 else:
                     path.append(_STEPS[s][t][0])
                 moved = True
-                walk(far2, s, depth + 1)
+                walk(far2, s, depth + 1)  # noqa: F821 (deleted after the walk)
                 path.pop()
                 if held == 1:
                     opp[25 - t] = 1
@@ -287,7 +287,7 @@ def realize(me_t: Side, opp_t: Side, d1: int, d2: int, play: Play) -> dict[Key, 
                 left2 = left.copy()
                 left2.remove(die)
                 hops.append(_STEPS[cur][land][hit])
-                search(me2, opp2, segs2, left2)
+                search(me2, opp2, segs2, left2)  # noqa: F821 (deleted after)
                 hops.pop()
 
     search(list(me_t), list(opp_t), [(s.src, s.dst) for s in play.steps], dice)
@@ -350,7 +350,7 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
                 segs2[i] = (land, dst)
                 left2 = left.copy()
                 left2.remove(die)
-                search(me2, opp2, segs2, left2, used + 1)
+                search(me2, opp2, segs2, left2, used + 1)  # noqa: F821 (deleted after)
 
     search(list(me), list(opp), [(s.src, s.dst) for s in play.steps], dice, 0)
     del search  # (a cycle otherwise: see realize)
