@@ -4,8 +4,8 @@ the README's limits table states, and the size limit costs nothing until it is u
 A 30 MB SGF hit a 4 GB cap (Lark's parse tree of the whole file); ``--max-size 5G``
 failed on any file under a 4 GB cap (the read buffer was set aside first). The records
 here are valid sessions of the sample's games repeated, made in ``tmp_path``; the slope
-between two sizes is what a 64 MiB record costs per byte (the full-size measurement is
-in the README).
+between two sizes is what a record at the size limit costs per byte (the full-size
+measurement, ``benchmarks/bench_large.py``, is in the README).
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ def test_the_size_limit_sets_nothing_aside(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("fmt", "per_byte"), [("sgf", 20), ("mat", 16)])
 def test_memory_and_time_are_linear_in_the_size(tmp_path: Path, fmt: str, per_byte: int) -> None:
     """Two sizes, 4x apart: the memory one more byte costs stays under ``per_byte``
-    bytes (measured 13 for SGF, 11 for .mat: a 64 MiB record under 1 GB), and the time
+    bytes (measured 13 for SGF, 11 for .mat: a 64 MiB record under 1 GB; 9 to 10 for
+    both since Play objects are shared), and the time
     per byte under 20 µs (measured 3-4 µs on a loaded 2-core machine)."""
     measured = []
     for games in (150, 600):

@@ -835,7 +835,11 @@ class _GameState:
     # -- nodes
 
     def node(self, node: _Node) -> None:
-        move = next((p for p in node.props if p.ident in ("B", "W")), None)
+        props = node.props
+        if len(props) == 1 and props[0].ident in ("B", "W"):  # (most nodes)
+            self.action(node, props[0])
+            return
+        move = next((p for p in props if p.ident in ("B", "W")), None)
         if move is not None:
             self.action(node, move)
             return
@@ -854,6 +858,8 @@ class _GameState:
         self.keep(_NODE, node.sgf())
 
     def annotations(self, node: _Node, used: _Prop, *also: str) -> Annotations:
+        if len(node.props) == 1:  # (the action's own property alone: most nodes)
+            return ()
         return tuple(
             (p.ident, _values(p)) for p in node.props if p is not used and p.ident not in also
         )
@@ -876,7 +882,8 @@ class _GameState:
         self.close_exchange()
         self.in_setup = False
         marked = self.board.play(player, steps)
-        written = next((p for p in node.props if p.ident == _PLAY), None)
+        props = node.props
+        written = None if len(props) == 1 else next((p for p in props if p.ident == _PLAY), None)
         self.actions.append(
             Move(
                 player,
