@@ -10,30 +10,16 @@ measurement, ``benchmarks/bench_large.py``, is in the README).
 
 from __future__ import annotations
 
-import dataclasses
+import sys
 from pathlib import Path
 
 import pytest
 from bounded import BGKIT, GIB, run
 
-import bgkit
-from bgkit.records import Match
-
-SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample.mat"
-
-
-def session(games: int) -> Match:
-    """A money session of ``games`` games, the sample's over and over (every game headed
-    0-0, BgMatchFormat's convention, so that it verifies clean)."""
-    source = bgkit.read_match(SAMPLE)
-    out = []
-    for i in range(games):
-        game = source.games[i % len(source.games)]
-        result = game.result
-        if result is not None and result.match_won:
-            result = dataclasses.replace(result, match_won=False)
-        out.append(dataclasses.replace(game, number=i + 1, score=(0, 0), result=result))
-    return Match(source.players, 0, tuple(out))
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "data" / "sample.mat"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_large import session  # noqa: E402  (the records bench_large.py measures)
 
 
 def test_the_size_limit_sets_nothing_aside(tmp_path: Path) -> None:
