@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from gnubg_reference import parse_stats_text
 
-from bgkit.analysis import Analysis, analyze, money_rules
+from bgkit.analysis.match import Analysis, analyze, money_rules
 from bgkit.formats.mat import read_mat
 from bgkit.records import Match
 from bgkit.verify import verify
@@ -113,7 +113,7 @@ def test_money_sessions_agree_with_gnubg_at_2_ply(name: str) -> None:
 def test_the_session_with_a_beaver_holds_one() -> None:
     """The beaver is why the first session tests anything of beavers: gnubg counts it as
     the doubler's take, and the beaverer's cube decisions, up to his next double, as made
-    with the cube not available (``bgkit.analysis._cube_after_beaver``)."""
+    with the cube not available (``bgkit.analysis.match._cube_after_beaver``)."""
     text = (DATA / "jacoby_beavers.mat").read_text()
     assert "Beavers => 4" in text
     rows = _analysis("jacoby_beavers", 0).rows
@@ -179,7 +179,7 @@ def test_luck_at_2_ply_is_gnubgs_but_where_a_roll_dances() -> None:
     """gnubg's 2-ply analysis gives a roll's luck ("0-ply") from what its deeper searches
     left in its cache. bgkit asks what gnubg asks, in its order, and reads the same
     figures, a dance's too where no made-up turn leads to the position after it and the
-    roller cannot double (:meth:`bgkit.gnubg_evaluator.GnubgEvaluator.dance_equity`):
+    roller cannot double (:meth:`bgkit.analysis.gnubg.GnubgEvaluator.dance_equity`):
     measured 171 of the session's 188 rolls to gnubg's five decimals (167 reading all
     those dances from gnubg's ``eval``; 38 before bgkit's Python calls carried gnubg's
     beaver setting), the others, all in positions where a roll dances, within 0.015 EMG."""
@@ -195,3 +195,25 @@ def test_luck_at_2_ply_is_gnubgs_but_where_a_roll_dances() -> None:
         assert row["luck_emg"] == pytest.approx(luck, abs=0.015)
         agree += abs(row["luck_emg"] - luck) <= 1e-5
     assert agree >= 171
+
+
+def test_figures_do_not_depend_on_gnubg_settings_others_left() -> None:
+    """gnubg's settings belong to its process, which others share (a notebook's own
+    ``gnubg.command``, the oracles of this test run: CI once saw other 2-ply figures here
+    after a test had set gnubg's plies and beavers). An analysis gives them all again."""
+    import gnubg
+
+    match = read_mat(DATA / "jacoby_beavers.mat")
+    one = Match(match.players, 0, match.games[:2], tags=match.tags)
+    before = analyze(one, 2, jobs=1).rows
+    for command in (
+        "set evaluation chequerplay evaluation plies 0",
+        "set evaluation cubedecision evaluation plies 0",
+        "set evaluation chequerplay evaluation prune off",
+        "set beavers 0",
+        "set jacoby off",
+        "set output mwc on",
+        "set output digits 3",
+    ):
+        gnubg.command(command)
+    assert analyze(one, 2, jobs=1).rows == before
