@@ -36,8 +36,8 @@ def test_the_size_limit_sets_nothing_aside(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("fmt", "per_byte"), [("sgf", 20), ("mat", 16)])
 def test_memory_and_time_are_linear_in_the_size(tmp_path: Path, fmt: str, per_byte: int) -> None:
     """Two sizes, 4x apart: the memory one more byte costs stays under ``per_byte``
-    bytes (measured 13 for SGF, 11 for .mat: a 64 MiB record under 1 GB; 9 to 10 for
-    both since Play objects are shared), and the time
+    bytes (measured 13 for SGF, 11 for .mat: a 64 MiB record under 1 GB; the whole
+    process at 16 MiB, bench_large.py: 15.7 and 9.2 bytes a byte), and the time
     per byte under 20 µs (measured 3-4 µs on a loaded 2-core machine)."""
     measured = []
     for games in (150, 600):
