@@ -154,3 +154,33 @@ def test_the_fast_paths_are_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     hits = sgf._letter_steps.cache_info().hits
     sgf.read_sgf(record.with_suffix(".sgf"))
     assert sgf._letter_steps.cache_info().hits > hits
+
+
+def test_the_collector_is_paused_while_reading_and_comes_back() -> None:
+    """Readers and the verifier run without the cyclic collector (its passes over millions
+    of objects were a third of reading a big .mat); it is on again after, also after an
+    error, and stays off when the caller had turned it off."""
+    import gc
+
+    from bgkit import _gc
+
+    seen = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mat, "parse_mat", lambda text, **kw: seen.append(gc.isenabled()))
+        bgkit.read_match(text=" 0 point match\n", format="mat")
+    assert seen == [False] and gc.isenabled()
+    with pytest.raises(BgkitError):
+        bgkit.read_match(text=" 0 pt match\n", format="mat")
+    assert gc.isenabled()
+    with _gc.paused():
+        with _gc.paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with _gc.paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
