@@ -382,7 +382,7 @@ def verify_rows(
     :param path: the record; ``-`` reads it from stdin (``bgkit verify -``).
     :param strict: stop at the first error (``bgkit verify --strict``).
     :param jacoby: the record is scored with the Jacoby rule (``bgkit verify --jacoby``).
-    :param max_size: read files up to this many bytes (``--max-size``; default 64 MiB).
+    :param max_size: read files up to this many bytes (``--max-size``; default 16 MiB).
     :param format: read the file as this format (``--from``; default: its own).
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """

@@ -180,7 +180,7 @@ def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Pla
                 else:
                     path.append(_STEPS[s][t][0])
                 moved = True
-                walk(far2, s, depth + 1)
+                walk(far2, s, depth + 1)  # noqa: F821 (deleted after the walk)
                 path.pop()
                 if held == 1:
                     opp[25 - t] = 1
@@ -196,6 +196,7 @@ def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Pla
                     best[key] = _play(tuple(path))
 
     walk(far, BAR, 0)
+    del walk  # (a cycle otherwise: see realize)
     return best
 
 
@@ -286,10 +287,11 @@ def realize(me_t: Side, opp_t: Side, d1: int, d2: int, play: Play) -> dict[Key, 
                 left2 = left.copy()
                 left2.remove(die)
                 hops.append(_STEPS[cur][land][hit])
-                search(me2, opp2, segs2, left2)
+                search(me2, opp2, segs2, left2)  # noqa: F821 (deleted after)
                 hops.pop()
 
     search(list(me_t), list(opp_t), [(s.src, s.dst) for s in play.steps], dice)
+    del search  # (a function that calls itself is a cycle: freed now, not by the collector)
     return found
 
 
@@ -348,9 +350,10 @@ def explain(me: Side, opp: Side, d1: int, d2: int, play: Play, results: dict[Key
                 segs2[i] = (land, dst)
                 left2 = left.copy()
                 left2.remove(die)
-                search(me2, opp2, segs2, left2, used + 1)
+                search(me2, opp2, segs2, left2, used + 1)  # noqa: F821 (deleted after)
 
     search(list(me), list(opp), [(s.src, s.dst) for s in play.steps], dice, 0)
+    del search  # (a cycle otherwise: see realize)
     if complete:
         if complete[0] < max_used:
             if d1 == d2:

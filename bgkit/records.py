@@ -433,13 +433,23 @@ class Match:
                 return None if game.cube_turned_at_start else i
         return None
 
-    def initial_position(self, game: Game | int) -> Position:
+    def initial_position(
+        self,
+        game: Game | int,
+        *,
+        score: tuple[int, int] | None = None,
+        crawford: bool | None = None,
+    ) -> Position:
         """The position at the start of ``game`` (a :class:`Game` of this match or its index).
 
         The board is the variant's starting layout or the game's ``; Set Pos=`` setup; the
         player on roll is the player of the game's first action (0 when it has none);
         score, length, Crawford, Jacoby, beavers and cube limit come from the record.
 
+        :param score: start from this score instead of the game's (the score a verifier
+            counted from the results before it).
+        :param crawford: whether this is the Crawford game, instead of what
+            :meth:`crawford_game` says (which looks at the games before it).
         :raises InvalidPositionError: when the record describes an impossible start
             (a score already past the match length, a bad setup).
         :raises NotationError: when the ``; Set Pos=`` text is malformed.
@@ -452,8 +462,8 @@ class Match:
         fields: dict[str, object] = {
             "turn": turn,
             "match_length": self.length,
-            "score": g.score,
-            "crawford": index == self.crawford_game(),
+            "score": g.score if score is None else score,
+            "crawford": index == self.crawford_game() if crawford is None else crawford,
             "jacoby": self.jacoby,
             "beavers": self.beavers,
         }

@@ -32,6 +32,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
+from bgkit._gc import without_gc
 from bgkit.errors import AmbiguousPlayError, BgkitError, IllegalActionError, IllegalPlayError
 from bgkit.play import BAR, OFF, Play
 from bgkit.position import GameState, Position, ResultKind
@@ -266,6 +267,7 @@ class Report:
             )
 
 
+@without_gc
 def verify(match: Match, *, stop_at_first: bool = False, jacoby: bool = False) -> Report:
     """Replay every game of ``match`` and report every problem found.
 
@@ -709,13 +711,8 @@ class _MatchChecker:
     ) -> Position | None:
         """The game's starting position at the verified ``score``, or ``None`` (with a note)."""
         m = self.match
-        try:
-            if score != game.score:
-                game = replace(game, score=score)
-                m = replace(m, games=(*m.games[:index], game, *m.games[index + 1 :]))
-            pos = m.initial_position(index)
-            if pos.crawford != crawford:
-                pos = replace(pos, crawford=crawford)
+        try:  # (the score and Crawford given: a match rebuilt per game was quadratic)
+            pos = m.initial_position(index, score=score, crawford=crawford)
             if not m.length and not pos.beavers and m.rule("Beaver") is not False:
                 # money play allows beavers unless the record says otherwise (gnubg's and
                 # most programs' default; a .mat carries no rule tags)

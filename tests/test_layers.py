@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "analysis.evaluator",
         "workers",
         "analysis.engine_gate",
+        "_gc",
     ),
     ("limits", "_grammars"),
     ("play", "_play_grammar", "movegen", "position"),  # the engine

@@ -128,7 +128,8 @@ def max_size_option(function: Any) -> Any:
         default=None,
         metavar="SIZE",
         help="Read record files up to SIZE (for example 200M). Larger files are refused,"
-        " as are XG files whose match data inflates to more.  [default: 64M]",
+        " as are XG files whose match data inflates to more.  [default: 16M; XG match"
+        " data 64M]",
     )(function)
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeAlias, overload
 
+from bgkit._gc import without_gc
 from bgkit.errors import DecodingWarning, LimitError, NotationError, UnsupportedFormatError
 from bgkit.fileio import file_kind
 from bgkit.limits import Limits, active, size_text, using
@@ -72,12 +73,15 @@ class Format:
     """The suffix of the module's functions when it is not :attr:`name` (a name with a
     ``-``: ``gnubg-text`` is read by ``parse_gnubg_match``)."""
 
+    @without_gc
     def parse(self, text: str, *, source_name: str | None = None) -> Match:
-        """Parse ``text`` with this format's ``parse_<name>``."""
+        """Parse ``text`` with this format's ``parse_<name>`` (Python's cyclic garbage
+        collector paused: :mod:`bgkit._gc`)."""
         module = importlib.import_module(self.module)
         parse: Callable[..., Match] = getattr(module, f"parse_{self.function or self.name}")
         return parse(text, source_name=source_name)
 
+    @without_gc
     def parse_bytes(self, data: bytes, *, source_name: str | None = None) -> Match:
         """Parse a file's bytes: as they are for a binary format, else decoded first."""
         if not self.binary:

@@ -501,7 +501,64 @@ class _MatBuilder(Transformer[Token, Match]):
         return list(segments)
 
     def plays(self, rows: Token) -> list[_Segment]:
-        """Lines of plays read as one token: a segment per line, as :meth:`numbered` makes."""
+        """Lines of plays read as one token: a segment per line, as :meth:`numbered` makes.
+
+        Most of a record is such lines, so each is taken apart with one regular expression
+        (:data:`_ROW_CELLS`), and each play's text becomes its :class:`Play` once per
+        record (:func:`_play_of`); a line that does not fit (none should: the token is
+        made of the same terminals) is read piece by piece (:meth:`_plays_by_pieces`).
+        """
+        start = rows.start_pos or 0
+        line = rows.line or 1
+        line_start = start - (rows.column or 1) + 1  # offset of the line's first character
+        segments: list[_Segment] = []
+        max_steps = self._max_steps
+        tabs = self._lines is not None
+        at, end = 0, len(rows)
+        while at < end:
+            m = _ROW_CELLS.match(rows, at)
+            if m is None:
+                return self._plays_by_pieces(rows)
+            cells: list[_Cell] = []
+            for group in (2, 4):
+                dice_text = m[group]
+                if dice_text is None:
+                    break
+                where = start + m.start(group)
+                column = where - line_start + 1
+                dice = Token("DICE", dice_text, where, line, column)
+                written = m[group + 1].rstrip(" \t")
+                play = _play_of(written) if len(written) <= _SHORT_PLAY else None
+                if play is None or len(play.steps) > max_steps:
+                    # a part that cannot be read, or a long play: part by part
+                    parts = self._parts(rows, m.start(group + 1), m.end(group + 1), start)
+                    cell = self._move(dice, parts)
+                else:
+                    roll = _DICE.get(dice_text[:2])
+                    if roll is None:
+                        self._fail(f"dice must be 1-6: '{dice_text[:2]}'", dice)
+                    visual = self._column(dice) if tabs else column - 1
+                    cell = _Cell("move", (roll, play), dice, visual)
+                cells.append(cell)
+            where = start + at
+            number = Token("LINENO", m[1], where, line, where - line_start + 1)
+            segments.append(self._numbered(number, cells))
+            newlines = m[6]
+            line += newlines.count("\n")
+            line_start = start + m.start(6) + newlines.rindex("\n") + 1
+            at = m.end()
+        return segments
+
+    def _parts(self, rows: str, begin: int, end: int, offset: int) -> list[tuple[str, int]]:
+        """The PART terminals in ``rows[begin:end]``, each with its offset in the source."""
+        return [
+            (piece[3], offset + begin + piece.start())
+            for piece in _plays_pieces().finditer(rows[begin:end])
+            if piece[3] is not None
+        ]
+
+    def _plays_by_pieces(self, rows: Token) -> list[_Segment]:
+        """:meth:`plays` one terminal at a time (LINENO, DICE, PART, _NL)."""
         start = rows.start_pos or 0
         line = rows.line or 1
         line_start = start - (rows.column or 1) + 1  # offset of the line's first character
@@ -886,6 +943,43 @@ def _plays_pieces() -> re.Pattern[str]:
         for name in ("LINENO", "DICE", "PART", "_NL")
     ]
     return re.compile("|".join(f"({piece})" for piece in pieces) + r"|,[ \t]*")
+
+
+# A line of a PLAYS_ROWS token: LINENO (1) without its blanks, a DICE (2) and its parts (3),
+# maybe a second DICE (4) and its parts (5), each part with the blanks after it, and the line
+# end with the blank lines and the next line's leading blanks (6). The token is made of
+# mat.lark's terminals, so a play's text holds no ":" and the first "NN:" after a roll is
+# the second roll (the greedy parts give back its two digits).
+_ROW_CELLS = re.compile(
+    r"([0-9]+\))[ \t]*([0-9][0-9]:[ \t]*)([^:\n]*)"
+    r"(?:([0-9][0-9]:[ \t]*)([^:\n]*))?(\n[\n \t]*)"
+)
+
+
+_SHORT_PLAY = 80
+"""Plays written in at most this many characters are cached (a legal play of four steps
+takes at most 47, ``bar/22* 22/18* 18/14* 14/10*``); a longer one is read part by part,
+its number of steps checked first."""
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _play_of(text: str) -> Play | None:
+    """The play written ``text`` (the PART terminals of one cell, mat.lark), or ``None``
+    when a part cannot be read (the caller reads it again to place the fault). Records
+    repeat their plays, so one :class:`Play` serves every move written the same way."""
+    steps: list[Step] = []
+    for piece in _plays_pieces().finditer(text):
+        part = piece[3]
+        if part is None:
+            continue
+        try:
+            steps += part_steps(part)
+        except _StepError:
+            try:  # a hop away from home ("6/8") is a rule break, for the verifier
+                steps += part_steps(part, backwards=True)
+            except _StepError:
+                return None
+    return Play(steps)
 
 
 def _action(cell: _Cell, player: int, number: int) -> Action:

@@ -95,6 +95,7 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import functools
 import json
 import os
 import re
@@ -307,6 +308,11 @@ class _Lost(Exception):
         self.pos = pos
 
 
+# A node of one property with one value and no blanks (";B[52bdjl]", most of a record),
+# which _SGF_TOKENS would read as three tokens: the name (1) and the value (2).
+_SIMPLE_NODE = re.compile(r";([A-Z]+)\[([^\\\]]*+)\]")
+
+
 def read_sgf(
     source: str | os.PathLike[str] | IO[str] | IO[bytes], *, encoding: str | None = None
 ) -> Match:
@@ -398,6 +404,23 @@ def _syntax_error(err: UnexpectedInput, source: str, source_name: str | None) ->
     )  # pragma: no cover
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _letter_steps(letters: str, player: int) -> tuple[Step, ...] | None:
+    """The steps of a move's letter pairs (at most four: the caller checks), or ``None``
+    when one is not a step (:meth:`_GameState.move_value` then says which). Records
+    repeat their moves: each is worked out once."""
+    steps = []
+    for k in range(0, len(letters), 2):
+        a, b = letters[k], letters[k + 1]
+        if not ("a" <= a <= "z" and "a" <= b <= "z"):
+            return None
+        src, dst = _point(a, player), _point(b, player)
+        if src == OFF or dst == BAR or dst >= src:
+            return None
+        steps.append(Step(src, dst))
+    return tuple(steps)
+
+
 def _point(letter: str, player: int) -> int:
     """The mover's point for a letter: ``a``-``x`` board-fixed, ``y`` the bar, else off."""
     if letter == "y":
@@ -473,6 +496,7 @@ class _Reader:
         pos = 0
         end = len(source)
         match = _SGF_TOKENS.match
+        simple = _SIMPLE_NODE.match
         while pos < end:
             try:
                 token = match(source, pos)
@@ -519,6 +543,12 @@ class _Reader:
                     node = _Node([], 0)
                     stack[-1].nodes.append(node)
                     fresh = False
+                    plain = simple(source, at)  # most nodes: ";B[52bdjl]", read at once
+                    if plain is not None:
+                        prop = _Prop(plain[1], [plain[2]], at + 1, [at + 2 + len(plain[1])])
+                        node.pos = at + 1
+                        node.props.append(prop)
+                        pos = plain.end()
                 elif kind == "open":
                     if stack and not stack[-1].nodes:
                         raise _Lost(at)
@@ -931,7 +961,11 @@ class _GameState:
     # -- nodes
 
     def node(self, node: _Node) -> None:
-        move = next((p for p in node.props if p.ident in ("B", "W")), None)
+        props = node.props
+        if len(props) == 1 and props[0].ident in ("B", "W"):  # (most nodes)
+            self.action(node, props[0])
+            return
+        move = next((p for p in props if p.ident in ("B", "W")), None)
         if move is not None:
             self.action(node, move)
             return
@@ -950,6 +984,8 @@ class _GameState:
         self.keep(_NODE, node.sgf())
 
     def annotations(self, node: _Node, used: _Prop, *also: str) -> Annotations:
+        if len(node.props) == 1:  # (the action's own property alone: most nodes)
+            return ()
         return tuple(
             (p.ident, _values(p)) for p in node.props if p is not used and p.ident not in also
         )
@@ -973,7 +1009,8 @@ class _GameState:
         self.in_setup = False
         # (after a node that could not be read the checkers are not known: no hit marks)
         marked = steps if self.lost else self.board.play(player, steps)
-        written = next((p for p in node.props if p.ident == _PLAY), None)
+        props = node.props
+        written = None if len(props) == 1 else next((p for p in props if p.ident == _PLAY), None)
         self.actions.append(
             Move(
                 player,
@@ -1014,7 +1051,10 @@ class _GameState:
             )
         if len(letters) > 8:
             self.fail_at("a move has at most four letter pairs", start + 10)
-        steps: list[Step] = []
+        known = _letter_steps(letters, player)
+        if known is not None:
+            return dice, list(known)
+        steps: list[Step] = []  # (a fault: found and placed here)
         for k in range(0, len(letters), 2):
             a, b = letters[k], letters[k + 1]
             for j, ch in enumerate((a, b)):
