@@ -18,7 +18,9 @@ One module per concern, the lower ones first:
   decision, run in worker processes;
 * :mod:`bgkit.analysis.match`: a whole match analysed (``bgkit.analyze``), its
   :class:`~bgkit.analysis.match.Analysis` with pandas DataFrames, and an analysis read
-  from a file.
+  from a file;
+* :mod:`bgkit.analysis.statistics`: its per-player and per-game totals, as gnubg's
+  ``show statistics match``.
 
 The names of :mod:`bgkit.analysis.match` are importable from here too
 (``from bgkit.analysis import analyze, Analysis``), loaded on first use: importing this
@@ -48,9 +50,6 @@ if TYPE_CHECKING:
         AnalysisError as AnalysisError,
     )
     from bgkit.analysis.match import (
-        RatingScale as RatingScale,
-    )
-    from bgkit.analysis.match import (
         analysis_from_file as analysis_from_file,
     )
     from bgkit.analysis.match import (
@@ -59,6 +58,7 @@ if TYPE_CHECKING:
     from bgkit.analysis.match import (
         money_rules as money_rules,
     )
+    from bgkit.analysis.statistics import RatingScale as RatingScale
 
 _NAMES = {
     name: "match"
@@ -68,12 +68,12 @@ _NAMES = {
         "PLAYER_COLUMNS",
         "Analysis",
         "AnalysisError",
-        "RatingScale",
         "analysis_from_file",
         "analyze",
         "money_rules",
     )
 }
+_NAMES["RatingScale"] = "statistics"
 """The names the module ``bgkit.analysis`` had before it became this package."""
 
 __getattr__, __dir__ = lazy_names(__name__, _NAMES)
