@@ -23,7 +23,8 @@ import math
 import sys
 from pathlib import Path
 
-from bgkit.audit import AUDIT_COLUMNS, _dice_rows, audit_rows
+from bgkit.audit import _dice_rows
+from bgkit.audit.files import AUDIT_COLUMNS, audit_rows
 from bgkit.batch import map_files
 
 LEVELS = (0.1, 0.05, 0.01, 0.001)

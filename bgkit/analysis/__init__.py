@@ -20,7 +20,9 @@ One module per concern, the lower ones first:
   decision, run in worker processes;
 * :mod:`bgkit.analysis.match`: a whole match analysed (``bgkit.analyze``), its
   :class:`~bgkit.analysis.match.Analysis` with pandas DataFrames, and an analysis read
-  from a file.
+  from a file;
+* :mod:`bgkit.analysis.statistics`: its per-player and per-game totals, as gnubg's
+  ``show statistics match``.
 
 The names of :mod:`bgkit.analysis.match` are importable from here too
 (``from bgkit.analysis import analyze, Analysis``), loaded on first use: importing this
@@ -35,49 +37,30 @@ from bgkit._moved import lazy_names
 
 if TYPE_CHECKING:
     from bgkit.analysis.match import (
-        DEFAULT_PLIES as DEFAULT_PLIES,
+        DEFAULT_PLIES,
+        MOVE_COLUMNS,
+        PLAYER_COLUMNS,
+        Analysis,
+        AnalysisError,
+        analysis_from_file,
+        analyze,
+        money_rules,
     )
-    from bgkit.analysis.match import (
-        MOVE_COLUMNS as MOVE_COLUMNS,
-    )
-    from bgkit.analysis.match import (
-        PLAYER_COLUMNS as PLAYER_COLUMNS,
-    )
-    from bgkit.analysis.match import (
-        Analysis as Analysis,
-    )
-    from bgkit.analysis.match import (
-        AnalysisError as AnalysisError,
-    )
-    from bgkit.analysis.match import (
-        RatingScale as RatingScale,
-    )
-    from bgkit.analysis.match import (
-        analysis_from_file as analysis_from_file,
-    )
-    from bgkit.analysis.match import (
-        analyze as analyze,
-    )
-    from bgkit.analysis.match import (
-        money_rules as money_rules,
-    )
+    from bgkit.analysis.statistics import RatingScale
 
-_NAMES = {
-    name: "match"
-    for name in (
-        "DEFAULT_PLIES",
-        "MOVE_COLUMNS",
-        "PLAYER_COLUMNS",
-        "Analysis",
-        "AnalysisError",
-        "RatingScale",
-        "analysis_from_file",
-        "analyze",
-        "money_rules",
-    )
-}
+__all__ = [
+    "DEFAULT_PLIES",
+    "MOVE_COLUMNS",
+    "PLAYER_COLUMNS",
+    "Analysis",
+    "AnalysisError",
+    "RatingScale",
+    "analysis_from_file",
+    "analyze",
+    "money_rules",
+]
 """The names the module ``bgkit.analysis`` had before it became this package."""
 
-__getattr__, __dir__ = lazy_names(__name__, _NAMES)
-
-__all__ = sorted(_NAMES)
+__getattr__, __dir__ = lazy_names(
+    __name__, {name: "statistics" if name == "RatingScale" else "match" for name in __all__}
+)
