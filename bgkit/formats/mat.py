@@ -145,8 +145,9 @@ def parse_mat(text: str, *, source_name: str | None = None, strict: bool = False
     line is read.
 
     >>> match = parse_mat(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 27: 8/1\\n")
-    >>> match.read_errors
-    (ReadError(line=4, column=6, message="dice must be 1-6: '27'", move=1, player=0),)
+    >>> error, = match.read_errors
+    >>> error.line, error.column, error.message, error.move, error.player
+    (4, 6, "dice must be 1-6: '27'", 1, 0)
 
     :param source_name: the file name, used in error messages and kept on the match.
     :param strict: raise at the first line that cannot be read instead.
