@@ -63,7 +63,7 @@ import uuid
 import warnings
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
@@ -474,6 +474,8 @@ SEASON_COLUMNS: dict[str, str] = {
     "event": "string",
     "score": "string",
     "won": "boolean",
+    "jacoby": "boolean",
+    "beavers": "boolean",
     **{
         f"{what}_{phase}": dtype
         for phase in ("contact", "race", "bearoff")
@@ -561,12 +563,14 @@ def analyze_rows(
 
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
-    from bgkit.analysis import AnalysisError, analyze
+    from bgkit.analysis import AnalysisError, analyze, money_rules
     from bgkit.met import DEFAULT_MET, met_name
 
-    match = _read(path, max_size)
+    match = _as_session(_read(path, max_size))
     table = met_name(met or DEFAULT_MET)
     match_row = {"length": match.length, "games": len(match.games), "plies": plies, "met": table}
+    rules = money_rules(match)
+    match_row["jacoby"], match_row["beavers"] = rules if rules is not None else (None, None)
     try:
         result = analyze(match, plies, jobs=1, met=met, progress=False)
     except AnalysisError as err:
@@ -578,6 +582,21 @@ def analyze_rows(
         {**match_row, **player, **facts[player["player"]], **phases[player["player"]]}
         for player in result.players_list
     ]
+
+
+def _as_session(match: Match) -> Match:
+    """BackgammonGalaxy's single-game sessions (:data:`bgkit.verify.CONVENTIONS`
+    ``jacoby-session``: a ``16 point match`` of one game that does not decide it) as the
+    money sessions they are, with the Jacoby rule: analysed in points, not in the match
+    winning chances of a 16-point match that was never played."""
+    if match.length <= 0 or len(match.games) != 1:
+        return match
+    game = match.games[0]
+    result = game.result
+    if result is None or max(game.score) + result.points >= match.length:
+        return match
+    kept = tuple((k, v) for k, v in match.tags if k.lower() != "jacoby")
+    return replace(match, length=0, tags=(*kept, ("Jacoby", "On")))
 
 
 _FILE_DATE = re.compile(r"(?<![0-9])((?:19|20)[0-9]{2})[-_.]([01][0-9])[-_.]([0-3][0-9])(?![0-9])")
