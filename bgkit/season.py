@@ -18,6 +18,17 @@ cluster, resumable with ``output=`` like ``bgkit verify --output``
   against each, both PRs) and :meth:`Season.by_month` (PR month by month); final scores
   capped at the match length as the records write them; BackgammonGalaxy's single-game
   sessions counted as money (the points won, ``+1``, and won or lost by them);
+* :meth:`Season.results`: the result per match (MWC) next to the luck-adjusted result,
+  each with its 95 % confidence interval (Student's t over the matches: why, in its
+  documentation), per player or month by month, and how much the luck-adjustment
+  narrows the interval; :meth:`Season.results_figure`;
+* :meth:`Season.rating`: a variance-reduced rating, the FIBS rating formula fed the
+  luck-adjusted win instead of the win, next to the plain FIBS rating, match by match
+  (the method and its sources in its documentation); :meth:`Season.rating_figure`;
+* :meth:`Season.money`: money sessions in money figures (points per game and the
+  luck-adjusted points per game with their intervals, errors per decision, the Jacoby
+  rule each was analysed under), never in match winning chances or rating points: a
+  folder of matches and money sessions shows each in its own unit;
 * :meth:`Season.phases`: error rate per player and game phase (contact, race, bear-off);
 * :meth:`Season.costliest`: the most expensive checker plays of the season;
 * figures: :meth:`Season.form_figure` (PR match by match and its rolling mean),
@@ -140,7 +151,9 @@ def _interval(
         return ""
     scale, unit, digits = (100.0, "%", 1) if percent else (1.0, "", 2)
     text = f"{scale * mean:+.{digits}f}{unit}"
-    if low == low and high == high:
+    if low == low and high == high and low == high:
+        text += " (all alike: no interval)"  # (a t-interval of zero width says nothing)
+    elif low == low and high == high:
         text += f" ({scale * low:+.{digits}f} to {scale * high:+.{digits}f})"
     return text if ascii else text.replace("-", "\u2212")
 
@@ -268,7 +281,7 @@ def fibs_win_probability(difference: float, length: int) -> float:
     >>> round(fibs_win_probability(100, 3), 3)  # (a favourite 100 points up, 3 points)
     0.55
     """
-    return 1.0 / (1.0 + 10.0 ** (-difference * math.sqrt(length) / 2000.0))
+    return 1.0 / (1.0 + float(10.0 ** (-difference * math.sqrt(length) / 2000.0)))
 
 
 def fibs_rating_change(result: float, difference: float, length: int) -> float:
@@ -772,6 +785,8 @@ class Season:
         apart: how much of a season's results the dice explain. The axes hold the middle
         of the season (a few wild matches, beginners' or broken records, would squash the
         rest into a corner); the title says how many points lie outside."""
+        import numpy as np
+
         from bgkit.reports import error_luck_figure
 
         frame = self.matches.copy()
@@ -787,8 +802,8 @@ class Season:
             ax.set_xlim(-wide, wide)
             outside = int(((errors > top) | (luck.abs() > wide)).sum())
             for points in ax.collections:  # (drawn outside, clipped, they would still
-                xy = points.get_offsets()  # widen the page: not drawn at all)
-                inside = (abs(xy[:, 0]) <= wide) & (xy[:, 1] <= top) & (xy[:, 1] >= -0.03 * top)
+                xy = np.asarray(points.get_offsets(), dtype=float)  # widen the page)
+                inside = (np.abs(xy[:, 0]) <= wide) & (xy[:, 1] <= top) & (xy[:, 1] >= -0.03 * top)
                 points.set_offsets(xy[inside])
             if outside:
                 ax.set_title(f"{ax.get_title()}\n({outside} outside the axes)")
@@ -889,11 +904,12 @@ class Season:
             xs = [k + (i - (len(names) - 1) / 2) * width for k in range(len(labels))]
             bars = ax.bar(xs, part["error_rate_memg"].astype(float), width,
                           color=colors[i % len(colors)], label=name)  # fmt: skip
-            ax.bar_label(bars, labels=[f"{m} moves" for m in part["moves"]], fontsize=8)
+            ax.bar_label(bars, labels=[f"{m} moves" for m in part["moves"]], fontsize=8,
+                         rotation=90, padding=3)  # fmt: skip
         ax.set_xticks(range(len(labels)), labels)
-        ax.margins(y=0.18)  # room for the move counts over the bars
+        ax.margins(y=0.45)  # room for the move counts over the bars (upright: no overlap)
         ax.set_title("Where the errors are: checker-play error rate by game phase")
-        ax.set_ylabel("error rate (mEMG per unforced move)")
+        ax.set_ylabel("mEMG per unforced move")
         if names:
             ax.legend(loc="upper right")
         return fig
