@@ -559,7 +559,9 @@ def analyze_rows(
 ) -> list[Row]:
     """The :func:`analysis_columns` rows of one file: one per player (what
     :func:`analyze_files` runs), or one row with the verifier's kind and message for
-    a record that does not replay.
+    a record that does not replay. A record of one game that does not decide its match
+    (BackgammonGalaxy's single-game sessions) is analysed as the money session it is,
+    with the Jacoby rule (``length`` 0).
 
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
