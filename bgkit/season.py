@@ -87,6 +87,12 @@ WINDOW = 5
 TOP = 3
 #: The confidence of the intervals of :meth:`Season.results` and :meth:`Season.money`.
 CONFIDENCE = 0.95
+#: The season page's own style: a long file name breaks where it must, a month never
+#: (a phone).
+_SEASON_STYLE = """
+.worst p { overflow-wrap: anywhere; }
+table.months tbody th, table.results tbody th, table.months td { white-space: nowrap; }
+"""
 #: Where :meth:`Season.rating` starts the player and puts the opponents (FIBS's start).
 START_RATING = 1500.0
 
@@ -241,6 +247,8 @@ def mean_interval(values: Any, confidence: float = CONFIDENCE) -> tuple[float, f
     if n < 2:
         return (mean, math.nan, math.nan)
     spread = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
+    if spread <= 1e-12 * max(1.0, abs(mean)):  # (all alike but for rounding: +-0.5 MWC
+        spread = 0.0  # summed game by game)
     half = t_quantile(confidence, n - 1) * spread / math.sqrt(n)
     return (mean, mean - half, mean + half)
 
@@ -813,7 +821,8 @@ class Season:
     def results_figure(self, confidence: float = CONFIDENCE) -> Figure:
         """The :attr:`subject`'s result per match over the season and month by month, as
         won and lost and luck-adjusted, each with its ``confidence`` interval
-        (:meth:`results`): how much the luck-adjustment narrows what a season says."""
+        (:meth:`results`): how much the luck-adjustment narrows what a season says. The
+        axis holds -100% to +100% MWC; an interval past it ends in an arrowhead."""
         import pandas as pd
         from matplotlib.figure import Figure
 
@@ -828,6 +837,7 @@ class Season:
         fig = Figure(figsize=(8, 1.6 + 0.45 * len(frame)), layout="constrained")
         ax = fig.add_subplot()
         ys = list(range(len(frame)))[::-1]
+        edge = 100.0
         for y, row in zip(ys, frame.itertuples(index=False), strict=True):
             for shift, (mean, low, high), color, label in (
                 (0.16, (row.result, row.result_low, row.result_high), "#888888",
@@ -835,10 +845,17 @@ class Season:
                 (-0.16, (row.luck_adjusted, row.luck_adjusted_low, row.luck_adjusted_high),
                  PLAYER_COLORS[0], "luck-adjusted"),
             ):  # fmt: skip
-                ax.plot([100 * low, 100 * high], [y + shift] * 2, "-", color=color, linewidth=2.5,
+                # (an interval past +-100% is drawn to the edge, an arrowhead saying so:
+                # a month of two matches has t = 12.7, and would squash the rest)
+                ends = [min(max(100 * v, -edge), edge) for v in (low, high)]
+                ax.plot(ends, [y + shift] * 2, "-", color=color, linewidth=2.5,
                         label=label if y == ys[0] else None)  # fmt: skip
+                for end, v, mark in ((ends[0], low, "<"), (ends[1], high, ">")):
+                    if abs(100 * v) > edge:
+                        ax.plot([end], [y + shift], mark, color=color, markersize=7)
                 ax.plot([100 * mean], [y + shift], "o", color=color)
         ax.axvline(0, color="#444444", linewidth=0.8)
+        ax.set_xlim(-edge * 1.04, edge * 1.04)
         ax.set_ylim(-0.6, len(frame) - 0.4)
         ax.set_yticks(ys, [f"{m} ({n})" for m, n in zip(frame["month"], frame["matches"],
                                                         strict=True)])  # fmt: skip
@@ -1018,7 +1035,7 @@ class Season:
             '<html lang="en"><head><meta charset="utf-8">',
             '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{escape(title)}: bgkit</title>",
-            f"<style>{_STYLE}</style></head><body>",
+            f"<style>{_STYLE}{_SEASON_STYLE}</style></head><body>",
             f"<h1>{escape(title)}</h1>",
             f'<p class="meta">{escape(self.analysed())} by GNU'
             f" Backgammon ({level}), {len(mine)} of them played by {escape(str(who))};"

@@ -84,6 +84,10 @@ def test_mean_interval_by_hand() -> None:
     assert mean_interval([0.5])[0] == 0.5 and math.isnan(mean_interval([0.5])[1])
     assert mean_interval([0.5, math.nan, -0.5])[:1] == (0.0,)  # (NaN left out)
     assert all(math.isnan(x) for x in mean_interval([]))
+    # two matches lost, -0.5 MWC each as summed game by game: no spread, a zero-width
+    # interval (not one of 1e-17, which would make "narrower" -1e14)
+    mean, low, high = mean_interval([-0.5, -0.49999999999999994])
+    assert low == mean == high
 
 
 def test_ratio_interval_by_hand() -> None:
