@@ -85,6 +85,9 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     records = sorted((ROOT / "data" / "selfplay").glob("*.mat"))[:4]
     money = [ROOT / "data" / "conventions" / "galaxy-jacoby-session.mat",
              ROOT / "tests" / "data" / "money" / "jacoby.mat"]  # fmt: skip
+    long = folder / ("Alice_-_Bob_5pt_Backgammon_Studio_2023_01_18_18_32_47_" * 2 + ".mat")
+    shutil.copy(records[0], long)  # (a real archive's file names: one word, 110 characters)
+    records = [long, *records[1:]]
     season = analyze_season([str(p) for p in records + money], 0, jobs=1, progress=False)
     # (Alice's season holds matches and a money session: every table and figure of it)
     season.about("Alice", {"bo": "Alice"}).write_html(season_page)
