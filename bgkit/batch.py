@@ -559,9 +559,10 @@ def analyze_rows(
 ) -> list[Row]:
     """The :func:`analysis_columns` rows of one file: one per player (what
     :func:`analyze_files` runs), or one row with the verifier's kind and message for
-    a record that does not replay. A record of one game that does not decide its match
-    (BackgammonGalaxy's single-game sessions) is analysed as the money session it is,
-    with the Jacoby rule (``length`` 0).
+    a record that does not replay. BackgammonGalaxy's single-game sessions (a record of
+    one game that does not decide its match, with a ``Site`` or ``Event`` tag saying
+    BackgammonGalaxy) are analysed as the money sessions they are, with the Jacoby rule
+    (``length`` 0).
 
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
@@ -591,8 +592,9 @@ def _as_session(match: Match) -> Match:
     ``jacoby-session``: a ``16 point match`` of one game that does not decide it) as the
     money sessions they are, with the Jacoby rule: analysed in points, not in the match
     winning chances of a 16-point match that was never played."""
-    if match.length <= 0 or len(match.games) != 1:
-        return match
+    site = (match.tag("Site") or match.tag("Event") or "").strip().casefold()
+    if match.length <= 0 or len(match.games) != 1 or site != "backgammongalaxy":
+        return match  # (another one-game record is a match cut short)
     game = match.games[0]
     result = game.result
     if result is None or max(game.score) + result.points >= match.length:

@@ -116,6 +116,8 @@ def _as_money(rows: pd.DataFrame) -> None:
             continue
         if not (int(length) > 0 and int(games) == 1 and won is not True and won is not False):
             continue
+        if str(rows.at[index, "event"]).strip().casefold() != "backgammongalaxy":
+            continue  # (another one-game record is a match cut short)
         if max(mine, theirs) >= int(length):
             continue
         rows.at[index, "length"] = 0

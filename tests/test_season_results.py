@@ -261,6 +261,12 @@ def test_money_sessions_in_money_figures(season: Season) -> None:
     assert galaxy.at["bo", "length"] == 0 and galaxy.at["bo", "jacoby"]
     assert galaxy.at["bo", "actual_result"] == 1.0 and galaxy.at["bo", "score"] == "+1"
     assert galaxy.at["ann", "points_per_game"] == -1.0
+    # ... but another record of one game that does not decide its match is a match cut
+    # short (a handwritten 3-point match of one game won by 1 point), not money
+    from bgkit.batch import analyze_rows
+
+    short = analyze_rows(ROOT / "data" / "fixtures" / "handwritten_3pt.mat")
+    assert {row["length"] for row in short} == {3} and short[0]["jacoby"] is None
     # no match figures from money: no MWC result, no rating
     assert gnubg.results().query("name == 'gnubg'").empty and gnubg.rating().empty
     assert season.players.set_index("name").at["gnubg", "matches"] == 0
