@@ -168,9 +168,12 @@ def analyze(
 
     FILE may be a folder: every record in it is analysed as a season of matches, on
     every core (--jobs) or a Dask cluster (--scheduler), resumable with --output. It
-    prints the players over the season; --html writes the season's report (form, PR
-    against luck, errors by game phase, the costliest plays, every match), --csv one row
-    per player and match, --json the players and the matches.
+    prints the player's season: the result per match and the luck-adjusted result with
+    their 95% intervals, the FIBS rating and its luck-adjusted (variance-reduced) twin,
+    money sessions in points per game; --html writes the season's report (form, results
+    with the luck taken out, rating, money, PR against luck, errors by game phase, the
+    costliest plays, every match), --csv one row per player and match, --json the
+    players and the matches.
     """
     from bgkit.cli._common import fail, require_extra, stdin
     from bgkit.errors import BgkitError, error_line
