@@ -58,9 +58,9 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bgkit.html import name_html, plain_page
-from bgkit.metrics import performance_rating
-from bgkit.reports import text_as_written
+from bgkit.analysis.metrics import performance_rating
+from bgkit.reports.figures import text_as_written
+from bgkit.reports.record_html import name_html, plain_page
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -754,7 +754,7 @@ class Season:
         import pandas as pd
         from matplotlib.figure import Figure
 
-        from bgkit.reports import PLAYER_COLORS
+        from bgkit.reports.figures import PLAYER_COLORS
 
         if names is None:
             names = [self.subject] if self.subject is not None else []
@@ -797,7 +797,7 @@ class Season:
         rest into a corner); the title says how many points lie outside."""
         import numpy as np
 
-        from bgkit.reports import error_luck_figure
+        from bgkit.reports.figures import error_luck_figure
 
         frame = self.matches.copy()
         frame["won"] = frame["won"].fillna(False).astype(bool)
@@ -828,7 +828,7 @@ class Season:
         import pandas as pd
         from matplotlib.figure import Figure
 
-        from bgkit.reports import PLAYER_COLORS
+        from bgkit.reports.figures import PLAYER_COLORS
 
         who = self.subject
         season = self.results("player", confidence)
@@ -876,7 +876,7 @@ class Season:
         import pandas as pd
         from matplotlib.figure import Figure
 
-        from bgkit.reports import PLAYER_COLORS
+        from bgkit.reports.figures import PLAYER_COLORS
 
         track = self.rating(start, opponents)
         fig = Figure(figsize=(10, 4.5), layout="constrained")
@@ -907,7 +907,7 @@ class Season:
         """Error rate by game phase for the players with most matches (or ``names``)."""
         from matplotlib.figure import Figure
 
-        from bgkit.reports import PLAYER_COLORS
+        from bgkit.reports.figures import PLAYER_COLORS
 
         players = self.players
         if names is None:
@@ -941,7 +941,7 @@ class Season:
         import pandas as pd
 
         from bgkit import __version__
-        from bgkit.html_report import _STYLE, _figure, _table
+        from bgkit.reports.match_report import _STYLE, _figure, _table
 
         matches = self.matches
         who = self.subject
@@ -1091,7 +1091,7 @@ class Season:
 
     def _results_html(self) -> list[str]:
         """The results with the luck taken out, month by month, and the rating."""
-        from bgkit.html_report import _figure, _table
+        from bgkit.reports.match_report import _figure, _table
 
         results = self.results()
         if not (results["name"] == self.subject).any():
@@ -1149,7 +1149,7 @@ class Season:
 
     def _money_html(self, money: pd.DataFrame) -> list[str]:
         """The subject's money sessions, in money figures (points, not MWC)."""
-        from bgkit.html_report import _table
+        from bgkit.reports.match_report import _table
 
         if money.empty:
             return []
@@ -1202,7 +1202,7 @@ class Season:
     def _costliest_html(self) -> str:
         from bgkit.play import Play
         from bgkit.position import Position
-        from bgkit.viewer import board_entry, boards_html
+        from bgkit.reports.viewer import board_entry, boards_html
 
         frame = self.costliest()
         if frame.empty:
