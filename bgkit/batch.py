@@ -63,7 +63,7 @@ import uuid
 import warnings
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
@@ -474,6 +474,8 @@ SEASON_COLUMNS: dict[str, str] = {
     "event": "string",
     "score": "string",
     "won": "boolean",
+    "jacoby": "boolean",
+    "beavers": "boolean",
     **{
         f"{what}_{phase}": dtype
         for phase in ("contact", "race", "bearoff")
@@ -557,16 +559,21 @@ def analyze_rows(
 ) -> list[Row]:
     """The :func:`analysis_columns` rows of one file: one per player (what
     :func:`analyze_files` runs), or one row with the verifier's kind and message for
-    a record that does not replay.
+    a record that does not replay. BackgammonGalaxy's single-game sessions (a record of
+    one game that does not decide its match, with a ``Site`` or ``Event`` tag saying
+    BackgammonGalaxy) are analysed as the money sessions they are, with the Jacoby rule
+    (``length`` 0).
 
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
-    from bgkit.analysis.match import AnalysisError, analyze
+    from bgkit.analysis.match import AnalysisError, analyze, money_rules
     from bgkit.analysis.met import DEFAULT_MET, met_name
 
-    match = _read(path, max_size)
+    match = _as_session(_read(path, max_size))
     table = met_name(met or DEFAULT_MET)
     match_row = {"length": match.length, "games": len(match.games), "plies": plies, "met": table}
+    rules = money_rules(match)
+    match_row["jacoby"], match_row["beavers"] = rules if rules is not None else (None, None)
     try:
         result = analyze(match, plies, jobs=1, met=met, progress=False)
     except AnalysisError as err:
@@ -578,6 +585,22 @@ def analyze_rows(
         {**match_row, **player, **facts[player["player"]], **phases[player["player"]]}
         for player in result.players_list
     ]
+
+
+def _as_session(match: Match) -> Match:
+    """BackgammonGalaxy's single-game sessions (:data:`bgkit.verify.CONVENTIONS`
+    ``jacoby-session``: a ``16 point match`` of one game that does not decide it) as the
+    money sessions they are, with the Jacoby rule: analysed in points, not in the match
+    winning chances of a 16-point match that was never played."""
+    site = (match.tag("Site") or match.tag("Event") or "").strip().casefold()
+    if match.length <= 0 or len(match.games) != 1 or site != "backgammongalaxy":
+        return match  # (another one-game record is a match cut short)
+    game = match.games[0]
+    result = game.result
+    if result is None or max(game.score) + result.points >= match.length:
+        return match
+    kept = tuple((k, v) for k, v in match.tags if k.lower() != "jacoby")
+    return replace(match, length=0, tags=(*kept, ("Jacoby", "On")))
 
 
 _FILE_DATE = re.compile(r"(?<![0-9])((?:19|20)[0-9]{2})[-_.]([01][0-9])[-_.]([0-3][0-9])(?![0-9])")

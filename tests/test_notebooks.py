@@ -117,8 +117,12 @@ def test_compare_matches() -> None:
 def test_a_season_of_matches() -> None:
     pytest.importorskip("gnubg")
     book = run(ROOT / "notebooks" / "04_a_season_of_matches.ipynb")
-    assert mimetypes(book).count("image/png") == 3  # form, error against luck, phases
+    # form, results with the luck taken out, rating, error against luck, phases
+    assert mimetypes(book).count("image/png") == 5
     shown = text(book)
+    assert "luck_adjusted_high" in shown and "narrower" in shown  # the intervals
+    assert "luck_adjusted_rating" in shown  # the variance-reduced rating
+    assert "luck_adjusted_ppg" in shown and "jacoby" in shown  # money sessions as money
     assert "Hossein Aghili" in shown  # lasse's last Galaxy match
     assert "illegal-play" in shown  # a record that breaks the rules, listed
     assert "opponent_pr" in shown and "luck_rate_memg" in shown  # lasse's opponents, months

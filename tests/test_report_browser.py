@@ -83,8 +83,14 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     write_html_report(*analysed(SAMPLE), match_page)
     season_page = folder / "season.html"
     records = sorted((ROOT / "data" / "selfplay").glob("*.mat"))[:4]
-    season = analyze_season([str(p) for p in records], 0, jobs=1, progress=False)
-    season.write_html(season_page)
+    money = [ROOT / "data" / "conventions" / "galaxy-jacoby-session.mat",
+             ROOT / "tests" / "data" / "money" / "jacoby.mat"]  # fmt: skip
+    long = folder / ("Alice_-_Bob_5pt_Backgammon_Studio_2023_01_18_18_32_47_" * 2 + ".mat")
+    shutil.copy(records[0], long)  # (a real archive's file names: one word, 110 characters)
+    records = [long, *records[1:]]
+    season = analyze_season([str(p) for p in records + money], 0, jobs=1, progress=False)
+    # (Alice's season holds matches and a money session: every table and figure of it)
+    season.about("Alice", {"bo": "Alice"}).write_html(season_page)
     return {"match": match_page, "season": season_page}
 
 
@@ -135,6 +141,9 @@ def test_every_element_on_screen_and_no_tiny_text(
 ) -> None:
     page, problems = open_page(browser, pages[name], size)
     check_layout(page, f"{name} at {size[0]}x{size[1]}")
+    if name == "season":
+        for heading in ("Results with the luck taken out", "Rating", "Money sessions"):
+            assert page.locator("h2", has_text=heading).count() == 1
     boards = page.locator("[data-bgv-board]").count()
     assert boards >= 5 and page.locator("[data-bgv-board] svg").count() == boards  # all drawn
     if name == "match":  # the viewer's other states: a candidate chosen, the end of a game

@@ -88,12 +88,14 @@ def test_players_over_the_season(season: Season) -> None:
     players = season.players.set_index("name")
     rows = season.matches
     lasse = rows[rows["name"] == "lasse"]
-    assert players.at["lasse", "matches"] == len(lasse) >= 20
+    matches = lasse[lasse["length"] > 0]
+    assert players.at["lasse", "matches"] == len(matches) >= 20
+    assert players.at["lasse", "sessions"] == (lasse["length"] == 0).sum()
     decisions = lasse["unforced_moves"].sum() + lasse["close_cube_decisions"].sum()
     assert players.at["lasse", "pr"] == pytest.approx(500 * lasse["error_emg"].sum() / decisions)
     assert players.at["lasse", "won"] + players.at["lasse", "lost"] + players.at[
         "lasse", "unfinished"
-    ] == len(lasse)
+    ] == len(matches)
     assert players.at["lasse", "first"] < players.at["lasse", "last"]
 
 
@@ -115,7 +117,7 @@ def test_the_page_in_a_browser(season: Season, tmp_path: Path) -> None:
     dom = subprocess.run(
         [*args, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120
     ).stdout
-    assert dom.count("<figure") == 3
+    assert dom.count("<figure") == 5  # form, results, rating, error against luck, phases
     assert len(re.findall(r'data-bgv-board="\d+"', dom)) == 10
     assert len(re.findall(r'data-board="[-a-oA-O]{26}"', dom)) == 10  # drawn by the script
     assert dom.count("<tr>") > (season.matches["name"] == season.subject).sum()
@@ -164,8 +166,9 @@ def test_names_are_compared_case_blind_and_aliases_merge(season: Season) -> None
     about = season.about("LLABBA")
     assert about.subject is not None and about.subject.casefold() == "llabba"
     mine = about.matches[about.matches["name"] == about.subject]
-    assert about.opponents()["matches"].sum() == len(mine)
-    assert about.by_month()["matches"].sum() == mine["date"].notna().sum()
+    opponents, months = about.opponents(), about.by_month()
+    assert opponents["matches"].sum() + opponents["sessions"].sum() == len(mine)
+    assert months["matches"].sum() + months["sessions"].sum() == mine["date"].notna().sum()
     merged = season.about("lasse", {about.subject: "lasse"})
     assert merged.subject == "lasse"
     both = len(season.matches[season.matches["name"].isin(["lasse", about.subject])])
@@ -213,3 +216,15 @@ def test_single_game_sessions_count_as_money_and_scores_as_capped() -> None:
     raw = season.rows.set_index(["file", "name"])
     written = raw.loc[(str(SELFPLAY[0]), "Alice"), "score"]  # as the record adds it up
     assert written == "8-0" and rows.loc[(str(SELFPLAY[0]), "Alice"), "score"] == "5-0"
+
+
+def test_the_luck_adjustment_narrows_a_real_season(season: Season) -> None:
+    """On real matches (lasse's Galaxy and Backgammon Studio season) the luck-adjusted
+    result varies less than the result, and so does the rating it gives."""
+    results = season.about("lasse").results().set_index("name")
+    assert results.at["lasse", "matches"] >= 20
+    assert 0.2 < results.at["lasse", "narrower"] < 1
+    track = season.about("lasse").rating()
+    assert track["luck_adjusted_change"].std() < 0.8 * track["change"].std()
+    money = season.about("lasse").money()
+    assert (money["sessions"] > 0).all()  # (Galaxy's single-game sessions, as money)

@@ -168,9 +168,12 @@ def analyze(
 
     FILE may be a folder: every record in it is analysed as a season of matches, on
     every core (--jobs) or a Dask cluster (--scheduler), resumable with --output. It
-    prints the players over the season; --html writes the season's report (form, PR
-    against luck, errors by game phase, the costliest plays, every match), --csv one row
-    per player and match, --json the players and the matches.
+    prints the player's season: the result per match and the luck-adjusted result with
+    their 95% intervals, the FIBS rating and its luck-adjusted (variance-reduced) twin,
+    money sessions in points per game; --html writes the season's report (form, results
+    with the luck taken out, rating, money, PR against luck, errors by game phase, the
+    costliest plays, every match), --csv one row per player and match, --json the
+    players and the matches.
     """
     from bgkit.cli._common import fail, require_extra, stdin
     from bgkit.errors import BgkitError, error_line
@@ -347,15 +350,17 @@ def _season(
 
 def _season_text(season: Any, folder: str, plies: int) -> str:
     """The season in the terminal: the player, the opponents, the files not analysed."""
-    matches = season.matches
     me = season.players[season.players["name"] == season.subject].iloc[0]
     who = visible(str(season.subject))  # (names shown escaped: none forges a line)
+    n = me["sessions"]
+    sessions = f", {n} money session{'s' if n > 1 else ''}" if n else ""
     lines = [
-        f"{visible(folder)}: {matches['file'].nunique()} matches analysed ({plies}-ply),"
+        f"{visible(folder)}: {season.analysed()} ({plies}-ply),"
         f" {len(season.skipped)} file(s) not analysed",
         f"{who}: {me['matches']} matches, won {me['won']}, lost {me['lost']},"
-        f" unfinished {me['unfinished']}; PR {me['pr']:.1f};"
+        f" unfinished {me['unfinished']}{sessions}; PR {me['pr']:.1f};"
         f" luck {me['luck_rate_memg']:+.1f} mEMG per roll",
+        *_season_results(season),
     ]
     opponents = season.opponents()
     if len(opponents):
@@ -371,6 +376,45 @@ def _season_text(season: Any, folder: str, plies: int) -> str:
     for row in season.skipped.itertuples(index=False):
         lines.append(visible(f"not analysed: {row.file}: {row.kind}: {row.message}"))
     return "\n".join(lines)
+
+
+def _season_results(season: Any) -> list[str]:
+    """The subject's results with their intervals, the two ratings, the money figures."""
+    from bgkit.season import CONFIDENCE, START_RATING, _interval, _triple
+
+    who = season.subject
+    lines = []
+    results = season.results()
+    results = results[results["name"] == who]
+    if len(results):
+        row = results.iloc[0]
+        narrower = row["narrower"]
+        lines.append(
+            f"result per match in MWC ({CONFIDENCE:.0%} interval):"
+            f" {_interval(*_triple(row, 'result'), ascii=True)}; luck-adjusted"
+            f" {_interval(*_triple(row, 'luck_adjusted'), ascii=True)}"
+            + (f", {narrower:.0%} narrower" if narrower == narrower else "")
+        )
+    track = season.rating()
+    if len(track):
+        lines.append(
+            f"FIBS rating from {START_RATING:g} after {len(track)} finished matches:"
+            f" {track['rating'].iloc[-1]:.0f}; luck-adjusted"
+            f" {track['luck_adjusted_rating'].iloc[-1]:.0f}"
+        )
+    money = season.money()
+    money = money[money["name"] == who]
+    if len(money):
+        row = money.iloc[0]
+        ppg = _interval(*_triple(row, "ppg"), percent=False, ascii=True)
+        adjusted = _interval(*_triple(row, "luck_adjusted_ppg"), percent=False, ascii=True)
+        lines.append(
+            f"money: {row['sessions']} session(s), {row['games']} game(s),"
+            f" {row['points']:+g} points; per game {ppg}, luck-adjusted {adjusted};"
+            f" error rate {row['error_rate_memg']:.1f} mEMG per decision;"
+            f" Jacoby rule {row['jacoby']}"
+        )
+    return lines
 
 
 def _aliases(pairs: tuple[str, ...]) -> dict[str, str]:
