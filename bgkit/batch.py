@@ -323,7 +323,9 @@ def analyze_files(
     ``file, kind, message`` and ``size, mtime_ns`` (:func:`analysis_columns`). A record
     that does not replay gives one row with the verifier's kind for the first fault
     (``"illegal-play"``...) and the message. Each match is analysed in one process (the
-    files are the unit of work). Needs GNU Backgammon (``pip install 'bgkit[analysis]'``),
+    files are the unit of work): by default one per core as soon as there are two
+    files (a match costs far more than a stat), each analysing its matches in turn
+    with one GNU Backgammon loaded once. Needs GNU Backgammon (``pip install 'bgkit[analysis]'``),
     on every Dask worker too; give those workers one thread each (``nthreads=1``): GNU
     Backgammon is not made to evaluate in several threads of one process.
 
@@ -358,7 +360,7 @@ def analyze_files(
     return map_files(
         functools.partial(analyze_rows, plies=plies, met=table),
         paths,
-        jobs=jobs,
+        jobs=_cores() if jobs is None and client is None else jobs,
         client=client,
         output=output,
         progress=progress,
