@@ -693,7 +693,7 @@ def _ordered(
     that it is always closed again, by the end of the loop or by ``close()``.
     """
     runner = start()
-    chunks = iter(_chunks(items, runner.chunk))
+    chunks = iter(_chunks(items, runner.chunk, runner.workers))
     pending: deque[tuple[list[_Item], _Handle | None]] = deque()
 
     def fill() -> None:
@@ -731,16 +731,28 @@ def _ordered(
             runner.close([h for _, h in pending if h is not None], cancel=not finished)
 
 
-def _chunks(items: list[_Item], size: int) -> Iterator[list[_Item]]:
-    """Consecutive items with up to ``size`` files to compute (done ones ride along)."""
+def _chunks(items: list[_Item], size: int, workers: int = 1) -> Iterator[list[_Item]]:
+    """Consecutive items with up to ``size`` files to compute (done ones ride along),
+    fewer as the end comes (:func:`_chunk_size` of the files left), down to one: the
+    workers then finish together, where a last chunk of 60 analyses (a minute) would
+    leave the other workers idle.
+
+    >>> sizes = [len(c) for c in _chunks([_Item(str(i), 0, 0, None) for i in range(100)], 6, 2)]
+    >>> sizes[:8], sizes[-3:], len(sizes)
+    ([6, 5, 5, 5, 4, 4, 4, 4], [1, 1, 1], 52)
+    """
+    left = sum(item.rows is None for item in items)
     chunk: list[_Item] = []
     count = 0
+    limit = min(size, _chunk_size(left, workers, size))
     for item in items:
         chunk.append(item)
         count += item.rows is None
-        if count >= size:
+        if count >= limit:
             yield chunk
+            left -= count
             chunk, count = [], 0
+            limit = _chunk_size(left, workers, size)
     if chunk:
         yield chunk
 
@@ -791,7 +803,9 @@ class _Runner(Protocol):
     slots: int
     """Chunks in flight at once."""
     chunk: int
-    """Files per chunk."""
+    """Files per chunk (at most; fewer towards the end)."""
+    workers: int
+    """Processes or threads that run chunks at once."""
 
     def submit(self, paths: list[str]) -> _Handle: ...
 
@@ -836,6 +850,7 @@ class _Later:
 class _SerialRunner:
     slots = 1
     chunk = 1
+    workers = 1
 
     def __init__(self, func: RowFunction) -> None:
         self.func = func
@@ -853,6 +868,7 @@ class _PoolRunner:
 
         self.func = func
         self.slots = jobs * 3
+        self.workers = jobs
         self.chunk = _chunk_size(todo, jobs, 16)
         self.pool = ProcessPoolExecutor(
             max_workers=jobs, mp_context=_mp_context(), initializer=ignore_interrupts
@@ -916,6 +932,7 @@ class _DaskRunner:
         threads = sum(self.client.nthreads().values()) or 1
         self.func = func
         self.slots = max(4, threads * 3)
+        self.workers = threads
         self.chunk = _chunk_size(todo, threads, 64)
 
     def submit(self, paths: list[str]) -> _Handle:
