@@ -228,8 +228,11 @@ class _Session(_Capture):
     """
 
     settings: tuple[int, object] | None = None
-    beavers: int = 3
-    """gnubg's ``set beavers`` (its default: 3)."""
+    beavers: int = -1
+    """gnubg's ``set beavers`` (-1: not known). Never assumed to be gnubg's default: code
+    sharing the process (or the parent of a forked worker) may have set it."""
+    jacoby: bool | None = None
+    """gnubg's ``set jacoby`` (``None``: not known, as :attr:`beavers`)."""
     threads: tuple[int, ...] = ()
     """Thread IDs of gnubg's pool (the threads ``set threads`` started)."""
     pinned: int | None = None
@@ -298,13 +301,27 @@ class _Session(_Capture):
         with self.one_cpu():
             return self.run(gnubg, command)
 
-    def set_beavers(self, gnubg: Any, position: Position) -> None:
-        """Make gnubg's beaver setting the one of ``position``'s session (:func:`_beavers`):
-        its cube information, and so the keys of its cache, carry it."""
-        wanted = _beavers(position.match_length, position.beavers)
-        if wanted != self.beavers:
-            self.run(gnubg, f"set beavers {wanted}")
-            self.beavers = wanted
+    def set_rules(self, gnubg: Any, position: Position) -> None:
+        """Make gnubg's beaver setting and Jacoby rule those of ``position``'s session
+        (:func:`_beavers`; the Jacoby rule as the position says in money play, gnubg's
+        default in match play): its commands' cube information, and so the keys of its
+        cache, carry them (gnubg's IDs do not)."""
+        beavers = _beavers(position.match_length, position.beavers)
+        if beavers != self.beavers:
+            self.run(gnubg, f"set beavers {beavers}")
+            self.beavers = beavers
+        jacoby = position.jacoby or bool(position.match_length)
+        if jacoby != self.jacoby:
+            self.run(gnubg, f"set jacoby {'on' if jacoby else 'off'}")
+            self.jacoby = jacoby
+
+    def forget(self) -> None:
+        """Forget the settings this session gave gnubg: code sharing the process (a
+        notebook's own ``gnubg.command``, another library) may have changed them, so
+        they are all given again before the next command that depends on them."""
+        self.settings = None
+        self.beavers = -1
+        self.jacoby = None
 
     def set_plies(
         self, gnubg: Any, plies: int, filters: dict[int, tuple[tuple[int, int, float], ...]]
@@ -313,6 +330,9 @@ class _Session(_Capture):
         wanted = (plies, filters)
         if self.settings == wanted:
             return
+        if self.settings is None:  # (forgotten: what the output is parsed by, too)
+            for setting in _SETUP:
+                self.run(gnubg, setting)
         for what in ("chequerplay", "cubedecision"):
             self.run(gnubg, f"set evaluation {what} evaluation plies {plies}")
         gnubg.setevalhintfilter(
@@ -432,6 +452,8 @@ class GnubgEvaluator:
         self._eval_texts.clear()
         self._cube_chances.clear()
         _Table.entries = entries
+        if _session.cache_info().currsize:
+            _session().forget()
         if gnubg_module.cache_info().currsize == 0 and entries == CACHE_SIZE:
             return  # gnubg not started yet: nothing cached
         gnubg = gnubg_module()
@@ -498,7 +520,7 @@ class GnubgEvaluator:
         with _lock:
             session = _session()
             session.set_plies(gnubg, plies, self._filters)
-            session.set_beavers(gnubg, pos)
+            session.set_rules(gnubg, pos)
             session.run(gnubg, f"set gnubgid {pos.gnubg_id()}:{pos.match_id()}")
             text = session.search(gnubg, "hint", plies)
         decision = _cube_equities(text, "hint")
@@ -827,7 +849,7 @@ class GnubgEvaluator:
         with _lock:
             session = _session()
             session.set_plies(gnubg, plies, self._filters if filters is None else filters)
-            session.set_beavers(gnubg, rolled)
+            session.set_rules(gnubg, rolled)
             session.run(gnubg, f"set gnubgid {rolled.gnubg_id()}:{rolled.match_id()}")
             text = session.search(gnubg, "hint 9999", plies)
         out = []
@@ -880,7 +902,7 @@ class GnubgEvaluator:
             gnubg.evaluate(board, _cubeinfo(gnubg, pos), _evalcontext(gnubg, 0))
             session = _session()
             session.set_plies(gnubg, plies, self._filters)
-            session.set_beavers(gnubg, pos)
+            session.set_rules(gnubg, pos)
             session.run(gnubg, f"set gnubgid {gid}")
             return session.search(gnubg, "eval", plies)
 

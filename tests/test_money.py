@@ -195,3 +195,25 @@ def test_luck_at_2_ply_is_gnubgs_but_where_a_roll_dances() -> None:
         assert row["luck_emg"] == pytest.approx(luck, abs=0.015)
         agree += abs(row["luck_emg"] - luck) <= 1e-5
     assert agree >= 171
+
+
+def test_figures_do_not_depend_on_gnubg_settings_others_left() -> None:
+    """gnubg's settings belong to its process, which others share (a notebook's own
+    ``gnubg.command``, the oracles of this test run: CI once saw other 2-ply figures here
+    after a test had set gnubg's plies and beavers). An analysis gives them all again."""
+    import gnubg
+
+    match = read_mat(DATA / "jacoby_beavers.mat")
+    one = Match(match.players, 0, match.games[:2], tags=match.tags)
+    before = analyze(one, 2, jobs=1).rows
+    for command in (
+        "set evaluation chequerplay evaluation plies 0",
+        "set evaluation cubedecision evaluation plies 0",
+        "set evaluation chequerplay evaluation prune off",
+        "set beavers 0",
+        "set jacoby off",
+        "set output mwc on",
+        "set output digits 3",
+    ):
+        gnubg.command(command)
+    assert analyze(one, 2, jobs=1).rows == before
