@@ -1,4 +1,4 @@
-"""Match analysis: bgkit (``bgkit.analysis.analyze``) against GNU Backgammon's ``analyse match``.
+"""Match analysis: bgkit (``bgkit.analyze``) against GNU Backgammon's ``analyse match``.
 
 Same match, same run, 0-ply and 2-ply (chequer play and cube decisions; luck at 0-ply,
 as gnubg does). gnubg runs in a subprocess of its own (``tests/gnubg_reference.py``,
@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bgkit.analysis import Analysis, analyze
+from bgkit.analysis.match import Analysis, analyze
 from bgkit.formats.mat import read_mat
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,9 +17,9 @@ Start here:
 * :func:`replay` (``bgkit.replay``): a legal match as (position, action) steps.
 * :func:`analyze` (``bgkit.analysis``, loaded on first use): errors, luck and
   cube decisions with GNU Backgammon's evaluator, as pandas DataFrames, with the
-  candidate plays of every roll; :func:`hint` (``bgkit.hints``) the ranked plays or the
-  cube decision of one position (a :class:`Position` or its notation);
-  ``bgkit.reports`` turns them into figures and tables, ``bgkit.svg`` draws boards.
+  candidate plays of every roll; :func:`hint` (``bgkit.analysis.hints``) the ranked plays
+  or the cube decision of one position (a :class:`Position` or its notation);
+  ``bgkit.reports`` turns them into figures and tables, ``bgkit.reports.svg`` draws boards.
 * errors (``bgkit.errors``): every error is a :class:`BgkitError` and a ``ValueError``
   (:class:`VerificationError`, raised by :meth:`Report.raise_for_issues`, groups them);
   on an install without an extra, what needs it raises :class:`MissingExtraError`.
@@ -27,6 +27,7 @@ Start here:
 
 from __future__ import annotations
 
+from bgkit import _moved
 from bgkit.errors import (
     AmbiguousPlayError,
     AnalysisError,
@@ -47,6 +48,8 @@ from bgkit.records import Beaver, Double, Drop, Game, Match, Move, Raccoon, Resu
 from bgkit.replay import ReplayStep, replay
 from bgkit.verify import Issue, IssueKind, Report, Severity, VerificationError
 from bgkit.verify import verify as _verify_match
+
+_moved.install()  # the modules of bgkit 0.1 that moved still import, with a warning
 
 __version__ = "0.1.0"
 """bgkit's version: the one place it is written (``pyproject.toml`` reads it from here)."""
@@ -83,13 +86,14 @@ def _read(source: RecordSource | bytes) -> Match:
     return read_match(source)
 
 
-_LAZY = ("analyze", "hint")
-"""Names loaded on first use: analysis needs gnubg and pandas (the ``analysis`` extra)."""
+_LAZY = ("analyze", "hint", "svg")
+"""Names loaded on first use: analysis needs gnubg and pandas (the ``analysis`` extra);
+``bgkit.svg`` is the module :mod:`bgkit.reports.svg` (``from bgkit import reports, svg``)."""
 
 
 def __getattr__(name: str) -> object:
     if name == "analyze":
-        from bgkit.analysis import analyze
+        from bgkit.analysis.match import analyze
 
         return analyze
     if name == "audit":  # the package bgkit.audit, callable as its function audit()
@@ -97,9 +101,13 @@ def __getattr__(name: str) -> object:
 
         return bgkit.audit
     if name == "hint":
-        from bgkit.hints import hint
+        from bgkit.analysis.hints import hint
 
         return hint
+    if name == "svg":
+        from bgkit.reports import svg
+
+        return svg
     raise AttributeError(f"module 'bgkit' has no attribute {name!r}")
 
 
@@ -150,6 +158,7 @@ __all__ = [
     "hint",
     "read_match",
     "replay",
+    "svg",
     "verify",
     "write_match",
 ]

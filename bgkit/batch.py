@@ -317,9 +317,9 @@ def analyze_files(
     output: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
-    """Analyse every record file of ``paths`` (:func:`bgkit.analysis.analyze`): a row per player.
+    """Analyse every record file of ``paths`` (:func:`bgkit.analyze`): a row per player.
 
-    Columns ``length, games, plies, met`` and :data:`bgkit.analysis.PLAYER_COLUMNS` between
+    Columns ``length, games, plies, met`` and :data:`bgkit.analysis.match.PLAYER_COLUMNS` between
     ``file, kind, message`` and ``size, mtime_ns`` (:func:`analysis_columns`). A record
     that does not replay gives one row with the verifier's kind for the first fault
     (``"illegal-play"``...) and the message. Each match is analysed in one process (the
@@ -330,14 +330,14 @@ def analyze_files(
     Backgammon is not made to evaluate in several threads of one process.
 
     :param plies: search depth of checker play and cube decisions (0 = static evaluation).
-    :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`;
+    :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.analysis.met.MET_NAMES`;
         default Kazaross-XG2).
     :raises ImportError: when :mod:`bgkit.analysis` or GNU Backgammon cannot be imported.
     :raises ValueError: for a table bgkit does not ship.
     """
     import importlib.util
 
-    from bgkit.met import DEFAULT_MET, met_name
+    from bgkit.analysis.met import DEFAULT_MET, met_name
 
     table = met_name(met or DEFAULT_MET)
     columns = analysis_columns()
@@ -462,7 +462,7 @@ def analysis_columns() -> dict[str, str]:
 
     :raises ImportError: when :mod:`bgkit.analysis` cannot be imported.
     """
-    from bgkit.analysis import PLAYER_COLUMNS
+    from bgkit.analysis.match import PLAYER_COLUMNS
 
     columns = {"length": "Int64", "games": "Int64", "plies": "Int64", "met": "string"}
     for name in PLAYER_COLUMNS:
@@ -551,7 +551,7 @@ _ANALYSIS_DTYPES: dict[str, str] = {
     **dict.fromkeys(_ANALYSIS_STR, "string"),
     **dict.fromkeys(_ANALYSIS_FLOAT, "float64"),
 }
-"""The dtypes of :data:`bgkit.analysis.PLAYER_COLUMNS` (a test checks that none is missing)."""
+"""The dtypes of :data:`~bgkit.analysis.match.PLAYER_COLUMNS` (a test checks none is missing)."""
 
 
 def analyze_rows(
@@ -563,8 +563,8 @@ def analyze_rows(
 
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
-    from bgkit.analysis import AnalysisError, analyze
-    from bgkit.met import DEFAULT_MET, met_name
+    from bgkit.analysis.match import AnalysisError, analyze
+    from bgkit.analysis.met import DEFAULT_MET, met_name
 
     match = _read(path, max_size)
     table = met_name(met or DEFAULT_MET)

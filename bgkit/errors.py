@@ -258,7 +258,7 @@ class AnalysisError(BgkitError, ValueError):
 class EngineLimitError(BgkitError, ValueError):
     """A position, search depth or figure GNU Backgammon does not support (a match past
     64 points, a hypergammon board, an equity that is not a number): refused before the
-    engine, by :mod:`bgkit.engine_gate`, with gnubg's bound in the message."""
+    engine, by :mod:`bgkit.analysis.engine_gate`, with gnubg's bound in the message."""
 
 
 class EngineCrashError(BgkitError, ValueError):

@@ -306,8 +306,8 @@ class Position:
         return ascii_board.render(self)
 
     def _repr_svg_(self) -> str:
-        """The board as SVG, so a position shows itself in Jupyter (:mod:`bgkit.svg`)."""
-        from bgkit import svg
+        """The board as SVG, so a position shows itself in Jupyter (:mod:`bgkit.reports.svg`)."""
+        from bgkit.reports import svg
 
         return svg.position(self)
 

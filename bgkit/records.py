@@ -235,8 +235,8 @@ class Game:
         return self.setup.rsplit("/", 1)[1].strip().lstrip("-") not in ("", "0")
 
     def _repr_html_(self) -> str:
-        """A compact HTML summary for Jupyter (:func:`bgkit.html.game_html`)."""
-        from bgkit.html import game_html
+        """A compact HTML summary for Jupyter (:func:`bgkit.reports.record_html.game_html`)."""
+        from bgkit.reports.record_html import game_html
 
         return game_html(self)
 
@@ -493,11 +493,12 @@ class Match:
         return dumps_json(self)
 
     def _repr_html_(self) -> str:
-        """For Jupyter: the summary (:func:`bgkit.html.match_html`) and the match viewer
-        (:func:`bgkit.viewer.viewer_html`: one board to step through every action; a game
-        that breaks the rules up to its fault, where the viewer says why it stops)."""
-        from bgkit.html import match_html
-        from bgkit.viewer import viewer_html
+        """For Jupyter: the summary (:func:`~bgkit.reports.record_html.match_html`) and the match
+        viewer (:func:`~bgkit.reports.viewer.viewer_html`: one board to step through every
+        action; a game that breaks the rules up to its fault, where the viewer says why it
+        stops)."""
+        from bgkit.reports.record_html import match_html
+        from bgkit.reports.viewer import viewer_html
 
         summary = match_html(self)
         try:

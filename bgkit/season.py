@@ -47,9 +47,9 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bgkit.html import name_html, plain_page
-from bgkit.metrics import performance_rating
-from bgkit.reports import text_as_written
+from bgkit.analysis.metrics import performance_rating
+from bgkit.reports.figures import text_as_written
+from bgkit.reports.record_html import name_html, plain_page
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -354,7 +354,7 @@ class Season:
         import pandas as pd
         from matplotlib.figure import Figure
 
-        from bgkit.reports import PLAYER_COLORS
+        from bgkit.reports.figures import PLAYER_COLORS
 
         if names is None:
             names = [self.subject] if self.subject is not None else []
@@ -391,7 +391,7 @@ class Season:
         apart: how much of a season's results the dice explain. The axes hold the middle
         of the season (a few wild matches, beginners' or broken records, would squash the
         rest into a corner); the title says how many points lie outside."""
-        from bgkit.reports import error_luck_figure
+        from bgkit.reports.figures import error_luck_figure
 
         frame = self.matches.copy()
         frame["won"] = frame["won"].fillna(False).astype(bool)
@@ -414,7 +414,7 @@ class Season:
         """Error rate by game phase for the players with most matches (or ``names``)."""
         from matplotlib.figure import Figure
 
-        from bgkit.reports import PLAYER_COLORS
+        from bgkit.reports.figures import PLAYER_COLORS
 
         players = self.players
         if names is None:
@@ -447,7 +447,7 @@ class Season:
         import pandas as pd
 
         from bgkit import __version__
-        from bgkit.html_report import _STYLE, _figure, _table
+        from bgkit.reports.match_report import _STYLE, _figure, _table
 
         matches = self.matches
         who = self.subject
@@ -576,7 +576,7 @@ class Season:
     def _costliest_html(self) -> str:
         from bgkit.play import Play
         from bgkit.position import Position
-        from bgkit.viewer import board_entry, boards_html
+        from bgkit.reports.viewer import board_entry, boards_html
 
         frame = self.costliest()
         if frame.empty:

@@ -152,7 +152,7 @@ class Issue:
     position: Position | None = field(default=None, compare=False, repr=False)
     """The position where the fault happened, before the action: with the dice rolled for
     a roll's issue, ``None`` where no single position is concerned (a score header, a
-    game that cannot be set up). A notebook draws it with ``bgkit.svg.position``."""
+    game that cannot be set up). A notebook draws it with ``bgkit.reports.svg.position``."""
 
     @property
     def severity(self) -> Severity:

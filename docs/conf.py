@@ -49,7 +49,7 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 
 def generate() -> None:
     """Write the pictures and tables the pages include (run at every build)."""
-    from bgkit import svg
+    from bgkit.reports import svg
     from bgkit.verify import IssueKind
 
     GENERATED.mkdir(exist_ok=True)
@@ -69,7 +69,7 @@ def generate() -> None:
         import matplotlib
 
         matplotlib.use("Agg")
-        from bgkit import reports
+        from bgkit.reports import figures as reports
     except ImportError:  # the docs extra brings the analysis extra: say what is missing
         needed = "the documentation needs the docs extra: pip install -e '.[docs]'"
         raise SystemExit(needed) from None

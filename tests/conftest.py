@@ -26,6 +26,6 @@ def gnubg_default_table() -> Iterator[None]:
     yield
     import sys
 
-    module = sys.modules.get("bgkit.gnubg_evaluator")
+    module = sys.modules.get("bgkit.analysis.gnubg")
     if module is not None and module._Table.loaded != module.DEFAULT_MET:
         module.GnubgEvaluator().match_equity_table()  # (loads the default table)

@@ -4,8 +4,8 @@ Usage::
 
     python tests/gnubg_reference.py MATFILE [PLIES] [--json OUT] [--met NAME]
 
-``--met NAME`` loads the match equity table ``bgkit/met_tables/NAME.xml`` first (gnubg's
-``set matchequitytable``; its default is Kazaross-XG2).
+``--met NAME`` loads the match equity table ``bgkit/analysis/met_tables/NAME.xml`` first
+(gnubg's ``set matchequitytable``; its default is Kazaross-XG2).
 
 A copy, adapted, of the project's shared ``tools/gnubg_import_analyse.py``: the PyPI
 ``gnubg`` module imports the record, runs ``analyse match`` (chequer play and cube at
@@ -209,7 +209,9 @@ def analyse(path: str, plies: int, met: str | None = None) -> dict[str, Any]:
 
     capture_stdout(lambda: setup(gnubg, plies))
     if met is not None:
-        table = os.path.join(os.path.dirname(__file__), "..", "bgkit", "met_tables", met + ".xml")
+        table = os.path.join(
+            os.path.dirname(__file__), "..", "bgkit", "analysis", "met_tables", met + ".xml"
+        )
         assert os.path.isfile(table), table
         capture_stdout(lambda: gnubg.command(f'set matchequitytable "{os.path.abspath(table)}"'))
     started = time.perf_counter()

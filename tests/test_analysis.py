@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bgkit.analysis import MOVE_COLUMNS, PLAYER_COLUMNS, Analysis, AnalysisError, analyze
+from bgkit.analysis.match import MOVE_COLUMNS, PLAYER_COLUMNS, Analysis, AnalysisError, analyze
 from bgkit.formats.mat import read_mat
 
 pytest.importorskip("gnubg")
@@ -213,7 +213,7 @@ def test_per_move_errors_and_luck_agree(name: str, plies: int, met: str | None) 
 
 def test_cube_equities_match_gnubg_cube_analysis() -> None:
     """The no-double and double/take equities, against gnubg's ``DA[]`` figures (MWC)."""
-    from bgkit.gnubg_evaluator import GnubgEvaluator
+    from bgkit.analysis.gnubg import GnubgEvaluator
     from bgkit.position import Position
 
     met = GnubgEvaluator().match_equity_table()
@@ -327,7 +327,7 @@ def test_bear_off_rows_have_effective_pip_counts() -> None:
 
 _TWO_PROCESSES = """
 import json, sys
-from bgkit.analysis import analyze
+from bgkit.analysis.match import analyze
 from bgkit.formats.mat import read_mat
 result = analyze(read_mat(sys.argv[1]), 0, jobs=2, progress=True)
 json.dump({"jobs": result.jobs, "moves": result.to_dict()["moves"]}, sys.stdout)
@@ -353,7 +353,7 @@ def test_two_processes_give_the_same_figures() -> None:
 
 _DEEP_JOBS = """
 import json, sys
-from bgkit.analysis import analyze
+from bgkit.analysis.match import analyze
 from bgkit.formats.mat import read_mat
 match = read_mat(sys.argv[1])
 runs = [analyze(match, 2, jobs=jobs) for jobs in (1, 2)]
@@ -439,7 +439,7 @@ def test_hypergammon_is_refused() -> None:
 
 
 def test_processes_by_amount_of_work(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bgkit import analysis_tasks
+    from bgkit.analysis import tasks as analysis_tasks
 
     monkeypatch.setattr(analysis_tasks, "can_fork", lambda: True)
     assert analysis_tasks.plan_jobs(4, 60, None) == 2  # 0-ply: 24 actions per process
@@ -451,7 +451,7 @@ def test_processes_by_amount_of_work(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.parametrize(("n", "jobs"), [(1, 2), (19, 1), (297, 2), (1000, 8)])
 def test_chunks_cover_the_tasks_once(n: int, jobs: int) -> None:
-    from bgkit.analysis_tasks import chunks
+    from bgkit.analysis.tasks import chunks
 
     found = chunks(n, jobs)
     assert [i for start, stop in found for i in range(start, stop)] == list(range(n))
@@ -462,7 +462,7 @@ def test_chunks_cover_the_tasks_once(n: int, jobs: int) -> None:
 def test_analysis_here_leaves_the_collector_on() -> None:
     import gc
 
-    from bgkit.gnubg_evaluator import GnubgEvaluator
+    from bgkit.analysis.gnubg import GnubgEvaluator
 
     assert gc.isenabled()
     analyze(read_mat(RECORDS["example_a"]), 0, evaluator=GnubgEvaluator())
@@ -567,7 +567,7 @@ def test_a_match_longer_than_the_table_is_refused() -> None:
 
 
 def test_an_evaluators_table_is_the_analysis_table() -> None:
-    from bgkit.gnubg_evaluator import GnubgEvaluator
+    from bgkit.analysis.gnubg import GnubgEvaluator
 
     record = read_mat(RECORDS["example_a"])
     result = analyze(record, 0, evaluator=GnubgEvaluator(met="jacobs"))
@@ -586,7 +586,7 @@ def test_gnubg_threads_started_by_the_caller_keep_the_analysis_in_process() -> N
         "for c in ('set display off', 'set sound enable off', 'set threads 1'):\n"
         "    gnubg.command(c)\n"
         "from bgkit.analysis import analyze\n"
-        "from bgkit.analysis_tasks import can_fork\n"
+        "from bgkit.analysis.tasks import can_fork\n"
         "from bgkit.formats.mat import read_mat\n"
         "assert not can_fork()\n"
         "result = analyze(read_mat('data/sample.mat'), 0, progress=False)\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bgkit.analysis import MOVE_COLUMNS
+from bgkit.analysis.match import MOVE_COLUMNS
 from bgkit.cli.analyze import analyze
 
 pytest.importorskip("gnubg")

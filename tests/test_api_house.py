@@ -123,7 +123,7 @@ def test_read_match_of_bytes_says_how_to_give_them() -> None:
 
 
 def test_no_ranked_hint_for_a_game_that_is_over() -> None:
-    from bgkit.hints import hint
+    from bgkit.analysis.hints import hint
 
     last = Position.from_xgid("XGID=-A----------------------a-:0:0:1:21:0:0:0:0:10")
     over = last.apply(last.legal_plays()[0])
@@ -156,7 +156,7 @@ for name in ("gnubg", "gnubg_nn", "pandas", "matplotlib", "pyarrow", "dask", "di
     [
         ("bgkit.analyze(bgkit.read_match('data/sample.mat'), progress=False)", "analysis", "gnubg"),
         (f"bgkit.hint({OPENING!r})", "analysis", "gnubg"),
-        ("from bgkit import reports", "reports", "pandas"),
+        ("from bgkit.reports import equity_figure", "reports", "pandas"),
     ],
 )
 def test_the_core_install_gets_one_error_naming_the_extra(

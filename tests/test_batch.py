@@ -396,7 +396,7 @@ def test_analysis_columns_give_every_player_column_a_type() -> None:
 
 def test_analyze_files_per_player_rows(tmp_path: Path) -> None:
     pytest.importorskip("gnubg")
-    from bgkit.analysis import analyze
+    from bgkit.analysis.match import analyze
     from bgkit.formats import read_match
 
     files = [str(CLEAN), str(ILLEGAL), str(SYNTAX)]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from bounded import BGKIT, GIB, run
 
-from bgkit import engine_gate
+from bgkit.analysis import engine_gate
 from bgkit.errors import EngineCrashError, EngineLimitError
 from bgkit.position import GameState, Position
 from bgkit.workers import Isolated
@@ -79,7 +79,7 @@ def test_no_figure_that_is_not_a_number_passes() -> None:
 def test_python_hint_refuses_before_the_engine() -> None:
     """``bgkit.hint()`` of a 30,000-point match killed the interpreter; a hypergammon board
     and 7 plies gave tracebacks from deep inside."""
-    from bgkit.hints import hint
+    from bgkit.analysis.hints import hint
 
     with pytest.raises(EngineLimitError, match="stop at 64 points"):
         hint(Position.from_xgid(xgid(30000)))
@@ -142,7 +142,7 @@ def _segfault() -> None:
 def _gnubg_unchecked(length: int) -> object:
     """What bgkit did before the gate: the position straight into gnubg's C code (a
     30,000-point match: a segmentation fault, every time)."""
-    from bgkit.hints import hint
+    from bgkit.analysis.hints import hint
 
     engine_gate.check = lambda *args, **kwargs: None  # (in this worker only)
     return len(hint(Position.from_xgid(xgid(length)), plies=0).plays)
@@ -212,10 +212,10 @@ def test_a_crash_in_an_analysis_worker_is_one_line() -> None:
     traceback (the crash made here, in the workers' own task function)."""
     script = (
         "import ctypes, sys\n"
-        "from bgkit import analysis_tasks\n"
+        "from bgkit.analysis import tasks as analysis_tasks\n"
         "def crash(*args):\n"
         "    ctypes.string_at(0)\n"
-        "crash.__module__, crash.__qualname__ = 'bgkit.analysis_tasks', '_worker_run'\n"
+        "crash.__module__, crash.__qualname__ = 'bgkit.analysis.tasks', '_worker_run'\n"
         "analysis_tasks._worker_run = crash\n"
         "from bgkit.cli import main\n"
         "sys.argv = ['bgkit', 'analyze', '--plies', '0', '--jobs', '2', sys.argv[1]]\n"

@@ -14,17 +14,17 @@ from dataclasses import replace
 
 import pytest
 
+from bgkit.analysis.evaluator import CachedEvaluator, CubeDecision, Evaluator
+from bgkit.analysis.metrics import ROLLS
 from bgkit.errors import EngineLimitError
-from bgkit.evaluator import CachedEvaluator, CubeDecision, Evaluator
 from bgkit.formats.mat import read_mat
-from bgkit.metrics import ROLLS
 from bgkit.position import Position
 from bgkit.replay import replay
 
 pytest.importorskip("gnubg")
 
-import bgkit.gnubg_evaluator as gnubg_evaluator
-from bgkit.gnubg_evaluator import (
+import bgkit.analysis.gnubg as gnubg_evaluator
+from bgkit.analysis.gnubg import (
     GnubgEvaluator,
     _after,
     _parse,
@@ -285,7 +285,7 @@ def test_eval_asked_once_per_position(ev: GnubgEvaluator, monkeypatch: pytest.Mo
 _ONE_CPU = """
 import os
 import gnubg
-from bgkit.gnubg_evaluator import GnubgEvaluator, _predecessor, _session
+from bgkit.analysis.gnubg import GnubgEvaluator, _predecessor, _session
 from bgkit.position import Position
 on_bar = [0] * 5 + [5, 0, 3, 0, 0, 0, 2, 4] + [0] * 11 + [1]
 closed = [2] * 6 + [0, 3] + [0] * 17

@@ -16,9 +16,9 @@ import pytest
 from gnubg_reference import sgf_games
 
 from bgkit import read_match
-from bgkit.analysis import analysis_from_file
+from bgkit.analysis.evaluator import CubeDecision
+from bgkit.analysis.match import analysis_from_file
 from bgkit.errors import AnalysisError
-from bgkit.evaluator import CubeDecision
 from bgkit.formats.annotations import CubeAnalysis
 from bgkit.formats.mat import parse_mat
 from bgkit.formats.sgf import parse_sgf
@@ -161,7 +161,7 @@ def test_match_cube_values_become_emg() -> None:
     raw = analysis_of(step.action)
     assert note is not None and raw is not None and note.cube and raw.cube
     assert raw.cube.no_double is not None and 0.0 < raw.cube.no_double < 1.0  # a MWC
-    from bgkit.met import shipped_met
+    from bgkit.analysis.met import shipped_met
 
     table = shipped_met()
     assert note.cube.no_double == pytest.approx(
@@ -255,7 +255,7 @@ UNKNOWN_ROLLS = sorted(
 def test_real_records_with_unrecorded_rolls_are_analysed(path: Path) -> None:
     """Backgammon Studio and XG transcriptions write ``????`` for a roll whose play is not
     known: the rest is analysed, and the skipped decisions are the verifier's notes."""
-    from bgkit.analysis import analyze
+    from bgkit.analysis.match import analyze
     from bgkit.verify import IssueKind, verify
 
     match = read_match(path)
@@ -276,9 +276,9 @@ def test_real_records_with_unrecorded_rolls_are_analysed(path: Path) -> None:
     ],
 )
 def test_the_html_report_of_a_real_analysed_sgf(name: str) -> None:
-    from bgkit.html_report import html_report
-    from bgkit.reports import summary_table
-    from bgkit.viewer import viewer_data
+    from bgkit.reports.figures import summary_table
+    from bgkit.reports.match_report import html_report
+    from bgkit.reports.viewer import viewer_data
 
     match = read_match(ROOT / "data" / "real" / "sgf" / name)
     result = analysis_from_file(match)

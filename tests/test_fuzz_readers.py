@@ -217,7 +217,7 @@ def _numbers(value: object) -> list[float]:
 @pytest.fixture(scope="module")
 def engine() -> Any:
     pytest.importorskip("gnubg")
-    from bgkit.analysis_tasks import can_fork
+    from bgkit.analysis.tasks import can_fork
     from bgkit.workers import Isolated
 
     with Isolated(enabled=can_fork()) as isolated:

@@ -24,7 +24,7 @@ import gnubg_session as session
 from gnubg_oracle import board_of, random_positions, result_board
 
 from bgkit import Position
-from bgkit.hints import hint
+from bgkit.analysis.hints import hint
 
 POSITIONS = random_positions(40, seed=16, variant_share=0.0)
 MATCH_STATES = [
@@ -244,8 +244,8 @@ def test_cube_decisions_with_another_table_equal_gnubgs(met: str) -> None:
     left unloaded would give the default table's figures, which differ."""
     from pathlib import Path
 
+    from bgkit.analysis.met import met_path
     from bgkit.gnubgid import gnubg_id
-    from bgkit.met import met_path
 
     positions = [
         replace(POSITIONS[i].position(turn=0), **states(i))

@@ -1,4 +1,4 @@
-"""bgkit.html: compact, escaped HTML summaries of matches and games (Jupyter's _repr_html_)."""
+"""record_html: compact, escaped HTML summaries of matches and games (Jupyter's _repr_html_)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bgkit import Double, Drop, Game, Match, Move, Play, Position, Result, Take
 from bgkit.formats import read_match
-from bgkit.html import MAX_GAMES, game_html, match_html, plain_page
+from bgkit.reports.record_html import MAX_GAMES, game_html, match_html, plain_page
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = read_match(ROOT / "data" / "sample.mat")
@@ -120,7 +120,8 @@ def test_game_summary() -> None:
 
 
 def test_repr_methods_render_in_jupyter() -> None:
-    # Position._repr_svg_, Match._repr_html_ and Game._repr_html_ use bgkit.svg and bgkit.html
+    # Position._repr_svg_, Match._repr_html_ and Game._repr_html_ use bgkit.reports.svg and
+    # bgkit.reports.record_html
     assert Position.initial()._repr_svg_().startswith("<svg")
     assert SAMPLE._repr_html_().startswith(match_html(SAMPLE) + '<div class="bgkit-viewer"')
     game_repr = SAMPLE.games[0]._repr_html_()

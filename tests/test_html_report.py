@@ -1,4 +1,4 @@
-"""bgkit.html_report: a self-contained page that parses, holds every figure and board, and renders.
+"""match_report: a self-contained page that parses, holds every figure and board, and renders.
 
 The rendering test takes a screenshot of the page in headless Chromium (skipped when no
 Chromium is installed: ``apt-get install chromium``) and checks that the figures and the
@@ -24,10 +24,10 @@ pytest.importorskip("pandas")
 pytest.importorskip("matplotlib")
 pytest.importorskip("gnubg")
 
-from bgkit.analysis import Analysis, analyze
+from bgkit.analysis.match import Analysis, analyze
 from bgkit.formats import read_match
-from bgkit.html_report import WORST, html_report, write_html_report
 from bgkit.records import Match
+from bgkit.reports.match_report import WORST, html_report, write_html_report
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "data" / "fixtures" / "handwritten_3pt.mat"
@@ -131,7 +131,7 @@ def test_the_viewer_holds_every_action_its_candidates_cube_and_marks() -> None:
 
 
 def test_the_report_of_xgs_own_analysis() -> None:
-    from bgkit.analysis import analysis_from_file
+    from bgkit.analysis.match import analysis_from_file
 
     match = read_match(ROOT / "data" / "real" / "xg" / "kevung__gbf__test.xg")
     analysis = analysis_from_file(match)

@@ -1,4 +1,4 @@
-"""The analysis formulas (:mod:`bgkit.metrics`) and match equity (:mod:`bgkit.met`).
+"""The analysis formulas (``analysis.metrics``) and match equity (``analysis.met``).
 
 The vectors come from the project's analysis-metrics spec (marked [verified] there:
 reproduced with GNU Backgammon 1.1.0a16).
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bgkit.evaluator import CubeDecision
-from bgkit.met import (
+from bgkit.analysis.evaluator import CubeDecision
+from bgkit.analysis.met import (
     MET_NAMES,
     MatchEquityTable,
     default_met,
@@ -22,7 +22,7 @@ from bgkit.met import (
     met_path,
     shipped_met,
 )
-from bgkit.metrics import (
+from bgkit.analysis.metrics import (
     NON_DOUBLES,
     ROLLS,
     absolute_fibs_rating,

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from gnubg_reference import parse_stats_text
 
-from bgkit.analysis import Analysis, analyze, money_rules
+from bgkit.analysis.match import Analysis, analyze, money_rules
 from bgkit.formats.mat import read_mat
 from bgkit.records import Match
 from bgkit.verify import verify
@@ -113,7 +113,7 @@ def test_money_sessions_agree_with_gnubg_at_2_ply(name: str) -> None:
 def test_the_session_with_a_beaver_holds_one() -> None:
     """The beaver is why the first session tests anything of beavers: gnubg counts it as
     the doubler's take, and the beaverer's cube decisions, up to his next double, as made
-    with the cube not available (``bgkit.analysis._cube_after_beaver``)."""
+    with the cube not available (``bgkit.analysis.match._cube_after_beaver``)."""
     text = (DATA / "jacoby_beavers.mat").read_text()
     assert "Beavers => 4" in text
     rows = _analysis("jacoby_beavers", 0).rows
@@ -179,7 +179,7 @@ def test_luck_at_2_ply_is_gnubgs_but_where_a_roll_dances() -> None:
     """gnubg's 2-ply analysis gives a roll's luck ("0-ply") from what its deeper searches
     left in its cache. bgkit asks what gnubg asks, in its order, and reads the same
     figures, a dance's too where no made-up turn leads to the position after it and the
-    roller cannot double (:meth:`bgkit.gnubg_evaluator.GnubgEvaluator.dance_equity`):
+    roller cannot double (:meth:`bgkit.analysis.gnubg.GnubgEvaluator.dance_equity`):
     measured 171 of the session's 188 rolls to gnubg's five decimals (167 reading all
     those dances from gnubg's ``eval``; 38 before bgkit's Python calls carried gnubg's
     beaver setting), the others, all in positions where a roll dances, within 0.015 EMG."""

@@ -25,7 +25,18 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
         assert f"bgkit/grammars/{grammar.name}" in names
     assert "bgkit/py.typed" in names
     assert "bgkit/schemas/match.schema.json" in names
-    assert "bgkit/met_tables/Kazaross-XG2.xml" in names  # (the SGF analysis of .xg files)
+    assert "bgkit/analysis/met_tables/Kazaross-XG2.xml" in names  # (the SGF analysis of .xg files)
+    # every module and table of the tree (the packages listed in pyproject: a new one forgotten
+    # there would be missing from the wheel only)
+    shipped_files = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "bgkit").rglob("*")
+        if path.suffix in (".py", ".xml", ".json") and "__pycache__" not in path.parts
+    }
+    assert shipped_files - set(names) == set()
+    # and no module the tree no longer has (a stale build/ would ship an old flat module)
+    modules = {n for n in names if n.startswith("bgkit/") and n.endswith(".py")}
+    assert modules - shipped_files - {"bgkit/grammars/__init__.py"} == set()
     # the licence travels with the wheel: the full GPL-3.0 text, named in the metadata
     licence = next(n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
     shipped = zipfile.ZipFile(wheel).read(licence).decode("utf-8")
@@ -43,7 +54,8 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
         "assert bgkit.__file__.startswith(sys.argv[1]), bgkit.__file__;"
         "m = bgkit.formats.mat.parse_mat(sys.stdin.read());"
         "print(len(m.games), bgkit.verify(m).ok, bgkit.Position.from_xgid("
-        "'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10').gnubg_id())"
+        "'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10').gnubg_id());"
+        "from bgkit.analysis.met import shipped_met; print(len(shipped_met().pre))"
     )
     run = subprocess.run(
         [sys.executable, "-I", "-c", code, str(unpacked)],
@@ -54,4 +66,4 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["1", "True", "4HPwATDgc/ABMA"]
+    assert run.stdout.split() == ["1", "True", "4HPwATDgc/ABMA", "25"]

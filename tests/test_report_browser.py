@@ -30,12 +30,12 @@ pytest.importorskip("matplotlib")
 pytest.importorskip("gnubg")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from bgkit.analysis import Analysis, analyze  # noqa: E402
+from bgkit.analysis.match import Analysis, analyze  # noqa: E402
 from bgkit.formats import read_match  # noqa: E402
-from bgkit.html_report import write_html_report  # noqa: E402
 from bgkit.records import Match  # noqa: E402
 from bgkit.replay import replay  # noqa: E402
-from bgkit.viewer import board_code  # noqa: E402
+from bgkit.reports.match_report import write_html_report  # noqa: E402
+from bgkit.reports.viewer import board_code  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample.mat"

@@ -19,11 +19,12 @@ pytest.importorskip("gnubg")
 import pandas as pd
 from matplotlib.figure import Figure
 
-from bgkit import Play, Position, reports
-from bgkit.analysis import Analysis, analyze
+from bgkit import Play, Position
+from bgkit.analysis.match import Analysis, analyze
 from bgkit.formats import read_match
 from bgkit.records import Match
-from bgkit.svg import SvgWrapper
+from bgkit.reports import figures as reports
+from bgkit.reports.svg import SvgWrapper
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample.mat"  # 7-point match, 5 games, cube actions

@@ -281,7 +281,7 @@ def test_gnubg_shows_bgkits_own_analysis(tmp_path: Path) -> None:
 
 def test_a_report_from_xgs_own_analysis() -> None:
     """``analysis_from_file``: errors from XG's equities, luck as XG gives it, no gnubg."""
-    from bgkit.analysis import analysis_from_file
+    from bgkit.analysis.match import analysis_from_file
 
     path = XG_FILES[-1]  # kevung__gbf__test.xg
     record = read_xg_record(path)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from gnubg_reference import parse_stats_text
 
-from bgkit.analysis import Analysis, analysis_from_file
+from bgkit.analysis.match import Analysis, analysis_from_file
 from bgkit.formats.sgf import parse_sgf
 
 DATA = Path(__file__).parent / "data" / "sgf_analysis"
@@ -159,7 +159,7 @@ def test_bgkits_own_analysis_of_the_same_record_gives_gnubgs_statistics(name: st
     """The record alone, analysed by bgkit with gnubg at the reference's depth: the same
     table (money: Jacoby from the SGF's rules, a beaver taken, the beaverer's cube after
     it counted as gnubg's statistics count it)."""
-    from bgkit.analysis import analyze
+    from bgkit.analysis.match import analyze
 
     _, table = load(name)
     text = gzip.decompress((DATA / f"{name}.sgf.gz").read_bytes()).decode("utf-8")
@@ -173,7 +173,7 @@ def test_bgkits_2_ply_luck_is_gnubgs_on_the_rolls_of_a_match() -> None:
     its cache; where a roll dances and no made-up turn leads to the position after the
     dance, bgkit cannot always read them (measured: 198 of the 205 rolls agree, the seven
     others, all such, within 0.0025 EMG)."""
-    from bgkit.analysis import analyze
+    from bgkit.analysis.match import analyze
 
     name = "match3.2ply"
     text = gzip.decompress((DATA / f"{name}.sgf.gz").read_bytes()).decode("utf-8")

@@ -1,4 +1,4 @@
-"""bgkit.svg: the SVG board parses, and shows every checker, the cube, dice, pips and arrows."""
+"""reports.svg: the SVG board parses, and shows every checker, the cube, dice, pips and arrows."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from strategies import positions
 
 from bgkit import GameState, Play, Position
-from bgkit.svg import SvgWrapper, position
+from bgkit.reports.svg import SvgWrapper, position
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 # player 1 (X) to play 21, a 2-cube owned by player 0, 7-point match (shared/data/real/xg_txt)

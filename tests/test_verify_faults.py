@@ -344,7 +344,7 @@ def test_results_of_gibbon_and_sgf_records_are_located() -> None:
 
 
 def test_an_issue_carries_its_position_with_the_dice() -> None:
-    from bgkit import svg
+    from bgkit.reports import svg
 
     row = line_of("  3) 63: 25/22 13/7              41: 13/9 9/8")
     text = edited({row: "  3) 41: 13/9 9/8                63: 25/22 13/7"})

@@ -535,10 +535,10 @@ def _xg_findings(match: Match, path: Path) -> list[Row]:
 
 def _play_figures(match: Match) -> dict[str, Any] | None:
     """Per player: luck (EMG, gnubg 0-ply) with its spread, PR, first-choice share."""
-    from bgkit.analysis import AnalysisError, analyze
-    from bgkit.analysis_tasks import roll_values
-    from bgkit.gnubg_evaluator import GnubgEvaluator
-    from bgkit.metrics import NON_DOUBLES
+    from bgkit.analysis.gnubg import GnubgEvaluator
+    from bgkit.analysis.match import AnalysisError, analyze
+    from bgkit.analysis.metrics import NON_DOUBLES
+    from bgkit.analysis.tasks import roll_values
 
     evaluator = GnubgEvaluator()
     try:

@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
-"""The 21 rolls, high die first: 11, 21, 22, 31, ... (as :data:`bgkit.metrics.ROLLS`)."""
+"""The 21 rolls, high die first: 11, 21, 22, 31, ... (as :data:`bgkit.analysis.metrics.ROLLS`)."""
 ROLL_PROBABILITIES: tuple[float, ...] = tuple(1 / 36 if a == b else 2 / 36 for a, b in ROLLS)
 """Each roll's chance with fair dice: 1/36 for a double, 2/36 for the others."""
 

@@ -166,8 +166,8 @@ def candidates_option(help_text: str) -> Callable[[F], F]:
 
 
 def _met_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """A name of :data:`bgkit.met.MET_NAMES`, given in any case."""
-    from bgkit.met import met_name
+    """A name of :data:`bgkit.analysis.met.MET_NAMES`, given in any case."""
+    from bgkit.analysis.met import met_name
 
     try:
         return met_name(value)
@@ -177,7 +177,7 @@ def _met_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
 
 def met_option(function: F) -> F:
     """``--met NAME``: GNU Backgammon's match equity table (one bgkit ships, any case)."""
-    from bgkit.met import DEFAULT_MET, MET_NAMES
+    from bgkit.analysis.met import DEFAULT_MET, MET_NAMES
 
     option = click.option(
         "--met",

@@ -28,7 +28,7 @@ from bgkit.cli._common import candidates_option, from_option, max_size_option, m
 from bgkit.errors import EngineCrashError, visible
 
 if TYPE_CHECKING:
-    from bgkit.analysis import Analysis
+    from bgkit.analysis.match import Analysis
 
 __all__ = ["analyze"]
 
@@ -214,8 +214,8 @@ def analyze(
     except (BgkitError, OSError) as err:
         fail(error_line(err, source=file))
     try:
-        from bgkit.analysis import analysis_from_file
-        from bgkit.analysis import analyze as run_analysis
+        from bgkit.analysis.match import analysis_from_file
+        from bgkit.analysis.match import analyze as run_analysis
 
         scale: Literal["current", "legacy"] = "legacy" if rating_scale == "legacy" else "current"
         if use_file_analysis:
@@ -243,7 +243,7 @@ def analyze(
         if csv_out:
             _write(csv_out, moves_csv(result), force)
         if html_out:
-            from bgkit.html_report import html_report
+            from bgkit.reports.match_report import html_report
 
             _write(html_out, html_report(match, result), force)
         if sgf_out:
@@ -433,8 +433,8 @@ def _write(target: str, text: str, force: bool) -> None:
 
 
 def _thresholds(text: str) -> tuple[float, float, float]:
+    from bgkit.analysis.metrics import skill_thresholds
     from bgkit.cli._common import fail
-    from bgkit.metrics import skill_thresholds
 
     try:
         numbers = [float(x) for x in text.split(",")]
@@ -452,7 +452,7 @@ def _thresholds(text: str) -> tuple[float, float, float]:
 
 def moves_csv(result: Analysis) -> str:
     """The per-move table as CSV text (empty cells for missing figures)."""
-    from bgkit.analysis import MOVE_COLUMNS
+    from bgkit.analysis.match import MOVE_COLUMNS
 
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(MOVE_COLUMNS), lineterminator="\n")
@@ -474,7 +474,7 @@ def _csv_cell(value: Any) -> Any:
 
 def summary(result: Analysis) -> str:
     """A plain-text table of the main figures per player."""
-    from bgkit.metrics import luck_words
+    from bgkit.analysis.metrics import luck_words
 
     is_match = bool(result.match.length)
     spec: list[tuple[str, Any]] = [

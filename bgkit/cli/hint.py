@@ -91,9 +91,9 @@ def hint(
     needs_gnubg = not all(isinstance(p, PositionExport) for p in found)
     if needs_gnubg and importlib.util.find_spec("gnubg") is None:
         fail("`bgkit hint` needs the analysis extra: pip install 'bgkit[analysis]'")
-    from bgkit.analysis_tasks import can_fork
+    from bgkit.analysis.hints import hint as ask
+    from bgkit.analysis.tasks import can_fork
     from bgkit.errors import EngineCrashError
-    from bgkit.hints import hint as ask
     from bgkit.workers import Isolated
 
     crashed = False
@@ -124,7 +124,7 @@ def hint(
 
 
 def _text(result: object) -> str:
-    from bgkit.hints import Hint
+    from bgkit.analysis.hints import Hint
 
     assert isinstance(result, Hint)
     pos = result.position

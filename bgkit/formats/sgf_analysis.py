@@ -57,6 +57,7 @@ from contextlib import suppress
 from dataclasses import fields, replace
 from typing import Any, TypeVar
 
+from bgkit.analysis.met import shipped_met
 from bgkit.formats.annotations import (
     ActionAnalysis,
     CandidatePlay,
@@ -67,7 +68,6 @@ from bgkit.formats.annotations import (
 )
 from bgkit.formats.sgf import _letter, _point
 from bgkit.limits import json_loads
-from bgkit.met import shipped_met
 from bgkit.play import Play, Step
 from bgkit.position import Position
 from bgkit.records import Action, Beaver, Double, Match, Move, Raccoon, Take

@@ -4,7 +4,7 @@ gnubg checks little of what its Python module is handed. A 30,000-point match re
 ``gnubg.cubeinfo`` and crashes the interpreter; a 65- to 27,000-point match gives ``nan``
 equities; a cube past its tables gives equities of 1e29; a hypergammon board or a finished
 game has no evaluation at all. Every evaluation bgkit asks of gnubg passes :func:`check`
-first (:class:`~bgkit.gnubg_evaluator.GnubgEvaluator` and :func:`bgkit.hint` call it), which
+first (:class:`~bgkit.analysis.gnubg.GnubgEvaluator` and :func:`bgkit.hint` call it), which
 refuses such a position with one line saying why, as an :class:`EngineLimitError`; and
 :func:`finite` refuses a figure that is not a number, so that none is ever printed or
 written as JSON.

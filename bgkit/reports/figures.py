@@ -1,7 +1,7 @@
 """Tables and figures of a match and its analysis, for notebooks and HTML reports.
 
 Every function takes bgkit objects (a :class:`~bgkit.records.Match`, an
-:class:`~bgkit.analysis.Analysis`) and returns a pandas ``DataFrame`` or a matplotlib
+:class:`~bgkit.analysis.match.Analysis`) and returns a pandas ``DataFrame`` or a matplotlib
 :class:`~matplotlib.figure.Figure`. Figures are built with the object-oriented API
 (``Figure()``, no ``pyplot``), so they work with any backend and in threads, and
 nothing is ever shown: a notebook displays the returned figure, a script saves it with
@@ -13,7 +13,7 @@ Needs only the record:
 
 * :func:`pip_counts` and :func:`pip_count_figure`: the race, roll by roll.
 
-Needs an analysis (:func:`bgkit.analysis.analyze`):
+Needs an analysis (:func:`bgkit.analysis.match.analyze`):
 
 * :func:`equity_figure`: player 0's match-winning chance (match play) or equity (money)
   across a game or the whole match, with errors and big luck marked;
@@ -47,8 +47,8 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+from bgkit.analysis.metrics import SKILL_SIGNS, luck_words, skill_label
 from bgkit.extras import require
-from bgkit.metrics import SKILL_SIGNS, luck_words, skill_label
 from bgkit.position import Position
 from bgkit.records import Match
 
@@ -59,8 +59,8 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from bgkit.analysis import Analysis
-    from bgkit.met import MatchEquityTable
+    from bgkit.analysis.match import Analysis
+    from bgkit.analysis.met import MatchEquityTable
     from bgkit.replay import ReplayStep
 
 __all__ = [
@@ -373,7 +373,7 @@ def _equity_frame(analysis: Analysis) -> pd.DataFrame:
 
 def _met(analysis: Analysis) -> MatchEquityTable | None:
     """The match equity table of the analysis, when it covers the match."""
-    from bgkit.met import shipped_met
+    from bgkit.analysis.met import shipped_met
 
     table = shipped_met(analysis.met)
     return table if analysis.match.length <= table.length else None
@@ -497,7 +497,7 @@ def worst_plays(
     cube action for that player: ``take`` or ``pass`` for an answer to a double),
     ``error_emg``, ``error_mwc``, ``skill``, ``position_id`` (GNU Position ID:Match ID
     before the decision) and, with ``boards``, ``board``: an
-    :class:`~bgkit.svg.SvgWrapper` of that position, with arrows for the play made or
+    :class:`~bgkit.reports.svg.SvgWrapper` of that position, with arrows for the play made or
     with the cube on offer.
     Render the table with ``frame.to_html(escape=False)`` to see the boards.
     """
@@ -506,7 +506,7 @@ def worst_plays(
     import pandas as pd
 
     from bgkit.play import Play
-    from bgkit.svg import position as board_svg
+    from bgkit.reports.svg import position as board_svg
 
     moves = analysis.moves
     rows: list[dict[str, Any]] = []
@@ -588,7 +588,7 @@ def summary_table(analysis: Analysis) -> pd.DataFrame:
     Rows are indexed by ``(section, statistic)``, one column per player, values as gnubg
     prints them: errors negative, ``EMG (MWC)`` pairs with the MWC in percent in match
     play (points in money play), rates in mEMG per decision. The numbers come from
-    :attr:`Analysis.players <bgkit.analysis.Analysis.players>`; this table only lays them
+    :attr:`Analysis.players <bgkit.analysis.match.Analysis.players>`; this table only lays them
     out, so that they can be read beside gnubg's own report.
     """
     import pandas as pd

@@ -1,9 +1,9 @@
 """Analyse a match: every checker play, cube decision and roll judged by an evaluator.
 
 :func:`analyze` replays a :class:`~bgkit.records.Match` (:mod:`bgkit.replay`), asks an
-:class:`~bgkit.evaluator.Evaluator` (GNU Backgammon by default) about every decision
+:class:`~bgkit.analysis.evaluator.Evaluator` (GNU Backgammon by default) about every decision
 and computes what GNU Backgammon's ``analyse match`` reports, with its definitions
-(:mod:`bgkit.metrics`): per move the error of the play and of the cube action and the
+(:mod:`bgkit.analysis.metrics`): per move the error of the play and of the cube action and the
 luck of the roll; per player and per game the totals, rates, marks, ratings, the
 luck-adjusted result and a PR.
 
@@ -47,19 +47,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
-from bgkit.analysis_tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
-from bgkit.errors import AnalysisError, BgkitError, EngineCrashError, EngineLimitError
-from bgkit.evaluator import CubeDecision, Evaluator
-from bgkit.extras import require
-from bgkit.formats.annotations import (
-    ActionAnalysis,
-    CheckerAnalysis,
-    CubeAnalysis,
-    Probabilities,
-)
-from bgkit.hints import proper_action
-from bgkit.met import DEFAULT_MET, MatchEquityTable, met_name, shipped_met
-from bgkit.metrics import (
+from bgkit.analysis.evaluator import CubeDecision, Evaluator
+from bgkit.analysis.hints import proper_action
+from bgkit.analysis.met import DEFAULT_MET, MatchEquityTable, met_name, shipped_met
+from bgkit.analysis.metrics import (
     absolute_fibs_rating,
     cube_available,
     cube_errors,
@@ -73,6 +64,15 @@ from bgkit.metrics import (
     relative_fibs_rating,
     skill_label,
     skill_thresholds,
+)
+from bgkit.analysis.tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
+from bgkit.errors import AnalysisError, BgkitError, EngineCrashError, EngineLimitError
+from bgkit.extras import require
+from bgkit.formats.annotations import (
+    ActionAnalysis,
+    CheckerAnalysis,
+    CubeAnalysis,
+    Probabilities,
 )
 from bgkit.play import Play
 from bgkit.position import GameState, Position
@@ -124,7 +124,7 @@ class Analysis:
     where: list[tuple[int, int]] = field(default_factory=list, repr=False)
     """Per row: the indices of its game in ``match.games`` and of its action in the game."""
     met: str = DEFAULT_MET
-    """The match equity table of the figures (a name of :data:`bgkit.met.MET_NAMES`)."""
+    """The match equity table of the figures (a name of :data:`bgkit.analysis.met.MET_NAMES`)."""
     skipped: list[dict[str, Any]] = field(default_factory=list)
     """The decisions not analysed, and why: the play of a roll the record does not give
     (``???``) and the rest of its game (``game``, ``move``, ``player``, ``name``,
@@ -281,8 +281,8 @@ class Analysis:
         return f"<Analysis ({names}, {len(self.rows)} actions, {self.level})>"
 
     def _repr_html_(self) -> str:
-        """For Jupyter: the match viewer with this analysis (:mod:`bgkit.viewer`)."""
-        from bgkit.viewer import viewer_html
+        """For Jupyter: the match viewer with this analysis (:mod:`bgkit.reports.viewer`)."""
+        from bgkit.reports.viewer import viewer_html
 
         return viewer_html(self.match, self)
 
@@ -421,13 +421,13 @@ def analyze(
     :param jobs: processes to use (default: the number of cores); short matches use
         fewer. Each process runs its own GNU Backgammon.
     :param evaluator: evaluate with this evaluator, in this process (``jobs`` is then
-        ignored); default: :class:`~bgkit.gnubg_evaluator.GnubgEvaluator`.
+        ignored); default: :class:`~bgkit.analysis.gnubg.GnubgEvaluator`.
     :param rating_scale: ``"current"`` (gnubg since 2024) or ``"legacy"`` rating names.
     :param candidates: how many of the best plays of each roll to keep with their chances
         in :attr:`Analysis.notes` (the play made is kept too).
     :param thresholds: the EMG a decision must lose to be marked doubtful, bad and very
         bad (default gnubg's: 0.03, 0.06, 0.12).
-    :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`,
+    :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.analysis.met.MET_NAMES`,
         any case; default Kazaross-XG2, gnubg's); not with ``evaluator``, which has its own.
     :param jacoby: money play: the session was played with the Jacoby rule (default:
         what the record says, else gnubg's default, on); ignored in match play.

@@ -17,7 +17,7 @@ Equities are normalised to the current cube (EMG: +1 = winning a single game wit
 the cube as it stands); in match play they are GNU Backgammon's ``mwc2eq`` of the
 match-winning chances, so they add up across a match like money equities.
 
-bgkit's back-end is :class:`bgkit.gnubg_evaluator.GnubgEvaluator` (GNU Backgammon's
+bgkit's back-end is :class:`bgkit.analysis.gnubg.GnubgEvaluator` (GNU Backgammon's
 neural nets); :class:`CachedEvaluator` wraps any evaluator with a memory of what
 it already computed.
 
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
 if TYPE_CHECKING:
-    from bgkit.met import MatchEquityTable
+    from bgkit.analysis.met import MatchEquityTable
     from bgkit.movegen import Key
     from bgkit.play import Play
     from bgkit.position import Position

@@ -11,7 +11,7 @@ the proper action in gnubg's words) and, in a match, the taker's take point.
 >>> h.plays[0].play, round(h.plays[0].equity, 3)               # doctest: +SKIP
 (Play('13/11 13/8'), -0.009)
 
-``bgkit.hint`` is this function (the module is ``bgkit.hints``).
+``bgkit.hint`` is this function (the module is ``bgkit.analysis.hints``).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from bgkit import engine_gate
+from bgkit.analysis import engine_gate
+from bgkit.analysis.evaluator import Chances, CubeDecision, Evaluator, mirror
 from bgkit.errors import IllegalActionError
-from bgkit.evaluator import Chances, CubeDecision, Evaluator, mirror
 from bgkit.extras import require
 from bgkit.position import GameState, Position
 
@@ -132,9 +132,9 @@ def hint(
         strength ("world class"); 0, its static evaluation, is a quick look.
     :param candidates: how many plays to keep, best first (``None``: all).
     :param evaluator: the evaluator to ask (default: GNU Backgammon with the move filters
-        of its own ``hint``, :data:`bgkit.gnubg_evaluator.HINT_FILTERS`; it needs the
+        of its own ``hint``, :data:`bgkit.analysis.gnubg.HINT_FILTERS`; it needs the
         ``analysis`` extra).
-    :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.met.MET_NAMES`;
+    :param met: GNU Backgammon's match equity table, by name (:data:`bgkit.analysis.met.MET_NAMES`;
         default Kazaross-XG2); not with ``evaluator``.
     :param position: a :class:`~bgkit.position.Position`, or its notation (XGID, GNU
         Backgammon Position ID with an optional Match ID, FIBS ``board:``).
@@ -144,7 +144,7 @@ def hint(
     :raises MissingExtraError: without an ``evaluator``, on an install without the
         ``analysis`` extra.
     :raises EngineLimitError: for a position or depth GNU Backgammon does not support
-        (:mod:`bgkit.engine_gate`), or a figure that is not a number.
+        (:mod:`bgkit.analysis.engine_gate`), or a figure that is not a number.
     """
     if isinstance(position, str):
         position = Position.parse(position)
@@ -167,7 +167,7 @@ def _hint(
 ) -> Hint:
     if evaluator is None:
         require("analysis", ("gnubg",), "bgkit.hint")
-        from bgkit.gnubg_evaluator import HINT_FILTERS, GnubgEvaluator
+        from bgkit.analysis.gnubg import HINT_FILTERS, GnubgEvaluator
 
         evaluator = GnubgEvaluator(met=met, filters=HINT_FILTERS)
     elif met is not None:

@@ -1,4 +1,4 @@
-"""Match equity tables bgkit ships (data only): see :func:`bgkit.met.shipped_met`.
+"""Match equity tables bgkit ships (data only): see :func:`bgkit.analysis.met.shipped_met`.
 
 ``Kazaross-XG2.xml``, GNU Backgammon's default table, is copied unchanged from the
 ``data/met`` folder of the PyPI ``gnubg`` package (1.1.0a16); the other tables unchanged

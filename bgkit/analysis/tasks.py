@@ -1,4 +1,4 @@
-"""The evaluation side of :func:`bgkit.analysis.analyze`: one task per decision, run in workers.
+"""The evaluation side of :func:`bgkit.analyze`: one task per decision, run in workers.
 
 Internal to :mod:`bgkit.analysis`. A :class:`Task` is what to ask the evaluator about
 one recorded roll or double (picklable, so that worker processes can run it); the
@@ -35,7 +35,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from bgkit.evaluator import (
+from bgkit.analysis.evaluator import (
     CachedEvaluator,
     Candidate,
     Chances,
@@ -43,8 +43,8 @@ from bgkit.evaluator import (
     Evaluator,
     mirror,
 )
+from bgkit.analysis.metrics import luck_normal, luck_opening
 from bgkit.formats.annotations import CandidatePlay, Probabilities
-from bgkit.metrics import luck_normal, luck_opening
 from bgkit.position import Position
 from bgkit.workers import in_worker, worker_start
 
@@ -247,7 +247,7 @@ def _worker_start(tasks: Sequence[Task], cache: int | None, met: str | None) -> 
     _worker_tasks = tasks
     gc.freeze()
     gc.disable()
-    from bgkit.gnubg_evaluator import GnubgEvaluator, gnubg_module
+    from bgkit.analysis.gnubg import GnubgEvaluator, gnubg_module
 
     gnubg_module()  # a fresh gnubg: its cache is empty
     evaluator = GnubgEvaluator(met=met)
@@ -264,7 +264,7 @@ def _worker_run(start: int, stop: int) -> list[Figures]:
 
 def can_fork() -> bool:
     """Whether worker processes can be forked from this process (see the module docstring)."""
-    from bgkit.gnubg_evaluator import gnubg_module
+    from bgkit.analysis.gnubg import gnubg_module
 
     return (
         "fork" in multiprocessing.get_all_start_methods()
@@ -390,7 +390,7 @@ class Runner:
     def _here(self, tick: Callable[[int], object]) -> list[Figures]:
         evaluator = self.evaluator
         if evaluator is None:
-            from bgkit.gnubg_evaluator import GnubgEvaluator
+            from bgkit.analysis.gnubg import GnubgEvaluator
 
             evaluator = GnubgEvaluator(met=self.met)
         ev = evaluator if isinstance(evaluator, CachedEvaluator) else CachedEvaluator(evaluator)
@@ -415,7 +415,7 @@ def _preload() -> None:
     try:
         import gnubg  # noqa: F401
 
-        import bgkit.gnubg_evaluator  # noqa: F401
+        import bgkit.analysis.gnubg  # noqa: F401
     except ImportError:  # pragma: no cover (the workers report it)
         pass
 

@@ -58,7 +58,7 @@ __all__ = [
 
 #: GNU Backgammon's default table.
 DEFAULT_MET = "Kazaross-XG2"
-#: The tables bgkit ships (``bgkit/met_tables``), by file name: every explicit table of
+#: The tables bgkit ships (``bgkit/analysis/met_tables``), by file name: every explicit table of
 #: GNU Backgammon's ``met`` folder (its parametric ``mec`` and ``zadeh`` are left out).
 #: Kazaross-XG2, Rockwell-Kazaross, g11 and mec26 cover 24-25 points; Jacobs-Trice
 #: (``jacobs``, and ``jac050`` / ``jac100`` for a 50 / 100 Elo favourite) 25; ``ortega``,
@@ -292,7 +292,7 @@ def met_path(name: str = DEFAULT_MET) -> Path:
     """The file of a table bgkit ships (a name of :data:`MET_NAMES`, any case)."""
     from importlib import resources
 
-    return Path(str(resources.files("bgkit.met_tables") / f"{met_name(name)}.xml"))
+    return Path(str(resources.files("bgkit.analysis.met_tables") / f"{met_name(name)}.xml"))
 
 
 @cache

@@ -1,7 +1,7 @@
 """A self-contained HTML report of an analysed match (``bgkit analyze FILE --html OUT``).
 
 :func:`html_report` returns one page that needs nothing else: the figures of
-:mod:`bgkit.reports` are inline SVG, the match viewer (:mod:`bgkit.viewer`) brings its
+:mod:`bgkit.reports` are inline SVG, the match viewer (:mod:`bgkit.reports.viewer`) brings its
 data, style and a small plain script in the page, and nothing links to other files or
 sites. :func:`write_html_report` writes it atomically
 (:func:`bgkit.fileio.write_atomic`), never over an existing file unless asked.
@@ -37,14 +37,14 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from bgkit.errors import visible
-from bgkit.html import name_html
 from bgkit.records import Match
+from bgkit.reports.record_html import name_html
 
 if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-    from bgkit.analysis import Analysis
+    from bgkit.analysis.match import Analysis
 
 __all__ = ["MatchReport", "html_report", "write_html_report"]
 
@@ -84,11 +84,12 @@ def html_report(match: Match, analysis: Analysis) -> str:
     """The report page as a string (see the module documentation for what it shows).
 
     :param match: the record that was analysed (its name and games head the page).
-    :param analysis: :func:`bgkit.analysis.analyze`'s result for ``match``.
+    :param analysis: :func:`bgkit.analysis.match.analyze`'s result for ``match``.
     """
-    from bgkit import __version__, reports
-    from bgkit.html import match_html, plain_page
-    from bgkit.viewer import viewer_html
+    from bgkit import __version__
+    from bgkit.reports import figures as reports
+    from bgkit.reports.record_html import match_html, plain_page
+    from bgkit.reports.viewer import viewer_html
 
     names = match.players
     length = f"{match.length}-point match" if match.length else "money session"
@@ -168,7 +169,7 @@ def _skipped(analysis: Analysis) -> str:
 
 def _outcome(match: Match) -> str:
     """Who won, and the final score; or where an unfinished record stops."""
-    from bgkit.html import _final_score
+    from bgkit.reports.record_html import _final_score
 
     final = _final_score(match)
     names = match.players
@@ -235,8 +236,8 @@ class MatchReport:
         write_html_report(self.match, self.analysis, path, force=force)
 
     def _repr_html_(self) -> str:
-        from bgkit import reports
-        from bgkit.viewer import viewer_html
+        from bgkit.reports import figures as reports
+        from bgkit.reports.viewer import viewer_html
 
         return (
             f"<p><b>{escape(_outcome(self.match))}</b></p>"
@@ -362,8 +363,8 @@ def _link_layer(fig: Figure, links: list[tuple[float, float, int, str]]) -> str:
 
 def _equity_links(analysis: Analysis) -> list[tuple[float, float, int, str]]:
     """The equity figure's points, each with the viewer step of its roll."""
-    from bgkit.reports import _equity_frame
-    from bgkit.viewer import step_indices
+    from bgkit.reports.figures import _equity_frame
+    from bgkit.reports.viewer import step_indices
 
     steps = step_indices(analysis.rows)
     rolls = [
@@ -397,8 +398,8 @@ def _table(frame: pd.DataFrame, css: str) -> str:
 
 
 def _worst(analysis: Analysis) -> str:
-    from bgkit import reports
-    from bgkit.viewer import step_indices
+    from bgkit.reports import figures as reports
+    from bgkit.reports.viewer import step_indices
 
     frame = reports.worst_plays(analysis, WORST, boards=False)
     if frame.empty:
@@ -438,7 +439,7 @@ def _worst(analysis: Analysis) -> str:
 
 
 def _row_of(analysis: Analysis, worst: Any) -> int | None:
-    """The analysis row of a line of :func:`bgkit.reports.worst_plays`."""
+    """The analysis row of a line of :func:`bgkit.reports.figures.worst_plays`."""
     for i, row in enumerate(analysis.rows):
         if (row["game"], row["move"], row["player"], row["position_id"]) != (
             worst["game"],

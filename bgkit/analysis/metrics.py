@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from bgkit.evaluator import CubeDecision
+    from bgkit.analysis.evaluator import CubeDecision
     from bgkit.position import Position
 
 __all__ = [
@@ -315,7 +315,7 @@ def cube_errors(decision: CubeDecision, action: str) -> tuple[float, str]:
     ``"missed double above CP"``, ``"wrong double below DP"``, ``"wrong double above TG"``,
     ``"wrong take"``, ``"wrong pass"``.
 
-    >>> from bgkit.evaluator import CubeDecision
+    >>> from bgkit.analysis.evaluator import CubeDecision
     >>> d = CubeDecision(no_double=0.62, double_take=0.71, double_pass=1.0)
     >>> [(round(e, 2), kind) for e, kind in (cube_errors(d, a) for a in ("no double", "take"))]
     [(0.09, 'missed double below CP'), (0.0, '')]

@@ -13,12 +13,12 @@ Match ID.
 The page does not hold a drawn board per step: :func:`viewer_data` gives each position
 as 26 characters (the signed checker counts of :meth:`Position.signed_points
 <bgkit.position.Position.signed_points>` from player 1's side, in XGID's letters) and
-the script draws the board of the step shown. The HTML report (:mod:`bgkit.html_report`)
-embeds it, and so do ``_repr_html_`` of :class:`~bgkit.records.Match`,
-:class:`~bgkit.analysis.Analysis` and :class:`~bgkit.html_report.MatchReport` in Jupyter
-(each output carries its data and script: no server). Elements with a
-``data-bgv-step`` attribute anywhere in the page (the points of the report's equity
-figure) go to that step when clicked.
+the script draws the board of the step shown. The HTML report
+(:mod:`bgkit.reports.match_report`) embeds it, and so do ``_repr_html_`` of
+:class:`~bgkit.records.Match`, :class:`~bgkit.analysis.match.Analysis` and
+:class:`~bgkit.reports.match_report.MatchReport` in Jupyter (each output carries its data
+and script: no server). Elements with a ``data-bgv-step`` attribute anywhere in the page
+(the points of the report's equity figure) go to that step when clicked.
 
 >>> from bgkit.formats.mat import read_mat
 >>> match = read_mat("data/fixtures/handwritten_3pt.mat")
@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from bgkit.position import Position
 
 if TYPE_CHECKING:
-    from bgkit.analysis import Analysis
+    from bgkit.analysis.match import Analysis
     from bgkit.play import Play
     from bgkit.records import Match
 

@@ -1,6 +1,6 @@
 """GNU Backgammon as bgkit's evaluator (the PyPI ``gnubg`` package, imported on first use).
 
-:class:`GnubgEvaluator` implements :class:`bgkit.evaluator.Evaluator` with GNU
+:class:`GnubgEvaluator` implements :class:`bgkit.analysis.evaluator.Evaluator` with GNU
 Backgammon's neural nets, bear-off databases and match equity table, the same
 engine and settings that ``analyse match`` uses, so bgkit's analysis reproduces
 gnubg's figures.
@@ -69,9 +69,9 @@ from functools import cache
 from types import ModuleType
 from typing import IO, Any, Self
 
-from bgkit import engine_gate
-from bgkit.evaluator import Candidate, Chances, CubeDecision, Evaluation
-from bgkit.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
+from bgkit.analysis import engine_gate
+from bgkit.analysis.evaluator import Candidate, Chances, CubeDecision, Evaluation
+from bgkit.analysis.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
 from bgkit.movegen import Key, Side
 from bgkit.play import Play, Step
 from bgkit.position import GameState, Position
@@ -382,10 +382,10 @@ def _current_cpu(allowed: set[int]) -> int:
 
 
 class GnubgEvaluator:
-    """:class:`~bgkit.evaluator.Evaluator` on GNU Backgammon (the PyPI ``gnubg`` package).
+    """:class:`~bgkit.analysis.evaluator.Evaluator` on GNU Backgammon (the PyPI ``gnubg`` package).
 
     :param filters: move filters per search depth (default :data:`ANALYSIS_FILTERS`).
-    :param met: the match equity table, by name (:data:`bgkit.met.MET_NAMES`; default
+    :param met: the match equity table, by name (:data:`bgkit.analysis.met.MET_NAMES`; default
         gnubg's, Kazaross-XG2). gnubg holds one table per process: an evaluator loads
         its own before it asks anything, and empties gnubg's cache when the table changes.
     :raises ImportError: (on first use) when ``gnubg`` is not installed.
@@ -611,7 +611,7 @@ class GnubgEvaluator:
         dances = [roll for roll, equity in best.items() if equity is None]
         if not dances or _predecessor(replace(position, turn=position.opponent)) is not None:
             return None
-        from bgkit.metrics import cube_available
+        from bgkit.analysis.metrics import cube_available
 
         if cube_available(position):
             return None
@@ -667,7 +667,7 @@ class GnubgEvaluator:
         opponent (where the player cannot double). When the optimal equity is not above
         the double's, the no-double equity is unknown: ``None``.
         """
-        from bgkit.metrics import cube_available
+        from bgkit.analysis.metrics import cube_available
 
         optimal = self._optimal(position)
         if optimal is None:
