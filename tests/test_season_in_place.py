@@ -23,7 +23,7 @@ pytest.importorskip("gnubg")
 pd = pytest.importorskip("pandas")
 
 from bgkit import batch  # noqa: E402
-from bgkit.analysis_tasks import plan_jobs  # noqa: E402
+from bgkit.analysis.tasks import plan_jobs  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SELFPLAY = ROOT / "data" / "selfplay"
@@ -80,7 +80,7 @@ def test_a_season_worker_analyses_in_its_own_process() -> None:
         assert pool.submit(_worker_plan).result() == 0  # in place: no process of its own
     # this process is no worker: jobs=1 still forks one, when it can (keeps gnubg's
     # threads out of a program's own process); when it cannot, it analyses here
-    from bgkit.analysis_tasks import can_fork
+    from bgkit.analysis.tasks import can_fork
 
     assert plan_jobs(1, 1000, None, 0) == (1 if can_fork() else 0)
 
