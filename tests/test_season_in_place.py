@@ -24,6 +24,7 @@ pd = pytest.importorskip("pandas")
 
 from bgkit import batch  # noqa: E402
 from bgkit.analysis.tasks import plan_jobs  # noqa: E402
+from bgkit.batch import output  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SELFPLAY = ROOT / "data" / "selfplay"
@@ -45,7 +46,7 @@ def _frame(paths: list[Path], found: list[list[dict[str, object]]]) -> Any:
         for path, match_rows in zip(paths, found, strict=True)
         for row in match_rows
     ]
-    return batch._frame(rows, batch._dtypes(batch.analysis_columns()))
+    return output._frame(rows, output._dtypes(batch.analysis_columns()))
 
 
 def _spawned(max_tasks_per_child: int | None = None) -> ProcessPoolExecutor:

@@ -58,7 +58,8 @@ from bgkit.audit.stats import (
     poisson_binomial_two_sided,
     rolls_p_value,
 )
-from bgkit.batch import INTERNAL_ERROR, UNREADABLE, VERIFY_COLUMNS, PathArg, Row, map_files
+from bgkit.batch import INTERNAL_ERROR, UNREADABLE, VERIFY_COLUMNS, map_files
+from bgkit.batch.common import PathArg, Row
 from bgkit.errors import BgkitError
 
 if TYPE_CHECKING:
@@ -760,7 +761,7 @@ def audit(
 def _check_output(path: Path, luck: bool) -> None:
     """Refuse an output file of an audit made with the other ``luck`` setting (its rows
     would be reused without the figures, or with figures not asked for)."""
-    from bgkit.batch import _dtypes, _Store
+    from bgkit.batch.output import _dtypes, _Store
     from bgkit.errors import BatchError
 
     for text in _Store(path, _dtypes(AUDIT_COLUMNS)).values("facts"):
