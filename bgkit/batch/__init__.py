@@ -61,9 +61,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bgkit.batch import common as _common
+from bgkit.batch import rows as _rows
 from bgkit.batch.common import (
-    INTERNAL_ERROR,
-    UNREADABLE,
     FileRows,
     PathArg,
     Row,
@@ -71,8 +71,6 @@ from bgkit.batch.common import (
 )
 from bgkit.batch.output import _dtypes, _frame, _Store
 from bgkit.batch.rows import (
-    SEASON_COLUMNS,
-    VERIFY_COLUMNS,
     analysis_columns,
     analyze_rows,
     issues_from_rows,
@@ -106,6 +104,25 @@ __all__ = [
     "verify_rows",
 ]
 
+UNREADABLE = _common.UNREADABLE
+"""``kind`` of the row of a file that could not be read or parsed."""
+INTERNAL_ERROR = _common.INTERNAL_ERROR
+"""``kind`` of the row of a file on which bgkit itself failed (a bug: please report it)."""
+VERIFY_COLUMNS = _rows.VERIFY_COLUMNS
+"""The columns of :func:`verify_rows` (pandas dtypes), between ``file, kind, message``
+and ``size, mtime_ns``: one row per :class:`~bgkit.verify.Issue` (``kind``, ``message``
+and the rest of :meth:`Issue.to_dict <bgkit.verify.Issue.to_dict>`), and one row with
+``kind`` missing for a file without issues. ``games``, ``actions`` and ``ok`` describe
+the file and repeat on each of its rows."""
+SEASON_COLUMNS = _rows.SEASON_COLUMNS
+"""What :func:`analyze_rows` adds to a player's row for a season of matches: the
+``opponent``; the ``date`` (``YYYY-MM-DD``) from the record's ``EventDate`` tag or else
+its file name (Backgammon Studio's ``..._2024_05_11_19_56_16``), ``event`` (``Event``,
+else ``Site``); the final ``score`` (``"7-4"``, the player's first) and whether the
+player ``won`` the match (missing when it is unfinished); per game phase
+(:meth:`bgkit.position.Position.phase`) the unforced checker ``moves_<phase>`` and their
+``error_emg_<phase>``; and the player's costliest checker play of the match
+(``worst_*``: its error, game, move, position, dice, the play and the best play)."""
 FRAME_ROWS = 10_000
 """Rows are gathered into DataFrames of this many rows (dicts take far more memory)."""
 

@@ -19,9 +19,9 @@ function or a :func:`functools.partial` of one, for processes)."""
 PathArg: TypeAlias = "str | os.PathLike[str] | Iterable[str | os.PathLike[str]]"
 
 UNREADABLE = "unreadable"
-"""``kind`` of the row of a file that could not be read or parsed."""
+"""Documented as :data:`bgkit.batch.UNREADABLE`."""
 INTERNAL_ERROR = "internal-error"
-"""``kind`` of the row of a file on which bgkit itself failed (a bug: please report it)."""
+"""Documented as :data:`bgkit.batch.INTERNAL_ERROR`."""
 
 _BASE_COLUMNS: dict[str, str] = {"file": "string", "kind": "string", "message": "string"}
 _KEY_COLUMNS: dict[str, str] = {"size": "Int64", "mtime_ns": "Int64"}

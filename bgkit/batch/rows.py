@@ -30,11 +30,7 @@ VERIFY_COLUMNS: dict[str, str] = {
     "actions": "Int64",
     "ok": "boolean",
 }
-"""The columns of :func:`verify_rows` (pandas dtypes), between ``file, kind, message``
-and ``size, mtime_ns``: one row per :class:`~bgkit.verify.Issue` (``kind``, ``message``
-and the rest of :meth:`Issue.to_dict <bgkit.verify.Issue.to_dict>`), and one row with
-``kind`` missing for a file without issues. ``games``, ``actions`` and ``ok`` describe
-the file and repeat on each of its rows."""
+"""Documented as :data:`bgkit.batch.VERIFY_COLUMNS`."""
 
 
 def verify_rows(
@@ -155,14 +151,7 @@ SEASON_COLUMNS: dict[str, str] = {
     "worst_play": "string",
     "worst_best_play": "string",
 }
-"""What :func:`analyze_rows` adds to a player's row for a season of matches: the
-``opponent``; the ``date`` (``YYYY-MM-DD``) from the record's ``EventDate`` tag or else
-its file name (Backgammon Studio's ``..._2024_05_11_19_56_16``), ``event`` (``Event``,
-else ``Site``); the final ``score`` (``"7-4"``, the player's first) and whether the
-player ``won`` the match (missing when it is unfinished); per game phase
-(:meth:`bgkit.position.Position.phase`) the unforced checker ``moves_<phase>`` and their
-``error_emg_<phase>``; and the player's costliest checker play of the match
-(``worst_*``: its error, game, move, position, dice, the play and the best play)."""
+"""Documented as :data:`bgkit.batch.SEASON_COLUMNS`."""
 
 
 _ANALYSIS_STR = ("name", "checker_rating", "luck_rating", "cube_rating", "overall_rating")
