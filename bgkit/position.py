@@ -686,6 +686,9 @@ class Position:
                 f"{excerpt(play.spelled())} has {len(play.steps)} steps, but a play has at"
                 " most four (one per die)"
             )
+        idle = next((s for s in play.steps if s.src == s.dst), None)
+        if idle is not None:  # (a record read as written may hold one: 6/6)
+            raise IllegalPlayError(f"{play.spelled()}: {idle} does not move the checker")
         if play.steps:
             # fast paths: a play that uses every die, hop by hop legally, with one possible
             # result is legal without generating the alternatives (no die was left unused)

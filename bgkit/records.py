@@ -269,6 +269,12 @@ class ReadError:
     """The move number of the line (its own ``n)`` or the one before it), 0 when none."""
     player: int | None = None
     """The player whose column the fault stands in, ``None`` when it is in neither."""
+    source_name: str | None = None
+    """The file of the line, when it is not the match's (a record read from several
+    files, as gnubg's export series); ``None``: the match's own."""
+    record: bool = True
+    """Whether the line held part of the record; ``False`` for a line of analysis beside
+    it (gnubg's candidate plays...): the actions around it are all read, and verified."""
 
 
 _VARIANTS = {

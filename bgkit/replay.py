@@ -135,11 +135,31 @@ def unread_lines(match: Match) -> list[list[ReadError]]:
     [[], [(4, "dice must be 1-6: '27'")]]
     """
     out: list[list[ReadError]] = [[] for _ in range(len(match.games) + 1)]
+    if any(err.source_name is not None for err in match.read_errors):
+        return _unread_by_file(match, out)
     index = 0
     for err in match.read_errors:
         while index < len(match.games) and match.games[index].line <= err.line:
             index += 1
         out[index].append(err)
+    return out
+
+
+def _unread_by_file(match: Match, out: list[list[ReadError]]) -> list[list[ReadError]]:
+    """:func:`unread_lines` of a match read from several files: each line goes with the
+    last game of its own file that starts above it (or before the file's first game)."""
+    name = match.source_name
+    for err in match.read_errors:
+        where = err.source_name or name
+        first: int | None = None
+        index: int | None = None
+        for k, game in enumerate(match.games):
+            if (game.source_name or name) != where:
+                continue
+            first = k if first is None else first
+            if game.line <= err.line:
+                index = k + 1
+        out[index if index is not None else first if first is not None else 0].append(err)
     return out
 
 
@@ -173,7 +193,7 @@ def _replay_game(match: Match, index: int, unread: list[ReadError]) -> Iterator[
     turn = 0
     result = game.result
     end = result.line if result is not None else None
-    lost = next((e for e in unread if end is None or e.line < end), None)
+    lost = next((e for e in unread if e.record and (end is None or e.line < end)), None)
     for i, action in enumerate(actions):
         if lost is not None and lost.line < action.line:
             _unread(match, lost)

@@ -498,7 +498,8 @@ class _MatchChecker:
         stopped_at: int | None = None
         ended = False
         skip = -1  # the index of an action already replayed with the one before it
-        lost = self.unread[0].line if self.unread else None  # a line that could not be read
+        # a line that could not be read, where the record is lost
+        lost = next((e.line for e in self.unread if e.record), None)
         for i, action in enumerate(actions):
             if self.stop_at_first and self.errors():
                 return _GameOutcome(self.recorded_result(game))
@@ -507,7 +508,7 @@ class _MatchChecker:
                 continue
             if lost is not None and lost < action.line:
                 # the record does not say what happened on that line: the position is lost
-                line = self.unread[0].line
+                line = lost
                 self.read_errors(game, [e for e in self.unread if e.line < action.line])
                 self.unread = [e for e in self.unread if e.line >= action.line]
                 self.unverified(game, actions[i:], turn_no, f": line {line} could not be read")
@@ -592,7 +593,8 @@ class _MatchChecker:
             self.unverified(game, actions[stopped_at:], turn_no)
             return _GameOutcome(self.recorded_result(game))
         result = game.result
-        if self.unread and (result is None or self.unread[0].line < result.line):
+        held = [e for e in self.unread if e.record]
+        if held and (result is None or held[0].line < result.line):
             # a line before the result could not be read: the result cannot be checked
             self.read_errors(game, self.unread)
             self.unread = []
@@ -652,7 +654,7 @@ class _MatchChecker:
                     move=max(err.move, 1),
                     player=err.player,
                     player_name=self.name(err.player) if err.player is not None else "",
-                    source_name=self.match.source_name,
+                    source_name=err.source_name or self.match.source_name,
                     line=err.line,
                     column=err.column,
                 )

@@ -20,6 +20,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 GIB = 1 << 30
 BGKIT = [sys.executable, "-m", "bgkit"]
@@ -124,3 +126,17 @@ def dask_cluster(cwd: Path) -> Iterator[tuple[str, int, subprocess.Popen[bytes]]
 def interrupt_group(process: subprocess.Popen[bytes], sig: int = signal.SIGINT) -> None:
     """Send ``sig`` to the process group of ``process`` (as a terminal's Ctrl-C does)."""
     os.killpg(process.pid, sig)
+
+
+def count_parsed(monkeypatch: Any, module: ModuleType) -> list[int]:
+    """Have ``module``'s ``parse_slice`` (bgkit.formats._by_lines) note the length of each
+    slice of text it parses, in the list returned: the work of a reader in characters."""
+    parsed: list[int] = []
+    real = module.parse_slice
+
+    def counted(lark: Any, source: str, start: int, end: int, line: int, rule: str) -> Any:
+        parsed.append(end - start)
+        return real(lark, source, start, end, line, rule)
+
+    monkeypatch.setattr(module, "parse_slice", counted)
+    return parsed

@@ -2,10 +2,11 @@
 
 Usage::
 
-    python tests/gnubg_reference.py MATFILE [PLIES] [--json OUT] [--met NAME]
+    python tests/gnubg_reference.py MATFILE [PLIES] [--json OUT] [--met NAME] [--no-jacoby]
 
 ``--met NAME`` loads the match equity table ``bgkit/analysis/met_tables/NAME.xml`` first
-(gnubg's ``set matchequitytable``; its default is Kazaross-XG2).
+(gnubg's ``set matchequitytable``; its default is Kazaross-XG2). ``--no-jacoby`` imports
+a money session without the Jacoby rule (``set jacoby off``; gnubg's default is on).
 
 A copy, adapted, of the project's shared ``tools/gnubg_import_analyse.py``: the PyPI
 ``gnubg`` module imports the record, runs ``analyse match`` (chequer play and cube at
@@ -203,11 +204,13 @@ def per_player_stats(sgf_text: str, names: list[str]) -> list[dict[str, Any]]:
     return tot
 
 
-def analyse(path: str, plies: int, met: str | None = None) -> dict[str, Any]:
+def analyse(path: str, plies: int, met: str | None = None, jacoby: bool = True) -> dict[str, Any]:
     """Import, analyse and read back: the JSON-ready reference of one record."""
     import gnubg
 
     capture_stdout(lambda: setup(gnubg, plies))
+    if not jacoby:
+        capture_stdout(lambda: gnubg.command("set jacoby off"))
     if met is not None:
         table = os.path.join(
             os.path.dirname(__file__), "..", "bgkit", "analysis", "met_tables", met + ".xml"
@@ -243,7 +246,7 @@ def analyse(path: str, plies: int, met: str | None = None) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    args = [a for a in argv if a not in ("--json", "--met")]
+    args = [a for a in argv if a not in ("--json", "--met", "--no-jacoby")]
     out = argv[argv.index("--json") + 1] if "--json" in argv else None
     if out is not None:
         args.remove(out)
@@ -254,7 +257,7 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     plies = int(args[1]) if len(args) > 1 else 0
-    result = analyse(args[0], plies, met)
+    result = analyse(args[0], plies, met, jacoby="--no-jacoby" not in argv)
     text = json.dumps(result, indent=1, sort_keys=True)
     if out is None:
         print(text)

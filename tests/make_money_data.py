@@ -23,9 +23,13 @@ analysis properties gnubg writes during play taken out (``A``, ``DA``, ``LU``, `
 ``gnubg_money_plain.sgf`` (no ``RU``: gnubg played it without), with the latter's
 statistics at 0-ply (``gnubg_money_plain.0ply.stats.txt``).
 
-Last, ``jacoby_beavers.2ply.luck.json``: the luck gnubg gives each roll of that session at
-2-ply (``tests/gnubg_reference.py``: ``import mat`` with gnubg's default rules, ``analyse
-match`` in a fresh process), as ``[game, player, dice, luck]`` rows in record order.
+Last, ``jacoby_beavers.2ply.luck.json`` and ``plain.2ply.luck.json``: the luck gnubg gives
+each roll of those sessions at 2-ply (``tests/gnubg_reference.py``: ``import mat`` with
+gnubg's default rules, without the Jacoby rule for ``plain``, ``analyse match`` in a fresh
+process), as ``[game, player, dice, luck]`` rows in record order. (A roll's luck at 2-ply
+depends on what gnubg's cache holds: the playing session's own analysis, in the
+``stats.txt``, had its play's searches in it, and gives other luck figures than a fresh
+process: ``plain``'s luck adjusted result +6.100 there, +6.085 fresh.)
 """
 
 from __future__ import annotations
@@ -107,13 +111,20 @@ def main() -> None:
             if jacoby == "off":
                 stats = Path(f"{base}.0ply.stats.txt").read_text()
                 (HERE / f"{name}.0ply.stats.txt").write_text(stats)
-        out = Path(tmp) / "luck.json"
-        reference = [sys.executable, str(ROOT / "tests" / "gnubg_reference.py")]
-        record = str(HERE / "jacoby_beavers.mat")
-        subprocess.run([*reference, record, "2", "--json", str(out)], check=True)
-        moves = json.loads(out.read_text())["moves"]
-        rows = [[m["game"], m["player"], m["dice"], m["luck"]] for m in moves if "luck" in m]
-        (HERE / "jacoby_beavers.2ply.luck.json").write_text(json.dumps(rows) + "\n")
+        for name, rules in (("jacoby_beavers", []), ("plain", ["--no-jacoby"])):
+            write_luck_reference(name, rules, Path(tmp))
+
+
+def write_luck_reference(name: str, rules: list[str], tmp: Path) -> None:
+    """``NAME.2ply.luck.json``: gnubg's luck of each roll of ``NAME.mat`` at 2-ply, analysed
+    in a fresh process with the rules ``rules`` (``gnubg_reference.py`` options)."""
+    out = tmp / f"{name}.luck.json"
+    reference = [sys.executable, str(ROOT / "tests" / "gnubg_reference.py")]
+    record = str(HERE / f"{name}.mat")
+    subprocess.run([*reference, record, "2", *rules, "--json", str(out)], check=True)
+    moves = json.loads(out.read_text())["moves"]
+    rows = [[m["game"], m["player"], m["dice"], m["luck"]] for m in moves if "luck" in m]
+    (HERE / f"{name}.2ply.luck.json").write_text(json.dumps(rows) + "\n")
 
 
 if __name__ == "__main__":

@@ -5,15 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgkit._grammars import parser
+from bgkit.cli import main
 from bgkit.errors import NotationError
 from bgkit.formats import read_match
 from bgkit.formats.gmd import parse_gmd, read_gmd, sniff_gmd
 from bgkit.formats.mat import read_mat
-from bgkit.play import Play
+from bgkit.play import Play, Step
 from bgkit.records import Double, Drop, Move, Take
 from bgkit.verify import verify
 
@@ -119,7 +121,6 @@ def test_a_played_out_game_is_scored_by_replay() -> None:
         ("GMD-2\nGame:\nRoll:W:: 6 1\nMove:W:: 25/19\n", 4, 10, "a point must be 1-24"),
         ("GMD-2\nGame:\nMove:W:: 8/4\n", 3, 6, "a move without a roll"),
         ("GMD-2\nRoll:W:: 6 1\n", 2, 6, "before the first 'Game:'"),
-        ("GMD-2\nGame:\nRoll:W:: 6 1\nMove:W:: 8/14\n", 4, 10, "White cannot move from 8 to 14"),
         ("GMD-2\nGame:\nFoo:W:\n", 3, 1, "unexpected"),
         ("GMD-2\nGame: Points{1 2 3}\n", 2, 7, "Points{} needs 26 numbers"),
     ],
@@ -129,9 +130,9 @@ def test_errors_point_at_the_problem(text: str, line: int, column: int, words: s
         parse_gmd(text, source_name="x.gmd", strict=True)
     assert (info.value.line, info.value.column) == (line, column), str(info.value)
     assert words in str(info.value)
-    # read leniently (the default), an action line is the one fault and the rest is read;
-    # a file whose first line or a Game: line cannot be read is not read
-    if line == 1 or text.splitlines()[line - 1].startswith("Game"):
+    # read leniently (the default), the line is the one fault and the rest is read; a file
+    # whose first line cannot be read is not read
+    if line == 1:
         with pytest.raises(NotationError):
             parse_gmd(text)
         return
@@ -193,3 +194,82 @@ def test_fuzz_any_text_parses_or_raises_notation_error(lines: list[str], noise: 
         except NotationError:
             continue
         repr(match)
+
+
+# ---------------------------------------------------- a bad line costs that line only (#28)
+
+
+def _seven_point_with(line_of: str, text: str, nth: int = 0) -> tuple[str, int]:
+    """The 7-point dump with its ``nth`` line starting ``line_of`` replaced by ``text``,
+    and that line's number."""
+    lines = (GMD / "gitGNU__gnu_gibbon__7point.gmd").read_text().split("\n")
+    index = [i for i, line in enumerate(lines) if line.startswith(line_of)][nth]
+    lines[index] = text
+    return "\n".join(lines), index + 1
+
+
+@pytest.mark.parametrize(
+    ("nth", "text", "column", "words"),
+    [
+        (1, "Gme:", 1, "unexpected 'Gme'"),  # not a Game: line to the grammar
+        (1, "Game: Sc@res", 9, "unexpected '@res'"),  # a Game: line, broken
+        (1, "Game: Scores{3}", 7, "Scores{} needs two numbers"),  # read, cannot be used
+        (0, "Gme:", 1, "unexpected 'Gme'"),  # the first game's line
+        (4, "xx", 1, "unexpected 'xx'"),  # other text between two games
+    ],
+)
+def test_a_game_line_that_cannot_be_read_still_starts_its_game(
+    nth: int, text: str, column: int, words: str
+) -> None:
+    original = read_gmd(GMD / "gitGNU__gnu_gibbon__7point.gmd")
+    damaged, line = _seven_point_with("Game:", text, nth)
+    match = parse_gmd(damaged, source_name="x.gmd")
+    (fault,) = match.read_errors
+    assert (fault.line, fault.column) == (line, column) and words in fault.message
+    # every game is there with every action and result; the lost line's game is unverified
+    assert [(g.score, g.actions, g.result) for g in match.games] == [
+        (g.score, g.actions, g.result) for g in original.games
+    ]
+    report = verify(match)
+    assert [(e.line, e.column, e.kind.value, e.game) for e in report.errors] == [
+        (line, column, "unreadable-line", nth + 1)
+    ]
+    unverified = [n for n in report.notes if n.kind.value == "unverified"]
+    assert [(n.game, n.message.endswith(f"line {line} could not be read")) for n in unverified] == [
+        (nth + 1, True)
+    ]
+
+
+def test_other_text_after_the_last_action_of_a_game_is_one_error() -> None:
+    # a line that cannot be read inside a game that goes on: that line only, no new game
+    damaged, line = _seven_point_with("Roll:B:: 3 2", "Roll:B:: 3 @")
+    match = parse_gmd(damaged)
+    assert len(match.games) == 9
+    assert [(f.line, f.column) for f in match.read_errors] == [(line, 12)]
+
+
+def test_a_step_away_from_home_is_an_illegal_play_of_the_player() -> None:
+    # as in .mat: a rule break at the play, naming the player; the rest is verified
+    white = parse_gmd(HEAD + "Game:\nRoll:-:: 4 2\nMove:W:: 8/4 4/6\n", source_name="x.gmd")
+    (move,) = white.games[0].actions
+    assert isinstance(move, Move) and move.play == Play([Step(8, 4), Step(4, 6)])
+    assert not white.read_errors
+    (error,) = verify(white).errors
+    assert (error.line, error.column, error.kind.value, error.player_name) == (
+        7,
+        6,
+        "illegal-play",
+        "Ann",
+    )
+    assert error.message == "illegal play 8/4 4/6 for 42: 4/6 moves a checker away from its home"
+    # Black's points are White's numbers: 6/4 is Black's 19/21
+    black = parse_gmd(HEAD + "Game:\nRoll:-:: 4 2\nMove:B:: 6/4 1/5\nRoll:W:: 3 1\n")
+    (error,) = verify(black).errors
+    assert (error.kind.value, error.player_name) == ("illegal-play", "Bo")
+    assert error.message == (
+        "illegal play 19/21 24/20 for 42: 19/21 moves a checker away from its home"
+    )
+    record = HEAD + "Game:\nRoll:-:: 4 2\nMove:W:: 8/4 4/6\n"
+    result = CliRunner().invoke(main, ["verify", "-", "--from", "gmd"], input=record)
+    assert result.exit_code == 1  # a rule break, not an unreadable record (2)
+    assert result.stderr.startswith("-:7:6: error: illegal play 8/4 4/6 for 42:")

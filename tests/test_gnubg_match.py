@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from bounded import count_parsed
 from click.testing import CliRunner
 from debian_gnubg import debian_gnubg
 
@@ -258,8 +259,19 @@ def test_gnubg_016_spacing_reads_the_same() -> None:
 def test_a_broken_export_is_refused_at_its_place(change: tuple[str, str], message: str) -> None:
     text = _board_text("resignation.txt").replace(*change)
     with pytest.raises(NotationError) as err:
-        parse_gnubg_match(text, source_name="x.txt")
+        parse_gnubg_match(text, source_name="x.txt", strict=True)
     assert str(err.value).splitlines()[0] == f"x.txt:{message}"
+    # read leniently (the default), the line is one read error and the rest is read,
+    # unless nothing of the text is a match (no score line)
+    line, column, words = message.split(":", 2)
+    try:
+        match = parse_gnubg_match(text, source_name="x.txt")
+    except NotationError as again:
+        assert str(again) == str(err.value)
+        return
+    assert [(e.line, e.column, e.message) for e in match.read_errors] == [
+        (int(line), int(column), words.strip())
+    ]
 
 
 def test_an_annotation_is_the_comment_on_the_action_above() -> None:
@@ -340,3 +352,103 @@ def test_files_of_two_matches_are_not_joined(tmp_path: Path) -> None:
 
 
 XG_TEXT_MAT = " 1 point match\n\n Game 1\n Ann : 0      Bo : 0\n  1) 31: 8/5 6/5\n"
+
+
+# ------------------------------------------------ a bad line costs its board only (#28)
+
+REAL_EXPORT = (
+    ROOT / "data" / "real" / "gnubg_txt" / "lassehjorthmadsen__bglab__0ply__BoardLord_-_"
+    "Llabba_7pt_Backgammon_Studio_2023_08_09_18_11_07.txt"
+)
+
+
+def _damaged(find: str, change: tuple[str, str], nth: int = 0) -> tuple[str, int]:
+    lines = REAL_EXPORT.read_text().split("\n")
+    index = [i for i, line in enumerate(lines) if line.startswith(find)][nth]
+    lines[index] = lines[index].replace(*change, 1)
+    return "\n".join(lines), index + 1
+
+
+def test_a_damaged_line_of_analysis_is_an_error_and_the_game_is_verified() -> None:
+    text, line = _damaged("       0.", ("0.", "0@"), 3)
+    match = parse_gnubg_match(text, source_name="x.txt")
+    (fault,) = match.read_errors
+    assert (fault.line, fault.record) == (line, False)
+    original = parse_gnubg_match(REAL_EXPORT.read_text())
+    assert [g.actions for g in match.games] == [g.actions for g in original.games]
+    report = bgkit.verify(match)
+    assert [(e.kind.value, e.line) for e in report.errors] == [("unreadable-line", line)]
+    assert "unverified" not in {n.kind.value for n in report.notes}
+
+
+@pytest.mark.parametrize(
+    ("find", "change", "message"),
+    [
+        (" | O           X    |", ("X", "@"), "'@' is not a checker or a count"),
+        ("Pip counts", ("Pip counts", "Pip c@unts"), "a board without 'Pip counts: O n, X n'"),
+        (" GNU Backgammon  Position ID", ("ID:", "I@:"), "a board without the 'Position ID:'"),
+        (" +13-14", ("O: BoardLord", "Q: BoardLord"), "expected 'O: name' or 'X: name'"),
+    ],
+)
+def test_a_damaged_board_is_one_error_and_its_play_is_not_given_to_another(
+    find: str, change: tuple[str, str], message: str
+) -> None:
+    # (a board whose 'Pip counts:' or 'Position ID:' line was lost used to be dropped in
+    # silence, its play given to the board above: a false 'rolls out of turn')
+    text, _line = _damaged(find, change, 3)
+    match = parse_gnubg_match(text, source_name="x.txt")
+    (fault,) = match.read_errors
+    assert message in fault.message and fault.record
+    report = bgkit.verify(match)
+    assert [e.kind.value for e in report.errors] == ["unreadable-line"]
+    assert [n.kind.value for n in report.notes if n.kind.value == "unverified"] == ["unverified"]
+    original = parse_gnubg_match(REAL_EXPORT.read_text())
+    kept = {(a.line, a) for g in match.games for a in g.actions}
+    assert kept < {(a.line, a) for g in original.games for a in g.actions}
+    assert len(kept) == sum(len(g.actions) for g in original.games) - 1
+
+
+def test_a_damaged_score_line_is_refused_there_not_at_every_play() -> None:
+    # its names and length cannot be read: each '* name moves' line named neither player
+    text, line = _damaged("The score", ("7 points)", "7 p@ints)"))
+    with pytest.raises(NotationError) as info:
+        parse_gnubg_match(text, source_name="x.txt")
+    assert str(info.value).splitlines()[0] == (
+        f"x.txt:{line}:53: expected '(match to N points)' in the score line"
+    )
+    # a later game's: that game is one error, the others are read
+    two = REAL_EXPORT.read_text() + "\n" + text
+    match = parse_gnubg_match(two)
+    assert [(e.line, e.column) for e in match.read_errors] == [
+        (REAL_EXPORT.read_text().count("\n") + 2, 53)
+    ]
+    assert len(match.games) == 1
+
+
+def test_the_work_of_reading_past_bad_lines_is_bounded_by_the_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # every row of chances of eight games damaged: each is read again as its block only
+    import bgkit.formats.gnubg_text as module
+
+    lines = "\n".join([REAL_EXPORT.read_text()] * 8).split("\n")
+    damaged = [i for i, line in enumerate(lines) if line.startswith("       0.")]
+    for i in damaged[:900]:
+        lines[i] = lines[i].replace("0.", "0.1@", 1)
+    text = "\n".join(lines)
+    parsed = count_parsed(monkeypatch, module)
+    match = parse_gnubg_match(text)
+    assert len(match.read_errors) == 900 and not any(e.record for e in match.read_errors)
+    assert sum(parsed) < 6 * len(text)  # (the whole text again for each: 900 times)
+    assert len(match.games) == 8
+
+
+def test_an_export_cut_inside_a_board_is_one_error_at_its_end() -> None:
+    text = REAL_EXPORT.read_text()
+    cut = text[: text.index(" | O  ", 5000) + 30]
+    match = parse_gnubg_match(cut)
+    assert [(e.line, e.message) for e in match.read_errors] == [
+        (cut.count("\n") + 1, "gnubg text export ends too early; expected nl")
+    ]
+    whole = parse_gnubg_match(text)
+    assert match.games[0].actions == whole.games[0].actions[:3]

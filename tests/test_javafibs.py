@@ -13,7 +13,7 @@ from bgkit.errors import NotationError
 from bgkit.formats import read_match
 from bgkit.formats.gmd import read_gmd
 from bgkit.formats.javafibs import parse_javafibs, read_javafibs, sniff_javafibs
-from bgkit.play import Play
+from bgkit.play import Play, Step
 from bgkit.records import Double, Drop, Move, Take
 from bgkit.verify import verify
 
@@ -73,7 +73,6 @@ def test_cube_and_results() -> None:
         (HEAD + "0:You:6 1\r\n1:You:24-18 8-9\r\n", 6, 13, "both directions"),
         (HEAD + "1:You:8-4\r\n", 5, 3, "without a roll"),
         (HEAD + "0:Cy:6 1\r\n", 5, 3, "neither 'You' nor the opponent"),
-        (HEAD + "0:You:6 1\r\n1:You:bar-12\r\n", 6, 7, "not a checker step"),
         (HEAD + "99:You:\r\n", 5, 1, "unexpected"),
     ],
 )
@@ -142,3 +141,72 @@ def test_a_line_that_cannot_be_read_costs_that_line_only() -> None:
     original = parse_javafibs(text)
     assert len(match.games) == len(original.games)
     assert [g.result for g in match.games] == [g.result for g in original.games]
+
+
+# ---------------------------------------------------- a bad line costs that line only (#28)
+
+
+def _seven_with(line_of: str, text: str, nth: int = 0) -> tuple[str, int]:
+    """The 7-point match with its ``nth`` line starting ``line_of`` replaced by ``text``,
+    and that line's number."""
+    lines = SEVEN.read_text(encoding="utf-8").split("\n")
+    index = [i for i, line in enumerate(lines) if line.startswith(line_of)][nth]
+    lines[index] = text + "\r"
+    return "\n".join(lines), index + 1
+
+
+@pytest.mark.parametrize(
+    ("nth", "text", "column", "words"),
+    [
+        (1, "13:Joe@Black:", 4, "the game is against 'JoeBlack'"),  # read, cannot be used
+        (1, "13;JoeBlack:", 1, "unexpected"),  # a game start the grammar cannot read
+        (0, "1x:JoeBlack:", 1, "unexpected"),  # the first game's start
+        (4, "xx", 1, "unexpected"),  # other text in place of a game start
+    ],
+)
+def test_a_game_start_that_cannot_be_read_still_starts_its_game(
+    nth: int, text: str, column: int, words: str
+) -> None:
+    original = read_javafibs(SEVEN)
+    damaged, line = _seven_with("13:", text, nth)
+    match = parse_javafibs(damaged)
+    (fault,) = match.read_errors
+    assert (fault.line, fault.column) == (line, column) and words in fault.message
+    assert match.games == original.games  # every game, action and result
+    report = verify(match)
+    assert [(e.line, e.column, e.kind.value, e.game) for e in report.errors] == [
+        (line, column, "unreadable-line", nth + 1)
+    ]
+
+
+def test_a_lost_roll_costs_its_line_only() -> None:
+    damaged, line = _seven_with("0:JoeBlack:3 2", "0:JoeBlack:3 @")
+    match = parse_javafibs(damaged)
+    assert [(f.line, f.column) for f in match.read_errors] == [(line, 14)]
+    assert len(match.games) == 9
+
+
+@pytest.mark.parametrize(
+    ("written", "play", "message"),
+    [
+        # You go up in this game (17-21 19-21 is 8/4 6/4): 21-19 is 4/6
+        ("17-21 21-19", [Step(8, 4), Step(4, 6)], "4/6 moves a checker away from its home"),
+        # a whole move written the other way among the game's moves
+        ("21-17 21-19", [Step(4, 8), Step(4, 6)], "4/8 moves a checker away from its home"),
+        # an entry from an empty bar: the rules' to say
+        ("bar-12 19-21", [Step(25, 13), Step(6, 4)], "there is no checker on the bar to move"),
+    ],
+)
+def test_a_step_the_wrong_way_is_an_illegal_play_of_the_player(
+    written: str, play: list[Step], message: str
+) -> None:
+    damaged, line = _seven_with("1:You:17-21 19-21", f"1:You:{written}")
+    match = parse_javafibs(damaged)
+    assert not match.read_errors
+    move = match.games[0].actions[0]
+    assert isinstance(move, Move) and move.play == Play(play)
+    errors = verify(match).errors
+    assert [(e.line, e.kind.value, e.player_name) for e in errors][:1] == [
+        (line, "illegal-play", "SnowWhite")
+    ]
+    assert message in errors[0].message

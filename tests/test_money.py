@@ -88,13 +88,11 @@ def _checker_and_cube(name: str, plies: int) -> None:
         assert mine["actual_result"] / games == pytest.approx(float(ppg), abs=6e-4)
 
 
-@pytest.mark.parametrize("name", sorted(SESSIONS))
-def test_money_sessions_agree_with_gnubg_at_0_ply(name: str) -> None:
-    _checker_and_cube(name, 0)
-    table = _table(name, 0)
+def _luck(name: str, plies: int) -> None:
+    table = _table(name, plies)
     overall = table["Overall statistics"]
-    games = len(_analysis(name, 0).match.games)
-    for p, mine in enumerate(_analysis(name, 0).players_list):
+    games = len(_analysis(name, plies).match.games)
+    for p, mine in enumerate(_analysis(name, plies).players_list):
         emg, points = _pair(table["Luck statistics"]["Luck total EMG (Points)"][p])
         assert mine["luck_emg"] == pytest.approx(emg, abs=6e-4)
         assert mine["luck_mwc"] == pytest.approx(points, abs=1e-3)  # (float32 sums)
@@ -104,9 +102,18 @@ def test_money_sessions_agree_with_gnubg_at_0_ply(name: str) -> None:
         assert mine["luck_adjusted_result"] / games == pytest.approx(ppg, abs=6e-4)
 
 
+@pytest.mark.parametrize("name", sorted(SESSIONS))
+def test_money_sessions_agree_with_gnubg_at_0_ply(name: str) -> None:
+    _checker_and_cube(name, 0)
+    _luck(name, 0)
+
+
 @pytest.mark.parametrize("name", ["jacoby_beavers", "plain"])
 def test_money_sessions_agree_with_gnubg_at_2_ply(name: str) -> None:
-    """Checker play and cube (luck at 2-ply is not yet gnubg's: see the issue)."""
+    """Checker play and cube. (The luck: the test below. At 2-ply it depends on what
+    gnubg's cache holds, and these tables come from the playing session's own analysis,
+    whose cache held the play's searches: a fresh gnubg process gives ``plain`` a luck
+    adjusted result of +6.085, as bgkit does, where this table says +6.100.)"""
     _checker_and_cube(name, 2)
 
 
@@ -175,26 +182,25 @@ def test_an_sgf_says_its_rules_and_is_analysed_under_them() -> None:
         assert -mine["cube_error_mwc"] == pytest.approx(points, abs=1e-3)
 
 
-def test_luck_at_2_ply_is_gnubgs_but_where_a_roll_dances() -> None:
+@pytest.mark.parametrize("name", ["jacoby_beavers", "plain"])
+def test_luck_at_2_ply_is_gnubgs_on_every_roll(name: str) -> None:
     """gnubg's 2-ply analysis gives a roll's luck ("0-ply") from what its deeper searches
     left in its cache. bgkit asks what gnubg asks, in its order, and reads the same
-    figures, a dance's too where no made-up turn leads to the position after it and the
-    roller cannot double (:meth:`bgkit.analysis.gnubg.GnubgEvaluator.dance_equity`):
-    measured 171 of the session's 188 rolls to gnubg's five decimals (167 reading all
-    those dances from gnubg's ``eval``; 38 before bgkit's Python calls carried gnubg's
-    beaver setting), the others, all in positions where a roll dances, within 0.015 EMG."""
+    figures, a dance's too where no made-up turn leads to the position after it
+    (:meth:`bgkit.analysis.gnubg.GnubgEvaluator.dance_equity`, in a forked copy of the
+    process): measured, all 188 rolls of each session to gnubg's five decimals, against
+    gnubg's analysis in a fresh process (``jacoby_beavers``: 171 with that read in this
+    process and none where the roller could double, 167 reading all those dances from
+    gnubg's ``eval``, 38 before bgkit's Python calls carried gnubg's beaver setting)."""
     import json
 
-    theirs = json.loads((DATA / "jacoby_beavers.2ply.luck.json").read_text())
-    rows = _analysis("jacoby_beavers", 2).rows
+    theirs = json.loads((DATA / f"{name}.2ply.luck.json").read_text())
+    rows = _analysis(name, 2).rows
     mine = [r for r in rows if r["action"] == "move" and r["luck_emg"] is not None]
-    assert len(mine) == len(theirs)
-    agree = 0
+    assert len(mine) == len(theirs) == 188
     for row, (game, player, dice, luck) in zip(mine, theirs, strict=True):
         assert (row["game"], row["player"], row["dice"]) == (game, player, dice)
-        assert row["luck_emg"] == pytest.approx(luck, abs=0.015)
-        agree += abs(row["luck_emg"] - luck) <= 1e-5
-    assert agree >= 171
+        assert row["luck_emg"] == pytest.approx(luck, abs=1e-5), row  # (five decimals)
 
 
 def test_figures_do_not_depend_on_gnubg_settings_others_left() -> None:

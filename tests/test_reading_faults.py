@@ -312,3 +312,11 @@ def test_a_game_line_that_cannot_be_read_is_one_error_for_its_game() -> None:
         (24, 6, "illegal-play", "Alice"),  # game 3, scored from its own header
     ]
     assert [g.number for g in parse_mat(text).games] == [1, 3]
+
+
+def test_a_step_that_does_not_move_is_an_illegal_play() -> None:
+    # 6/6 in a play of three parts for 65: read as written, it moved nothing and passed
+    text = (FAULTS / "step_away_from_home.mat").read_text().replace("6/8  ", "6/6  ")
+    (error,) = verify(parse_mat(text)).errors
+    assert where(error) == (7, 6, "illegal-play", "Alice")
+    assert error.message == "illegal play 14/8 15/10 6/6 for 65: 6/6 does not move the checker"

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bounded import count_parsed
 from debian_gnubg import debian_gnubg, run_script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -591,8 +592,6 @@ def test_a_root_pl_does_not_override_the_set_up_pl() -> None:
             13,
         ),
         ("(;GM[6];B[31qT])", "'T' is no point letter (a-x, y for the bar, z off)", 1, 14),
-        ("(;GM[6];B[31tq])", "a checker moves towards its home: tq is 5/8 for Black", 1, 13),
-        ("(;GM[6];B[31zq])", "a checker cannot move from off ('z')", 1, 13),
         ("(;GM[6];W[11abbcdeefgh])", "a move has at most four letter pairs", 1, 21),
         ("(;GM[6];PL[X]DI[31])", "PL is W or B, not 'X'", 1, 12),
         ("(;GM[6]PL[0];CV[1])", "PL is W or B, not '0'", 1, 11),  # in the root too
@@ -612,13 +611,23 @@ def test_errors_say_what_and_where(text: str, message: str, line: int, column: i
         assert parse_sgf(text).games[0].annotations == (("sgf:node", (";B[resign]",)),)
         return
     with pytest.raises(NotationError) as info:
-        parse_sgf(text, source_name="t.sgf")
+        parse_sgf(text, source_name="t.sgf", strict=True)
     err = info.value
     if line:
         assert err.msg == message
         assert (err.line, err.column, err.source_name) == (line, column, "t.sgf")
     else:
         assert message in err.msg
+    # read leniently (the default), the node is one read error and the rest is read; a
+    # text none of whose games can be read is refused with the same error
+    try:
+        match = parse_sgf(text, source_name="t.sgf")
+    except NotationError as again:
+        assert (again.msg, again.line, again.column) == (err.msg, err.line, err.column)
+        return
+    assert [(e.message, e.line, e.column) for e in match.read_errors] == [
+        (err.msg, err.line, err.column)
+    ]
 
 
 def test_error_rendering() -> None:
@@ -1044,3 +1053,75 @@ def test_gnubg_loads_bgkits_sgf_into_the_same_records(tmp_path: Path) -> None:
                 if want == {"action": "set"}:  # the cube owner: a key gnubg names its own way
                     have = {"action": have["action"]}
                 assert have == want, (name, k)
+
+
+# ------------------------------------------------- a bad node costs that node only (#28)
+
+SEVEN_SGF = DATA / "real" / "sgf" / "gitGNU__gnu_gibbon__7point.sgf"
+
+
+def test_a_step_away_from_home_is_an_illegal_play_of_the_player() -> None:
+    # Black's 31 written "tq" is 5/8: a rule break at the play, not an unreadable node
+    match = parse_sgf("(;GM[6]MI[length:3]PW[Ann]PB[Bo]\n;B[31tq])", source_name="t.sgf")
+    assert not match.read_errors
+    (move,) = match.games[0].actions
+    assert isinstance(move, Move) and move.play == Play([Step(5, 8)])
+    (error,) = verify(match).errors
+    assert (error.line, error.column, error.kind.value, error.player_name) == (
+        2,
+        2,
+        "illegal-play",
+        "Bo",
+    )
+    assert error.message == "illegal play 5/8 for 31: 5/8 moves a checker away from its home"
+
+
+def test_a_node_that_cannot_be_read_costs_that_node_only() -> None:
+    text = SEVEN_SGF.read_text()
+    damaged = text.replace(";W[32xvmj]", ";W[3@xvmj]", 1)
+    line = damaged[: damaged.index("3@xvmj")].count("\n") + 1
+    match = parse_sgf(damaged)
+    assert [(e.line, e.column) for e in match.read_errors] == [(line, 4)]
+    original = parse_sgf(text)
+    assert [len(g.actions) for g in match.games] == [
+        len(g.actions) - (i == 0) for i, g in enumerate(original.games)
+    ]
+    assert [g.result for g in match.games] == [g.result for g in original.games]
+    report = verify(match)
+    assert [(e.line, e.kind.value) for e in report.errors] == [(line, "unreadable-line")]
+
+
+def test_a_game_tree_that_cannot_be_read_costs_that_game_only() -> None:
+    text = SEVEN_SGF.read_text()
+    second = text.index("(;FF[4]", 1)
+    damaged = text[: second + 2] + "F@[4" + text[second + 6 :]
+    line = text[:second].count("\n") + 1
+    match = parse_sgf(damaged)
+    assert [(e.line, e.column, e.message) for e in match.read_errors] == [
+        (line, 4, "unexpected '@'; expected a value in brackets")
+    ]
+    original = parse_sgf(text)
+    assert [g.number for g in match.games] == [1, 3, 4, 5, 6, 7, 8, 9]
+    assert match.games == tuple(g for g in original.games if g.number != 2)
+
+
+def test_reading_past_many_bad_lines_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # each stray character is parsed again from its own game tree only (not the file),
+    # and past 1,000 such lines the rest of the file is not read
+    import bgkit.formats.sgf as module
+
+    lines = "\n".join([(DATA / "real" / "sgf" / "kevung__gbf__test.sgf").read_text()] * 4)
+    rows = lines.split("\n")
+    moves = [i for i, row in enumerate(rows) if row.startswith((";W[", ";B["))]
+    for i in moves[:300]:
+        rows[i] += "@"
+    text = "\n".join(rows)
+    parsed = count_parsed(monkeypatch, module)
+    match = parse_sgf(text)
+    assert len(match.read_errors) == 300 and len(match.games) == 4 * 7
+    biggest_tree = max(len(tree) for tree in text.split("\n("))
+    assert sum(parsed) <= 300 * (biggest_tree + 256)
+    marked = set(moves)
+    many = parse_sgf("\n".join(row + "@" if i in marked else row for i, row in enumerate(rows)))
+    assert len(many.read_errors) == 1001
+    assert [e for e in many.read_errors if e.message.startswith("more than 1000 lines")]

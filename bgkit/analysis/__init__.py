@@ -10,8 +10,10 @@ One module per concern, the lower ones first:
   :class:`~bgkit.analysis.evaluator.Evaluator` interface) and a cache in front of one;
 * :mod:`bgkit.analysis.engine_gate`: the one gate before gnubg's C code (what it is handed
   is what it supports);
+* :mod:`bgkit.analysis.gnubg_process`: GNU Backgammon's process: its module, its
+  command channel and threads, what bgkit knows of its one state, forked copies;
 * :mod:`bgkit.analysis.gnubg`: GNU Backgammon as the evaluator
-  (:class:`~bgkit.analysis.gnubg.GnubgEvaluator`);
+  (:class:`~bgkit.analysis.gnubg.GnubgEvaluator`), on that process;
 * :mod:`bgkit.analysis.hints`: one position: the ranked plays or the cube decision
   (``bgkit.hint``);
 * :mod:`bgkit.analysis.tasks`: the evaluation side of a match's analysis, one task per

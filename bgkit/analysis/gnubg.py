@@ -30,12 +30,9 @@ best cube action): so the 0-ply cubeful equity of a position, and from it and th
 same with the cube turned most 0-ply cube decisions, are read from the score of a
 made-up previous turn of the opponent (:func:`_predecessor`). The rest (deeper
 searches, positions no such turn leads to, cube decisions where doubling is right)
-come from gnubg's ``eval`` command, printed with six decimals. gnubg runs such commands
-in its thread pool and looks for the answer every 10 ms (``multithread.c``,
-``WaitForAllTasks``): on an idle machine an ``eval`` takes 10 ms, however short the
-work, so the evaluator avoids commands where it can, and asks ``eval`` about a position
-once (at 0-ply). The pool is started on the first command (``set threads 2``; the
-Python API needs none, and with none a command hangs).
+come from gnubg's ``eval`` command, printed with six decimals. Commands are slow to
+answer (:mod:`bgkit.analysis.gnubg_process`), so the evaluator avoids them where it
+can, and asks ``eval`` about a position once (at 0-ply).
 
 gnubg keeps one position cache per process, and it answers for a position with
 whatever depth it was last searched at; :meth:`GnubgEvaluator.clear_cache` empties it.
@@ -54,23 +51,38 @@ Everything happens on gnubg's one global state: one evaluator per process is eno
 
 from __future__ import annotations
 
-import atexit
-import ctypes
 import itertools
-import os
 import re
-import sys
-import tempfile
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
-from types import ModuleType
-from typing import IO, Any, Self
+from typing import Any
 
 from bgkit.analysis import engine_gate
 from bgkit.analysis.evaluator import Candidate, Chances, CubeDecision, Evaluation
+from bgkit.analysis.gnubg_process import (
+    BEAVERS as BEAVERS,
+)
+from bgkit.analysis.gnubg_process import (
+    CACHE_SIZE as CACHE_SIZE,
+)
+from bgkit.analysis.gnubg_process import (
+    _beavers,
+    _in_child,
+    _lock,
+    _Searched,
+    _searching,
+    _Table,
+)
+from bgkit.analysis.gnubg_process import (
+    _Capture as _Capture,
+)
+from bgkit.analysis.gnubg_process import (
+    _session as _session,
+)
+from bgkit.analysis.gnubg_process import (
+    gnubg_module as gnubg_module,
+)
 from bgkit.analysis.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
 from bgkit.movegen import Key, Side
 from bgkit.play import Play, Step
@@ -96,45 +108,11 @@ HINT_FILTERS: dict[int, tuple[tuple[int, int, float], ...]] = {
     4: ((0, 16, 0.32), (0, 12, 0.16), (0, 6, 0.08), (0, 4, 0.06)),
 }
 
-_SETUP = (
-    "set display off",
-    "set sound enable off",
-    "set output digits 6",
-    "set output mwc off",
-    "set evaluation chequerplay evaluation prune on",
-    "set evaluation cubedecision evaluation prune on",
-    "set evaluation chequerplay evaluation cubeful on",
-    "set evaluation cubedecision evaluation cubeful on",
-)
-#: Entries of gnubg's position cache (its default; set when it is cleared).
-CACHE_SIZE = 1 << 19
 #: How much the play made may lose before gnubg's analysis searches it and the best
 #: play the full depth when its search stopped early (its doubtful mark, 0.03 EMG).
 KEEP_THRESHOLD = 0.03
 
 
-class _Searched:
-    """Whether gnubg's cache may hold figures of searches deeper than 0-ply (since it was
-    last cleared): a 0-ply question may then get such a figure, and what the evaluator
-    kept from an earlier asking is not what gnubg would answer now."""
-
-    deeper = False
-
-
-def _searching(plies: int) -> None:
-    if plies:
-        _Searched.deeper = True
-
-
-class _Table:
-    """The match equity table gnubg has in memory (one per process), and the size of its
-    position cache."""
-
-    loaded = DEFAULT_MET
-    entries = CACHE_SIZE
-
-
-_lock = threading.Lock()
 #: The cubeless chances gnubg prints under a play or a cube analysis, as groups
 #: (``0.52 0.15 0.009 - 0.47 0.17 0.008``: the player's win, gammon, backgammon, then the
 #: opponent's win, gammon, backgammon; the opponent's win is left out).
@@ -151,234 +129,6 @@ _CUBE = re.compile(
     r"\s+([+-]?\d+\.\d+)",
     re.MULTILINE,
 )
-
-
-@cache
-def gnubg_module() -> ModuleType:
-    """The ``gnubg`` module, imported and set up for quiet, scripted use (once per process).
-
-    :raises ImportError: when the ``gnubg`` package is not installed.
-    """
-    import gnubg
-
-    with _Capture() as out:
-        for setting in _SETUP:
-            out.run(gnubg, setting)
-    module: ModuleType = gnubg
-    return module
-
-
-@cache
-def _libc() -> Any:
-    try:
-        return ctypes.CDLL(None)
-    except (OSError, TypeError):  # pragma: no cover (no C library to load by that name)
-        return None
-
-
-def _fflush() -> None:
-    """Flush every C stdio stream (gnubg's output)."""
-    libc = _libc()
-    if libc is not None:
-        libc.fflush(None)
-
-
-class _Capture:
-    """Run gnubg commands with file descriptor 1 sent to a file, and read what they print.
-
-    gnubg writes with C stdio to file descriptor 1; the buffers are flushed with
-    ``fflush(NULL)`` before the descriptor is put back.
-    """
-
-    def __enter__(self) -> Self:
-        self.file: IO[bytes] = tempfile.TemporaryFile()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.file.close()
-
-    def run(self, gnubg: Any, command: str) -> str:
-        sys.stdout.flush()
-        _fflush()
-        self.file.seek(0)
-        self.file.truncate()
-        saved = os.dup(1)
-        os.dup2(self.file.fileno(), 1)
-        try:
-            gnubg.command(command)
-            _fflush()
-        finally:
-            os.dup2(saved, 1)
-            os.close(saved)
-        self.file.seek(0)
-        return self.file.read().decode("utf-8", "replace")
-
-
-class _Session(_Capture):
-    """The process's command channel to gnubg, and the search settings of its commands.
-
-    **Short commands on one CPU.** gnubg hands a command's evaluation to a thread of its
-    pool and checks for the answer at once, then every 10 ms. On an idle machine the
-    check comes first (the pool thread wakes on another CPU), so an ``eval`` that takes
-    0.2 ms answers after 10 ms. :meth:`one_cpu` puts the calling thread (for the
-    command) and gnubg's threads on the CPU the caller runs on: the woken thread then
-    runs first, and the answer is there when gnubg first looks (mostly). Deeper
-    searches let gnubg's threads go (:meth:`search`). Linux only; elsewhere, or when
-    gnubg's threads are not the ones the session started, commands run as they are.
-    """
-
-    settings: tuple[int, object] | None = None
-    beavers: int = -1
-    """gnubg's ``set beavers`` (-1: not known). Never assumed to be gnubg's default: code
-    sharing the process (or the parent of a forked worker) may have set it."""
-    jacoby: bool | None = None
-    """gnubg's ``set jacoby`` (``None``: not known, as :attr:`beavers`)."""
-    threads: tuple[int, ...] = ()
-    """Thread IDs of gnubg's pool (the threads ``set threads`` started)."""
-    pinned: int | None = None
-    """The CPU gnubg's threads are kept on since the last short command (``None``: free)."""
-
-    def start_threads(self, gnubg: Any) -> None:
-        """Start gnubg's pool (``set threads 2``) from the caller's CPU: the command then
-        answers at once (else after 20 ms)."""
-        before = _thread_ids()
-        try:
-            if not before:  # (so the threads could not be told)
-                raise OSError("no list of threads")
-            mine = os.sched_getaffinity(0)
-            cpu = _current_cpu(mine)
-            os.sched_setaffinity(0, {cpu})
-        except (AttributeError, OSError):  # pragma: no cover (not Linux, or not allowed)
-            self.run(gnubg, "set threads 2")
-            return
-        try:
-            self.run(gnubg, "set threads 2")
-        finally:
-            os.sched_setaffinity(0, mine)
-        self.threads = tuple(sorted(_thread_ids() - before))  # (started on ``cpu``)
-        self.pinned = cpu if self.threads else None
-
-    @contextmanager
-    def one_cpu(self) -> Iterator[None]:
-        """Run a short command with the caller and gnubg's threads on the caller's CPU.
-
-        gnubg's threads stay there after it (moved each time, they answer late more
-        often); :meth:`unpin` lets them go."""
-        if not self.threads:
-            yield
-            return
-        mine = os.sched_getaffinity(0)
-        try:
-            cpu = _current_cpu(mine)
-            os.sched_setaffinity(0, {cpu})
-            if self.pinned != cpu:
-                _pin(self.threads, {cpu})
-                self.pinned = cpu
-        except OSError:  # pragma: no cover (gnubg's threads changed: leave them alone)
-            self.threads, self.pinned = (), None
-        try:
-            yield
-        finally:
-            os.sched_setaffinity(0, mine)
-
-    def unpin(self) -> None:
-        """Let gnubg's threads run on the caller's CPUs."""
-        if self.pinned is None:
-            return
-        self.pinned = None
-        try:
-            _pin(self.threads, os.sched_getaffinity(0))
-        except OSError:  # pragma: no cover
-            self.threads = ()
-
-    def search(self, gnubg: Any, command: str, plies: int) -> str:
-        """Run a command that searches ``plies`` deep: a 0-ply one on one CPU, deeper ones
-        with gnubg's threads free (it may spread a search over them)."""
-        _searching(plies)
-        if plies:
-            self.unpin()
-            return self.run(gnubg, command)
-        with self.one_cpu():
-            return self.run(gnubg, command)
-
-    def set_rules(self, gnubg: Any, position: Position) -> None:
-        """Make gnubg's beaver setting and Jacoby rule those of ``position``'s session
-        (:func:`_beavers`; the Jacoby rule as the position says in money play, gnubg's
-        default in match play): its commands' cube information, and so the keys of its
-        cache, carry them (gnubg's IDs do not)."""
-        beavers = _beavers(position.match_length, position.beavers)
-        if beavers != self.beavers:
-            self.run(gnubg, f"set beavers {beavers}")
-            self.beavers = beavers
-        jacoby = position.jacoby or bool(position.match_length)
-        if jacoby != self.jacoby:
-            self.run(gnubg, f"set jacoby {'on' if jacoby else 'off'}")
-            self.jacoby = jacoby
-
-    def forget(self) -> None:
-        """Forget the settings this session gave gnubg: code sharing the process (a
-        notebook's own ``gnubg.command``, another library) may have changed them, so
-        they are all given again before the next command that depends on them."""
-        self.settings = None
-        self.beavers = -1
-        self.jacoby = None
-
-    def set_plies(
-        self, gnubg: Any, plies: int, filters: dict[int, tuple[tuple[int, int, float], ...]]
-    ) -> None:
-        """Make ``eval`` and ``hint`` search ``plies`` deep with the analysis move filters."""
-        wanted = (plies, filters)
-        if self.settings == wanted:
-            return
-        if self.settings is None:  # (forgotten: what the output is parsed by, too)
-            for setting in _SETUP:
-                self.run(gnubg, setting)
-        for what in ("chequerplay", "cubedecision"):
-            self.run(gnubg, f"set evaluation {what} evaluation plies {plies}")
-        gnubg.setevalhintfilter(
-            [
-                {"ply": n, "level": level, "acceptmoves": a, "extramoves": e, "threshold": t}
-                for n, row in sorted(filters.items())
-                for level, (a, e, t) in enumerate(row)
-            ]
-        )
-        self.settings = wanted
-
-
-@cache
-def _session() -> _Session:
-    """The command channel, with gnubg's thread pool started (commands that evaluate need
-    it; the Python API does not, so a process that only calls it saves the 25 ms)."""
-    session = _Session().__enter__()
-    atexit.register(session.__exit__)
-    session.start_threads(gnubg_module())
-    return session
-
-
-def _thread_ids() -> set[int]:
-    """The IDs of this process's threads (empty where ``/proc`` does not list them)."""
-    try:
-        return {int(name) for name in os.listdir("/proc/self/task")}
-    except (OSError, ValueError):  # pragma: no cover (not Linux)
-        return set()
-
-
-def _pin(threads: Sequence[int], cpus: set[int]) -> None:
-    """Let the ``threads`` (0: the caller) run on ``cpus`` only."""
-    for tid in threads:
-        os.sched_setaffinity(tid, cpus)
-
-
-def _current_cpu(allowed: set[int]) -> int:
-    """The CPU the calling thread runs on (one of ``allowed`` if the C library cannot say)."""
-    libc = _libc()
-    cpu = -1
-    if libc is not None:
-        try:
-            cpu = int(libc.sched_getcpu())
-        except AttributeError:  # pragma: no cover (no sched_getcpu in this C library)
-            cpu = -1
-    return cpu if cpu in allowed else min(allowed)
 
 
 class GnubgEvaluator:
@@ -596,31 +346,55 @@ class GnubgEvaluator:
         have left, and which gnubg's ``eval`` does not read. The Python API reaches that
         entry only through a play that ends there (:meth:`_optimal`); where none can,
         it is read inside a 1-ply search of ``position`` itself, scored as the play of a
-        made-up turn of the opponent that ends there: its cubeful equity with no cube
-        action is the mean over the 36 rolls of each roll's best 0-ply equity, all from
-        the same cache, the dances' that entry. The entry is what the mean leaves once
-        the other rolls' equities are taken out.
+        made-up turn of the opponent that ends there: its cubeful equity is the mean
+        over the 36 rolls of each roll's best 0-ply equity, the dances' that entry. The
+        entry is what the mean leaves once the other rolls' equities are taken out, as
+        the search left them (where the roller may double, the search looks for the
+        positions after each roll with the cube doubled too, and figures them again
+        when it does not find both: so the other rolls' equities are read after it).
+
+        The search runs in a forked copy of this process (:func:`_in_child`): what it
+        leaves in gnubg's cache, which later searches would meet (measured: a 2-ply
+        candidate play's equity 1e-4 off gnubg's), goes with the copy.
 
         ``None`` when the usual reading holds (no roll dances, or a made-up turn leads
         to the position after the dance) or this one is not made: no made-up turn of
-        the opponent leads to ``position``, or the roller may double there (the search's
-        figure is then his best cube action's, and the search of the double that tells
-        it apart leaves figures in gnubg's cache that change later searches: measured,
-        a 2-ply candidate play's equity 1e-4 off gnubg's).
+        the opponent leads to ``position``, the search's figure may be the roller's
+        double's (:meth:`_may_be_doubled`), or the copy cannot be made or gave no answer.
         """
         dances = [roll for roll, equity in best.items() if equity is None]
         if not dances or _predecessor(replace(position, turn=position.opponent)) is not None:
             return None
+        weight = {roll: 1 if roll[0] == roll[1] else 2 for roll in best}
+
+        def read() -> float | None:
+            mean = self._one_ply(position)
+            if mean is None:
+                return None
+            after = self.best_equities(position, plies=0)
+            if self._may_be_doubled(position, mean):
+                return None
+            rest = sum(weight[roll] * e for roll, e in after.items() if e is not None)
+            return (36 * mean - rest) / sum(weight[roll] for roll in dances)
+
+        return _in_child(read)
+
+    def _may_be_doubled(self, position: Position, mean: float) -> bool:
+        """Whether the 1-ply figure ``mean`` of the roller (:meth:`_one_ply`) may be his
+        double's: gnubg's search takes his best cube action where he may double, the
+        higher of no double and the lower of double/take (searched here: it leaves
+        figures in gnubg's cache) and double/pass."""
         from bgkit.analysis.metrics import cube_available
 
-        if cube_available(position):
-            return None
-        mean = self._one_ply(position)
-        if mean is None:
-            return None
-        weight = {roll: 1 if roll[0] == roll[1] else 2 for roll in best}
-        rest = sum(weight[roll] * equity for roll, equity in best.items() if equity is not None)
-        return (36 * mean - rest) / sum(weight[roll] for roll in dances)
+        if not cube_available(position):
+            return False
+        doubled = replace(position, cube=position.cube * 2, cube_owner=position.opponent)
+        taken = self._one_ply(doubled)
+        if taken is None:  # pragma: no cover (the same made-up turn as the position's)
+            return True
+        met = self.match_equity_table()
+        take = met.mwc_to_emg(met.emg_to_mwc(taken, doubled), position)
+        return mean < min(take, 1.0) + _SETTLED
 
     def _one_ply(self, position: Position) -> float | None:
         """1-ply cubeful equity of the player on roll (no pruning), scored as the play
@@ -786,9 +560,15 @@ class GnubgEvaluator:
     ) -> dict[Key, Candidate]:
         """The ``wanted`` plays (and those between them at 0-ply) searched ``plies`` deep,
         by result: gnubg's ``hint`` with move filters that keep the plays ranked down to
-        the last wanted one at 0-ply through every level, so each is scored as gnubg's
-        analysis scores the play made (``eval`` of the position after a play gives
-        another figure: it is another search)."""
+        the last wanted one at 0-ply and skip the levels between, so each is scored as
+        gnubg's analysis scores the play made (``eval`` of the position after a play gives
+        another figure: it is another search).
+
+        gnubg's analysis scores the play made with one search at the deepest level
+        (``FindnSaveBestMoves``: ``ScoreMove``), not level by level: a search one ply
+        short of it leaves figures in gnubg's cache that its luck analysis of the next
+        roll meets (measured: a dance's luck 0.0132 off gnubg's when the levels between
+        were searched, equal when skipped; every candidate figure the same)."""
         legal = position.legal_results(*dice)
         ranks = self._ranks(position, dice)
         last = max((ranks.get(key, len(legal)) for key in wanted), default=len(legal))
@@ -807,9 +587,10 @@ class GnubgEvaluator:
         plies: int,
         level: tuple[int, int, float],
     ) -> dict[Key, Candidate]:
-        """:meth:`_hint` with the move filter ``level`` (accept, extra, threshold) at every
-        level, by result (``legal``: the roll's legal plays)."""
-        filters = {n: (level,) * n for n in range(1, plies + 1)}
+        """:meth:`_hint` with the move filter ``level`` (accept, extra, threshold) at 0-ply,
+        the levels between 0-ply and ``plies`` skipped (gnubg's accept -1), by result
+        (``legal``: the roll's legal plays)."""
+        filters = {n: (level,) + (_SKIP,) * (n - 1) for n in range(1, plies + 1)}
         found = self._hint(position, dice, plies, filters)
         return {c.key: c for c in _candidates(position, legal, found)}
 
@@ -958,17 +739,6 @@ def _cubeinfo_cached(
     return ci
 
 
-#: The beavers gnubg allows a cube in money play by default (its ``set beavers``).
-BEAVERS = 3
-
-
-def _beavers(length: int, allowed: bool) -> int:
-    """gnubg's ``set beavers`` for a position: its default in match play (where beavers
-    mean nothing, but gnubg's cube information still carries the setting) and in money
-    play with beavers allowed, none otherwise."""
-    return BEAVERS if length or allowed else 0
-
-
 @cache
 def _evalcontext(gnubg: Any, plies: int) -> dict[str, Any]:
     # cubeful, plies, deterministic, pruning nets (as the analysis settings), no noise
@@ -985,6 +755,9 @@ def _unpruned(gnubg: Any) -> dict[str, Any]:
 
 
 _ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
+
+#: A move filter level that gnubg's search skips (accept -1: no search at that depth).
+_SKIP = (-1, 0, 0.0)
 
 #: How far the optimal equity must be above doubling's for a 0-ply cube decision to be
 #: settled without gnubg's cube analysis (the figures pass through float32 and the MET).

@@ -8,6 +8,7 @@ cannot read. Each line is parsed once, its tokens placed in the whole text.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lark import Lark, Token, Transformer, UnexpectedInput
@@ -18,7 +19,14 @@ from bgkit._grammars import build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
 from bgkit.records import ReadError
 
-__all__ = ["keep_fault", "line_starts", "parse_lines", "parse_slice", "read_by_lines"]
+__all__ = [
+    "LostGameLines",
+    "keep_fault",
+    "line_starts",
+    "parse_lines",
+    "parse_slice",
+    "read_by_lines",
+]
 
 MAX_FAULTS = 1000
 """Lines that cannot be read, at most, before the rest of a file is left unread (a fault's
@@ -140,3 +148,33 @@ def keep_fault(faults: list[ReadError] | None, err: NotationError) -> None:
     if faults is None or isinstance(err, LimitError):
         raise err
     faults.append(ReadError(err.line, err.column, err.msg))
+
+
+class LostGameLines:
+    """The lines of a record that could not be read, met in file order by an assembler:
+    one that ``game_line`` matches (it starts like the line that starts a game) starts a
+    game all the same; another is :attr:`pending` until the next line read (an assembler
+    starts a game there when that line acts after a game's end)."""
+
+    def __init__(
+        self, source: str, faults: list[ReadError] | None, game_line: re.Pattern[str]
+    ) -> None:
+        self.faults = sorted(faults or (), key=lambda f: f.line)
+        self.index = 0
+        self.pending: ReadError | None = None
+        self.game_line = game_line
+        self.lines = source.split("\n") if self.faults else []
+
+    def before(self, line: int) -> list[ReadError]:
+        """The game lines among the unread lines before ``line`` (others: :attr:`pending`)."""
+        games: list[ReadError] = []
+        while self.index < len(self.faults) and self.faults[self.index].line < line:
+            fault = self.faults[self.index]
+            self.index += 1
+            text = self.lines[fault.line - 1] if fault.line <= len(self.lines) else ""
+            if self.game_line.match(text):
+                games.append(fault)
+                self.pending = None
+            else:
+                self.pending = fault
+        return games

@@ -50,12 +50,18 @@ A set-up position becomes the game's :attr:`~bgkit.records.Game.setup` (XG's
 **What is rejected** (:class:`~bgkit.errors.NotationError` with line and column): a file
 that does not start with ``GMD-n``, unknown keywords, points outside 1-24, a ``Points{}``
 of other than 26 numbers, an action before the first ``Game:``, a move with more than
-four steps.
+four steps. Only the first line costs the file; any other such line is a
+:class:`~bgkit.records.ReadError` and the rest is read. A ``Game:`` line that cannot be
+read still starts its game (its actions are kept, and left unverified), and so does any
+line that cannot be read between a game's end and the actions after it. A step away from
+home (``8/14`` for White) is kept as written: the verifier reports it as the player's
+illegal play.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
@@ -64,7 +70,7 @@ from lark import Token, v_args
 from bgkit._grammars import SourceText, SourceTransformer
 from bgkit.errors import BgkitError, NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import keep_fault, parse_lines
+from bgkit.formats._by_lines import LostGameLines, keep_fault, parse_lines
 from bgkit.limits import check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
@@ -260,6 +266,7 @@ class _Assembler(SourceText):
     ) -> None:
         super().__init__(source, source_name)
         self.faults = faults
+        self.after_lost = False  # the line before the one being read could not be read
 
     def match(self, lines: list[_Line]) -> Match:
         names = ["", ""]
@@ -268,8 +275,27 @@ class _Assembler(SourceText):
         length = 0
         crawford = False
         games: list[_GameState] = []
+        lost = LostGameLines(self.source, self.faults, _GAME_LINE)
+        failed = False  # the line before could not be used
         for line in lines:
             kind = line.kind
+            for fault in lost.before(line.token.line or 0):
+                # a Game: line that could not be read starts its game all the same
+                if games:
+                    self.finish(games[-1])
+                games.append(_GameState(line=fault.line, column=1))
+            self.after_lost = lost.pending is not None or failed
+            failed = False
+            if self.after_lost and games and games[-1].roll is not None:
+                games[-1].roll = None  # (its move was on the line that could not be read)
+            if kind not in _HEADER_KINDS and lost.pending is not None:
+                if not games or games[-1].result is not None or _played_out(games[-1]):
+                    # actions after a game's end (or before any game) and a line that
+                    # could not be read before them: that line was their Game: line
+                    if games:
+                        self.finish(games[-1])
+                    games.append(_GameState(line=lost.pending.line, column=1))
+                lost.pending = None
             if kind == "comment":
                 comments.append(line.values[0])
             elif kind == "length":
@@ -285,7 +311,14 @@ class _Assembler(SourceText):
             elif kind == "game":
                 if games:
                     self.finish(games[-1])
-                games.append(self.new_game(line))
+                lost.pending = None
+                try:
+                    games.append(self.new_game(line))
+                except NotationError as err:
+                    # its set-up cannot be read: the game is kept, not replayed (the
+                    # verifier leaves the actions after an unread line unverified)
+                    keep_fault(self.faults, err)
+                    games.append(_GameState(line=line.token.line or 0, column=1))
             else:
                 try:
                     if not games:
@@ -294,6 +327,10 @@ class _Assembler(SourceText):
                     self.action(games[-1], line)
                 except NotationError as err:
                     keep_fault(self.faults, err)
+                    failed = True
+        lost.before(len(self.source) + 1)  # (lines after the last one read)
+        if lost.pending is not None and games and games[-1].roll is not None:
+            games[-1].roll = None  # (its move was on the line that could not be read)
         if games:
             self.finish(games[-1])
         tags = [("Player 1", names[0]), ("Player 2", names[1]), *tags]
@@ -430,6 +467,8 @@ class _Assembler(SourceText):
             if game.roll is not None and game.roll[0] in (None, color):
                 dice = game.roll[1]
                 game.roll = None
+            if dice is None and self.after_lost:
+                return  # its roll was on the line before, which could not be read
             if dice is None:
                 raise self._fail("a move without a roll before it", line.token)
             game.actions.append(Move(color, dice, self.play(color, line), **where))
@@ -471,18 +510,14 @@ class _Assembler(SourceText):
         if line.values:
             first = line.values[0][2].start_pos or 0
             check_play_steps(len(line.values), self.source, first, self.source_name)
-        for src, dst, token in line.values:
+        for src, dst, _token in line.values:
             a = BAR if src == -1 else OFF if src == -2 else src
             b = BAR if dst == -1 else OFF if dst == -2 else dst
             if color == 1:  # Black's points are White's numbers
                 a = a if a in (BAR, OFF) else 25 - a
                 b = b if b in (BAR, OFF) else 25 - b
-            if a == OFF or b == BAR or b >= a:
-                raise self._fail(
-                    f"{'White' if color == 0 else 'Black'} cannot move from"
-                    f" {_name(src)} to {_name(dst)}",
-                    token,
-                )
+            # (a step away from home is kept as written: the verifier reports it, a rule
+            # break of the player, not a line that cannot be read)
             steps.append(Step(a, b))
         return Play(steps)
 
@@ -492,8 +527,8 @@ class _Assembler(SourceText):
             game.result = _played_out(game)
 
 
-def _name(point: int) -> str:
-    return "bar" if point == -1 else "off" if point == -2 else str(point)
+_HEADER_KINDS = frozenset({"comment", "length", "player", "rank", "location", "rule", "game"})
+_GAME_LINE = re.compile(r"[ \t]*game\b", re.IGNORECASE)
 
 
 def _played_out(game: _GameState) -> Result | None:

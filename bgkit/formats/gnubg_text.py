@@ -49,7 +49,10 @@ equities, gnubg's proper action verbatim) attach to the board above them.
 **What is rejected** (:class:`~bgkit.errors.NotationError` with line and column): a board
 cell that is neither a mark nor a count, pip counts that disagree with the board, a
 board whose texts are not gnubg's, a board that is no position. Other lines (the match
-information, the statistics, alerts) are accepted and skipped.
+information, the statistics, alerts) are accepted and skipped. Read as a match, such a
+board, or any line that cannot be read, is a :class:`~bgkit.records.ReadError` and the
+rest of the export is read (:func:`parse_gnubg_match`); only an export whose first score
+line cannot be read is refused.
 """
 
 from __future__ import annotations
@@ -62,12 +65,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from lark import Token, v_args
+from lark import Token, UnexpectedInput, v_args
 
-from bgkit._grammars import SourceText, SourceTransformer, build, parse_tree
+from bgkit._grammars import (
+    SourceText,
+    SourceTransformer,
+    build,
+    notation_error,
+    parse_tree,
+    parser,
+)
 from bgkit._play_grammar import with_plays
-from bgkit.errors import InvalidPositionError, NotationError
+from bgkit.errors import InvalidPositionError, LimitError, NotationError
 from bgkit.formats import source_text
+from bgkit.formats._by_lines import MAX_FAULTS, parse_slice
 from bgkit.formats._diagram import (
     DiagramError,
     board_error,
@@ -85,9 +96,9 @@ from bgkit.formats.annotations import (
     Probabilities,
 )
 from bgkit.limits import check_integer
-from bgkit.play import Play, Step
+from bgkit.play import Play, Step, part_steps
 from bgkit.position import Position
-from bgkit.records import Action, Double, Drop, Game, Match, Move, Result, Take
+from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
 
 __all__ = [
     "Position",
@@ -150,15 +161,142 @@ def parse_gnubg_text(text: str, *, source_name: str | None = None) -> tuple[Posi
     return tuple(grouper.export(g) for g in grouper.groups)
 
 
-def _read(text: str, source_name: str | None) -> _Grouper:
+def _read(text: str, source_name: str | None, *, lenient: bool = False) -> _Grouper:
+    """The boards of an export. ``lenient``: a line the grammar cannot read is a
+    :class:`~bgkit.records.ReadError` (with the whole board when it stands in one) and
+    is read as blank, and so is a board that cannot be made a position; else the first
+    such line raises."""
     source = text[1:] if text.startswith("\ufeff") else text
-    tree = parse_tree("gnubg_text", source, "gnubg text export", source_name=source_name)
-    items: list[Any] = build(
-        with_plays(_LineBuilder(source, source_name)), tree, source, source_name=source_name
-    )
+    faults: list[ReadError] = []
+    try:
+        tree = parse_tree("gnubg_text", source, "gnubg text export", source_name=source_name)
+        items: list[Any] = build(
+            with_plays(_LineBuilder(source, source_name)), tree, source, source_name=source_name
+        )
+    except LimitError:
+        raise
+    except NotationError:
+        if not lenient:
+            raise
+        source, items = _read_by_blocks(source, source_name, faults)
     grouper = _Grouper(source, source_name)
+    grouper.faults = faults if lenient else None
     grouper.run(items)
     return grouper
+
+
+# where a block of an export starts: a position's heading or a game's score line
+_BLOCK_START = re.compile(r"^(?:Move number [0-9]+:|The score \(after )", re.MULTILINE)
+
+
+def _read_by_blocks(
+    source: str, source_name: str | None, faults: list[ReadError]
+) -> tuple[str, list[Any]]:
+    """The items of an export the whole of which does not parse, read a block at a time
+    (from one heading to the next): a line of a block that cannot be read is kept in
+    ``faults`` and blanked (with its board when it stands in one), and the block is read
+    again; so the work is bounded by the block's size, not the file's. Returns the
+    source with those lines blanked (positions unchanged) and the items."""
+    starts = [0, *(m.start() for m in _BLOCK_START.finditer(source) if m.start())]
+    ends = [*starts[1:], len(source)]
+    lark = parser("gnubg_text")
+    items: list[Any] = []
+    line = 1
+    for start, end in zip(starts, ends, strict=True):
+        # the block's lines: (offset, end) each; blanking keeps every offset
+        spans: list[tuple[int, int]] = []
+        at = start
+        while True:
+            stop = source.find("\n", at, end)
+            spans.append((at, end if stop < 0 else stop))
+            if stop < 0:
+                break
+            at = stop + 1
+        blanked: set[int] = set()
+        while True:
+            try:
+                tree = parse_slice(lark, source, start, end, line, "gnubg_text")
+                part: list[Any] = build(
+                    with_plays(_LineBuilder(source, source_name)),
+                    tree,
+                    source,
+                    source_name=source_name,
+                )
+                items += part
+                break
+            except LimitError:
+                raise
+            except (UnexpectedInput, NotationError) as found:
+                err = _fault_error(found, source, source_name)
+                if len(faults) >= MAX_FAULTS:
+                    faults.append(ReadError(err.line, 1, _TOO_MANY))
+                    return source, items
+                lost = _lost_span(source, spans, err.line - line, err.pos >= end)
+                if lost is None or blanked.issuperset(lost):
+                    lost = range(len(spans))  # (no progress: the whole block is lost)
+                    if blanked.issuperset(lost):
+                        break
+                index = min(lost[0], len(spans) - 1)
+                text = source[spans[index][0] : spans[index][1]]
+                if err.pos < end:
+                    at, column = err.line, err.column
+                else:  # (the block ends too early: at the end of its last line)
+                    at = line + max(
+                        i for i in range(len(spans)) if source[slice(*spans[i])].strip()
+                    )
+                    column = 1
+                record = not (len(lost) == 1 and _ANALYSIS_LINE.match(text))
+                faults.append(ReadError(at, column, err.msg, record=record))
+                for i in lost:
+                    a, b = spans[i]
+                    source = source[:a] + " " * (b - a) + source[b:]
+                    blanked.add(i)
+        line += len(spans) - 1
+    return source, items
+
+
+_TOO_MANY = f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
+
+
+def _lost_span(source: str, spans: list[tuple[int, int]], index: int, early: bool) -> range | None:
+    """The lines of a block (indexes in ``spans``) lost with its line ``index``: the
+    whole board when the line stands in one (between its frames, 13 lines), else the
+    line alone; when the block ends too early, from its last board's top frame (or its
+    last line) to its end."""
+
+    def frame(i: int) -> bool:
+        return 0 <= i < len(spans) and _FRAME_LINE.match(source[slice(*spans[i])]) is not None
+
+    if early:
+        tops = [i for i in range(len(spans)) if frame(i)]
+        last = max((i for i in range(len(spans)) if source[slice(*spans[i])].strip()), default=0)
+        first = tops[-1] if tops and len(tops) % 2 != 0 else last
+        return range(first, len(spans))
+    if not 0 <= index < len(spans):
+        return None
+    for top in range(index, max(index - 13, -1), -1):
+        if frame(top) and frame(top + 12) and top + 12 >= index:
+            return range(top, top + 13)
+        if frame(top) and top < index:
+            break
+    return range(index, index + 1)
+
+
+def _fault_error(
+    found: UnexpectedInput | NotationError, source: str, source_name: str | None
+) -> NotationError:
+    if isinstance(found, NotationError):
+        return found
+    return notation_error(found, source, "gnubg text export", source_name=source_name)
+
+
+# a line of gnubg's analysis beside the record: a candidate or cube option ("1. ...",
+# "*    1. ..."), a row of chances, a cubeless equity, the proper cube action
+_ANALYSIS_LINE = re.compile(
+    r"[ \t]*(?:\*[ \t]+)?(?:(?:[0-9]+\.|\?\?)[ \t]|[-+]?[0-9]+[.@,][0-9@])"
+    r"|[ \t]*(?:[0-9]+-ply|Rollout) cubeless|[ \t]*Proper cube action"
+)
+_FRAME_LINE = re.compile(r"[ \t]*\+1[23]-[-0-9]+\+")
 
 
 # ---------------------------------------------------------------------------- lines
@@ -278,48 +416,109 @@ class _Grouper(SourceText):
     """The other lines (headers, results, statistics), each with the number of boards
     above it."""
 
+    faults: list[ReadError] | None = None
+    """Where a board that cannot be read is kept (its play and analysis are lost with
+    it); ``None``: raise."""
+
     def run(self, items: list[Any]) -> None:
         groups: list[_Group] = []
         self.groups, self.texts = groups, []
         heading: str | None = None
         ids: tuple[str, str, int] | None = None
         board: tuple[Token, tuple[Token, ...], Token] | None = None
+        current: _Group | None = None  # the board the lines below it belong to
         comment_at = 0  # the last line of an annotation being read (0: none)
         for item in items:
             tag = item[0] if isinstance(item, tuple) and isinstance(item[0], str) else None
             if tag == "text":
-                comment_at = self.text(item[1], comment_at)
+                comment_at = self.text(item[1], comment_at, current)
                 continue
             comment_at = 0
+            if tag in ("heading", "ids", "board"):
+                current = None  # (the lines below a board are its own until the next one)
             if tag == "heading":
-                heading = item[1]
+                self.incomplete(ids, board)
+                heading, ids, board = item[1], None, None
             elif tag == "ids":
-                ids = (item[1], item[2], item[3])
+                self.incomplete(ids, board)
+                ids, board = (item[1], item[2], item[3]), None
             elif tag == "board":
+                if board is not None:
+                    self.incomplete(ids, board)
+                    ids = None
                 board = item[1]
             elif tag == "pips":
                 if board is None or ids is None:
+                    self.incomplete(ids, board, item[2])
+                    heading, ids, board = None, None, None
                     continue
                 before = groups[-1].board.position if groups else None
-                groups.append(_Group(self.board(board, ids, item[1], item[2], before), heading))
+                try:
+                    made = self.board(board, ids, item[1], item[2], before)
+                except NotationError as err:
+                    if self.faults is None or isinstance(err, LimitError):
+                        raise
+                    self.faults.append(ReadError(err.line, err.column, err.msg))
+                else:
+                    current = _Group(made, heading)
+                    groups.append(current)
                 heading, ids, board = None, None, None
-            elif groups:
-                self.attach(groups[-1], item, tag)
+            elif current is not None:
+                self.attach(current, item, tag)
+        self.incomplete(ids, board)
 
-    def text(self, token: Token, comment_at: int) -> int:
+    def incomplete(
+        self,
+        ids: tuple[str, str, int] | None,
+        board: tuple[Token, tuple[Token, ...], Token] | None,
+        pips: Token | None = None,
+    ) -> None:
+        """A fault for the parts of a board that came without the rest (a line of it
+        could not be read), unless a fault is already kept in its lines."""
+        if ids is None and board is None and pips is None:
+            return
+        if board is not None and ids is None:
+            token, msg = board[0], "a board without the 'Position ID:' and 'Match ID' above it"
+        elif board is not None:
+            token, msg = board[2], "a board without 'Pip counts: O n, X n' below it"
+        elif ids is not None:
+            token = Token("ID", "", start_pos=_line_start(self.source, ids[2]), line=ids[2])
+            msg = "a 'Position ID:' without its board below it"
+        else:
+            assert pips is not None
+            token, msg = pips, "'Pip counts:' without a board above it"
+        if self.faults is None:
+            raise self._fail(msg, token)
+        first = ids[2] if ids is not None else (token.line or 0) - 13
+        last = (pips.line if pips is not None else token.line) or 0
+        if board is None and pips is None:
+            last += 3  # (the board's top frame follows the 'Match ID' line)
+        if any(first <= f.line <= last + 1 for f in self.faults):
+            return
+        where = self._fail(msg, token)
+        self.faults.append(ReadError(where.line, where.column, where.msg))
+
+    def text(self, token: Token, comment_at: int, current: _Group | None = None) -> int:
         """A line of no kind of its own: the luck of a roll (``Rolled 31 (+0.243):``), an
         annotation (``Annotation:`` and the lines below it up to a blank one, the comment
         on the action above), or another line (kept in :attr:`texts`). Returns the line
         of the annotation being read, or 0."""
         line, groups = str(token).rstrip(), self.groups
-        if comment_at and token.line == comment_at + 1:
-            groups[-1].comment.append(line)
+        if comment_at and token.line == comment_at + 1 and current is not None:
+            current.comment.append(line)
             return comment_at + 1
         luck = _LUCK.match(line)
         if luck is not None and groups:
-            groups[-1].luck = float(luck["luck"])
+            if current is not None:
+                current.luck = float(luck["luck"])
         elif line == "Annotation:" and groups:
             return token.line or 0
+        elif current is not None and self.faults is not None and _ANALYSIS_LINE.match(line):
+            # a line of the analysis below a board that the grammar could not read as one
+            where = self._fail(
+                f"a line of gnubg's analysis that cannot be read: {line[:40]!r}", token
+            )
+            self.faults.append(ReadError(where.line, where.column, where.msg, record=False))
         else:
             self.texts.append((len(groups), token))
         return 0
@@ -601,10 +800,15 @@ def join_matches(parts: Sequence[Match]) -> Match:
         for part in parts
         for game in part.games
     )
-    return dataclasses.replace(first, games=games, tags=tuple(tags))
+    unread = tuple(
+        err if part is first else dataclasses.replace(err, source_name=part.source_name)
+        for part in parts
+        for err in part.read_errors
+    )
+    return dataclasses.replace(first, games=games, tags=tuple(tags), read_errors=unread)
 
 
-def parse_gnubg_match(text: str, *, source_name: str | None = None) -> Match:
+def parse_gnubg_match(text: str, *, source_name: str | None = None, strict: bool = False) -> Match:
     """One GNU Backgammon text export (``export match text``, ``export game text``) as a
     :class:`~bgkit.records.Match`: its games, their actions and results, with gnubg's
     analysis on the actions (:func:`bgkit.formats.sgf_analysis.analysis_of` reads it).
@@ -634,9 +838,18 @@ def parse_gnubg_match(text: str, *, source_name: str | None = None) -> Match:
     Lines and columns: a move, a double or a cube answer is placed at what follows the
     player's name on its ``*`` line; a result at its line.
 
-    :raises NotationError: when the text is not such an export or does not parse.
+    A line that cannot be read is a :class:`~bgkit.records.ReadError` of the match's
+    :attr:`~bgkit.records.Match.read_errors` (the verifier reports it, and leaves the
+    game's later actions unverified), and the rest is read; a line of a board costs the
+    board (its position, play and analysis). A play with a step away from home
+    (``13/7 6/8``) is kept as written, for the verifier to report as the player's
+    illegal play.
+
+    :param strict: raise at the first line that cannot be read.
+    :raises NotationError: when the text is not such an export (no score line), or with
+        ``strict`` at the first line that cannot be read.
     """
-    grouper = _read(text, source_name)
+    grouper = _read(text, source_name, lenient=not strict)
     return _MatchBuilder(grouper).build()
 
 
@@ -656,9 +869,14 @@ class _MatchBuilder:
         game: _GameDraft | None = None
         for index in range(len(g.groups) + 1):
             while pending is not None and pending[0] == index:
-                game = self.text(pending[1], game)
+                game = self.kept(self.text, pending[1], game)
                 pending = next(texts, None)
             if index < len(g.groups):
+                if game is None and g.faults:
+                    # the score line could not be read: nothing of the export is a match
+                    first = g.faults[0]
+                    at = _line_start(g.source, first.line) + first.column - 1
+                    raise NotationError(first.message, g.source, at, source_name=g.source_name)
                 if game is None:
                     line = g.groups[0].board.line
                     raise NotationError(
@@ -668,7 +886,7 @@ class _MatchBuilder:
                         _line_start(g.source, line),
                         source_name=g.source_name,
                     )
-                self.board(g.groups[index], game)
+                self.kept(self.board, g.groups[index], game)
         self.finish(game)
         if not self.games and game is None:
             raise NotationError(
@@ -686,12 +904,38 @@ class _MatchBuilder:
             tuple(self.games),
             tuple(self.tags),
             source_name=g.source_name,
+            read_errors=tuple(sorted(g.faults or (), key=lambda f: (f.line, f.column))),
         )
         return annotate_match(match, self.notes)
+
+    def kept(self, read: Any, item: Any, game: _GameDraft | None) -> Any:
+        """``read(item, game)``; with the grouper's faults, a line it cannot use is kept
+        there and leaves ``game`` as it was."""
+        try:
+            return read(item, game)
+        except NotationError as err:
+            if self.g.faults is None or isinstance(err, LimitError):
+                raise
+            self.g.faults.append(ReadError(err.line, err.column, err.msg))
+            return game
 
     def text(self, token: Token, game: _GameDraft | None) -> _GameDraft | None:
         line = str(token).rstrip()
         m = _SCORE_LINE.match(line)
+        if m is not None and "(match to" in m["two"]:  # (its length cannot be read)
+            at = (token.start_pos or 0) + line.index("(match to", m.start("two"))
+            err = NotationError(
+                "expected '(match to N points)' in the score line",
+                self.g.source,
+                at,
+                source_name=self.g.source_name,
+            )
+            if game is None or self.g.faults is None:
+                raise err
+            # a later game's score line: that game is lost with it (one error)
+            self.g.faults.append(ReadError(err.line, err.column, err.msg))
+            self.finish(game)
+            return _GameDraft(0, (0, 0), token, lost=True)
         if m is not None:
             self.finish(game)
             one, two = m["one"], m["two"]
@@ -728,7 +972,7 @@ class _MatchBuilder:
 
     def board(self, group: _Group, game: _GameDraft) -> None:
         token = group.played_token
-        if group.played is None or token is None or game.result is not None:
+        if group.played is None or token is None or game.result is not None or game.lost:
             return  # (gnubg's hint on the last position of a match: no action)
         who, rest, offset = self.player(group.played, token)
         pos = group.board.position
@@ -742,7 +986,7 @@ class _MatchBuilder:
             start = offset + len("moves ")
             play_text = rest[len("moves ") :].strip()
             try:
-                play = Play(play_text)
+                play = _written_play(play_text)
             except NotationError as err:
                 at = (token.start_pos or 0) + start + err.pos
                 raise NotationError(
@@ -788,7 +1032,7 @@ class _MatchBuilder:
         return who, rest.strip(), lead + size + 1
 
     def finish(self, game: _GameDraft | None) -> None:
-        if game is None:
+        if game is None or game.lost:
             return
         token = game.token
         self.games.append(
@@ -813,6 +1057,20 @@ class _GameDraft:
     notes: list[ActionAnalysis | None] = field(default_factory=list)
     result: Result | None = None
     double_note: ActionAnalysis | None = None
+    lost: bool = False
+    """Its score line could not be read: the game is left out."""
+
+
+def _written_play(text: str) -> Play:
+    """The play of a ``* ... moves`` line as written: a step away from home (``6/8``) is
+    kept, for the verifier to report as the player's illegal play."""
+    try:
+        return Play(text)
+    except NotationError as err:
+        if "away from its home" not in err.msg:
+            raise
+        steps = [step for part in text.split() for step in part_steps(part, backwards=True)]
+        return Play(steps)
 
 
 def _note(cube: CubeAnalysis | None, checker: CheckerAnalysis | None) -> ActionAnalysis | None:

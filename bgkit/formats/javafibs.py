@@ -31,24 +31,30 @@ start (opponent and length, 9999 for unlimited), 9 the match won, 11 the opening
 played. CR LF or LF line ends.
 
 **Points.** JavaFIBS writes a move in the numbers of either side (the board is turned
-round from one game to the next). Each move is read in the direction its steps go: a
-step up (``17-21``), an entry on 1-6 or a bear-off from 19-24 means the other side's
-numbers, which are turned round (``25 - n``); so every :class:`~bgkit.records.Move`
-holds the mover's own numbers.
+round from one game to the next, never within one). Which way a player goes in a game is
+what most of the game's moves say (a step up, ``17-21``, an entry on 1-6 or a bear-off
+from 19-24 means the other side's numbers, which are turned round: ``25 - n``); so every
+:class:`~bgkit.records.Move` holds the mover's own numbers. A step against that way is
+kept as written: the verifier reports it as the player's illegal play.
 
 **Results and scores.** A ``7`` line gives the game's :class:`~bgkit.records.Result`
 (the drop or resignation before it is how the game ended); a ``9`` line marks the match
 won. Each game's score is the sum of the results before it.
 
 **What is rejected** (:class:`~bgkit.errors.NotationError` with line and column): a
-missing prolog, unknown codes, dice outside 1-6, points outside 1-24, steps that go in
-both directions in one move, a move with more than four steps or without a roll, and a
-player who is neither ``You`` nor the opponent named in the ``8`` line.
+missing prolog, unknown codes, dice outside 1-6, points outside 1-24, a move with more
+than four steps or without a roll, a move whose steps go both ways as many times in a
+game whose other moves do not say which way the player goes, and a player who is neither
+``You`` nor the opponent named in the ``8`` line. Only the first line costs the file; any
+other such line is a :class:`~bgkit.records.ReadError` and the rest is read. A game start
+(``13:``) that cannot be read still starts its game (kept, and left unverified), and so
+does any line that cannot be read between a game's end and the actions after it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
@@ -57,7 +63,7 @@ from lark import Token, v_args
 from bgkit._grammars import SourceText, SourceTransformer
 from bgkit.errors import NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import keep_fault, parse_lines
+from bgkit.formats._by_lines import LostGameLines, keep_fault, parse_lines
 from bgkit.limits import check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
@@ -235,6 +241,8 @@ class _Assembler(SourceText):
         super().__init__(source, source_name)
         self.opponent = ""
         self.faults = faults
+        self.moves: list[tuple[_GameState, int, _Line]] = []  # the moves, played at the end
+        self.after_lost = False  # the line before the one being read could not be read
 
     def player(self, name: Token) -> int:
         who = str(name).strip()
@@ -250,8 +258,20 @@ class _Assembler(SourceText):
         you = "You"
         length = 0
         games: list[_GameState] = []
+        lost = LostGameLines(self.source, self.faults, _GAME_START_LINE)
+        failed = False  # the line before could not be used
         for line in lines:
             kind = line.kind
+            for fault in lost.before(line.name.line or 0):
+                games.append(_GameState(line=fault.line))  # a '13:' line that is unread
+            self.after_lost = lost.pending is not None or failed
+            failed = False
+            if kind in _ACTION_KINDS and lost.pending is not None:
+                if not games or games[-1].result is not None:
+                    # actions after a game's end (or before any game) and a line that
+                    # could not be read before them: that line was their '13:' line
+                    games.append(_GameState(line=lost.pending.line))
+                lost.pending = None
             if kind == "match_start":
                 self.opponent = str(line.name).strip()
                 length = 0 if line.values[0] >= _UNLIMITED else line.values[0]
@@ -264,9 +284,12 @@ class _Assembler(SourceText):
             if kind == "players":
                 continue
             if kind == "game_start":
-                if self.opponent and str(line.name).strip() != self.opponent:
-                    raise self._fail(f"the game is against {self.opponent!r}", line.name)
+                lost.pending = None
                 games.append(_GameState(line=line.name.line or 0))
+                if self.opponent and str(line.name).strip() != self.opponent:
+                    # (the game is kept, and left unverified after its unread line)
+                    err = self._fail(f"the game is against {self.opponent!r}", line.name)
+                    keep_fault(self.faults, err)
                 continue
             try:
                 if not games:
@@ -274,6 +297,8 @@ class _Assembler(SourceText):
                 self.action(games[-1], line, self.player(line.name))
             except NotationError as err:
                 keep_fault(self.faults, err)
+                failed = True
+        self.plays()
         out: list[Game] = []
         score = (0, 0)
         for i, state in enumerate(games):
@@ -305,8 +330,11 @@ class _Assembler(SourceText):
             game.roll = (who, line.values)
         elif kind == "move":
             if game.roll is None or game.roll[0] != who:
+                if self.after_lost:
+                    return  # its roll was on the line before, which could not be read
                 raise self._fail("a move without a roll of the same player before it", line.name)
-            game.actions.append(Move(who, game.roll[1], self.play(line), **where))
+            self.moves.append((game, len(game.actions), line))  # (its play: see plays)
+            game.actions.append(Move(who, game.roll[1], Play(), **where))
             game.roll = None
         elif kind == "double":
             game.cube *= 2
@@ -319,28 +347,64 @@ class _Assembler(SourceText):
             game.result = Result(who, line.values[0], line=where["line"], column=where["column"])
         # resign / reject: a resignation shows in the result ('7:') that follows
 
-    def play(self, line: _Line) -> Play:
-        mirror: bool | None = None
-        for src, dst, token in line.values:
-            if src not in (BAR, OFF) and dst not in (BAR, OFF):
-                up = src < dst
-            elif src == BAR and dst not in (BAR, OFF):
-                up = dst <= 6
-            elif dst == OFF and src not in (BAR, OFF):
-                up = src >= 19
-            else:
-                raise self._fail("not a checker step", token)
-            if mirror is not None and up != mirror:
+    def plays(self) -> None:
+        """Each move's play in the mover's numbers. Which way a player goes in a game is
+        what most of the game's moves say (the player's, and the opponent's turned round:
+        the board is turned round between games, never within one); a step against it is
+        kept as written, for the verifier to report as the player's illegal play."""
+        votes: dict[tuple[int, str], int] = {}
+        for game, _index, line in self.moves:
+            total = sum(_vote(src, dst) for src, dst, _token in line.values)
+            if total:
+                for who in (str(line.name).strip(), ""):
+                    key = (id(game), who)
+                    votes[key] = votes.get(key, 0) + (1 if total > 0 else -1)
+        lost: list[tuple[_GameState, int]] = []
+        for game, index, line in self.moves:
+            key = (id(game), str(line.name).strip())
+            mine = votes.get(key, 0)
+            lean = mine - (votes.get((id(game), ""), 0) - mine)  # (theirs turned round)
+            try:
+                action = game.actions[index]
+                assert isinstance(action, Move)
+                game.actions[index] = replace(action, play=self.play(line, lean))
+            except NotationError as err:
+                keep_fault(self.faults, err)
+                lost.append((game, index))
+        for game, index in reversed(lost):
+            del game.actions[index]
+
+    def play(self, line: _Line, lean: int) -> Play:
+        """The play of a move line, up (the other side's numbers, turned round) when
+        ``lean`` is above 0, down below; at 0 as its own steps say."""
+        if lean == 0:
+            lean = sum(_vote(src, dst) for src, dst, _token in line.values)
+            if lean == 0 and any(_vote(src, dst) for src, dst, _token in line.values):
+                token = line.values[-1][2]
                 raise self._fail("the steps of one move go in both directions", token)
-            mirror = up
+        up = lean > 0
         if line.values:
             first = line.values[0][2].start_pos or 0
             check_play_steps(len(line.values), self.source, first, self.source_name)
         steps = []
-        for src, dst, token in line.values:
-            a = src if src in (BAR, OFF) or not mirror else 25 - src
-            b = dst if dst in (BAR, OFF) or not mirror else 25 - dst
-            if b >= a or (src == BAR and not 19 <= b <= 24) or (dst == OFF and a > 6):
-                raise self._fail(f"not a checker step: {src}-{dst}", token)
+        for src, dst, _token in line.values:
+            a = src if src in (BAR, OFF) or not up else 25 - src
+            b = dst if dst in (BAR, OFF) or not up else 25 - dst
             steps.append(Step(a, b))
         return Play(steps)
+
+
+_ACTION_KINDS = frozenset({"roll", "move", "double", "take", "drop", "resign", "reject"})
+_GAME_START_LINE = re.compile(r"[ \t]*13:")
+
+
+def _vote(src: int, dst: int) -> int:
+    """+1 when a written step goes up (the other side's numbers), -1 down, 0 when it
+    cannot tell (a step from off, to the bar, or to its own point)."""
+    if src not in (BAR, OFF) and dst not in (BAR, OFF):
+        return (src < dst) - (src > dst)
+    if src == BAR and dst not in (BAR, OFF):
+        return 1 if dst <= 6 else -1
+    if dst == OFF and src not in (BAR, OFF):
+        return 1 if src >= 19 else -1
+    return 0

@@ -81,8 +81,11 @@ a centred set-up cube above 1, and ``CO`` when ``CP`` says the same.
 **What is rejected** (:class:`~bgkit.errors.NotationError` with line and column): text that
 is not an SGF collection, a tree that is not backgammon (no ``GM[6]``), dice that are not
 two digits 1-6, a move with an odd number of letters or more than four pairs, a letter
-that is no point, a checker moving away from its home or from off, and numbers that are
-not numbers. Whether the plays are legal is the verifier's business.
+that is no point, and numbers that are not numbers. Only a text of which no game can be
+read is refused: any other such node or tree is a :class:`~bgkit.records.ReadError` and
+the rest is read (:func:`parse_sgf`). Whether the plays are legal is the verifier's
+business: a checker moving away from its home, from off or to the bar is kept as written,
+and the verifier reports it as the player's illegal play.
 
 :func:`dumps_sgf` writes what gnubg's ``save match`` writes (property set and order, one
 node per line, a per-die letter pair for every checker step), so gnubg loads it.
@@ -111,6 +114,7 @@ from bgkit.errors import (
 )
 from bgkit.fileio import write_atomic
 from bgkit.formats import decode_bytes, source_data
+from bgkit.formats._by_lines import MAX_FAULTS, parse_slice
 from bgkit.formats._checkers import (
     Board,
     game_steps,
@@ -130,6 +134,7 @@ from bgkit.records import (
     Match,
     Move,
     Raccoon,
+    ReadError,
     Result,
     Take,
 )
@@ -249,12 +254,20 @@ def _tree_sgf(tree: _GameTree) -> str:
 # ---------------------------------------------------------------------------- reading
 
 
-def parse_sgf(text: str, *, source_name: str | None = None) -> Match:
+def parse_sgf(text: str, *, source_name: str | None = None, strict: bool = False) -> Match:
     """Read an SGF collection of backgammon games from a string.
 
+    A node that cannot be read is a :class:`~bgkit.records.ReadError` of the match's
+    :attr:`~bgkit.records.Match.read_errors` (the verifier reports it, and leaves the
+    game's later actions unverified), and the rest is read; a game tree whose root or
+    syntax cannot be read is one such error, and reading goes on at the next tree that
+    starts a line.
+
     :param source_name: the file name, used in error messages and kept on the match.
-    :raises NotationError: when the text is not a backgammon SGF record (see the module
-        docstring for what is accepted).
+    :param strict: raise at the first node or tree that cannot be read.
+    :raises NotationError: when nothing of the text is a backgammon SGF game (see the
+        module docstring for what is accepted), or with ``strict`` at the first node or
+        tree that cannot be read.
 
     >>> parse_sgf("(;FF[4]GM[6]MI[length:0]PW[a]PB[b];W[31hefe])").games[0].actions
     (Move(player=0, dice=(3, 1), play=Play('8/5 6/5')),)
@@ -268,7 +281,7 @@ def parse_sgf(text: str, *, source_name: str | None = None) -> Match:
     source = _normalise(text)
     check_text(source, source_name, lines=False)
     check_nesting(source, _SGF_BRACKETS, source_name)
-    reader = _Reader(source, source_name)
+    reader = _Reader(source, source_name, strict=strict)
     return reader.match(reader.scan())
 
 
@@ -280,6 +293,18 @@ _SGF_TOKENS = re.compile(
     r"|(?P<ident>[A-Za-z]+)|(?P<value>\[[^\\\]]*+(?:\\.[^\\\]]*+)*+\])",
     re.S,
 )
+
+
+# where a top-level game tree starts: '(' at the start of a line (one tree a line or more)
+_NEXT_TREE = re.compile(r"\n[ \t]*(?=\()")
+
+
+class _Lost(Exception):
+    """Text the scan cannot read at :attr:`pos` (the Lark parser then says why)."""
+
+    def __init__(self, pos: int) -> None:
+        super().__init__(pos)
+        self.pos = pos
 
 
 def read_sgf(
@@ -403,10 +428,14 @@ class _Pending:
 class _Reader:
     """Turns parsed game trees into a :class:`Match`."""
 
-    def __init__(self, source: str, source_name: str | None) -> None:
+    def __init__(self, source: str, source_name: str | None, *, strict: bool = False) -> None:
+        self.strict = strict
         self.source = source
         self.source_name = source_name
         self._line_starts: array[int] | None = None
+        self.faults: list[ReadError] = []
+        """The nodes and game trees that could not be read (the rest is read)."""
+        self.first_syntax_error: NotationError | None = None
 
     # -- helpers
 
@@ -445,66 +474,136 @@ class _Reader:
         end = len(source)
         match = _SGF_TOKENS.match
         while pos < end:
-            token = match(source, pos)
-            if token is None:
-                self.syntax_error(start, pos)
-            kind, at, pos = token.lastgroup, pos, token.end()
-            if kind == "ws":
-                continue
-            if kind == "value":
-                if prop is None:
-                    self.syntax_error(start, at)
-                prop.values.append(token.group()[1:-1])
-                prop.value_pos.append(at + 1)
-                continue
-            if (prop is not None and not prop.values) or (fresh and kind != "semi"):
-                self.syntax_error(start, at)
-            prop = None
-            if kind == "ident":
-                if node is None:
-                    self.syntax_error(start, at)
-                ident = "".join(_IDENT.findall(token.group()))
-                if not ident:
-                    self.fail(f"a property name needs upper-case letters: {token[0][:20]!r}", at)
-                prop = _Prop(ident, [], at, [])
-                if not node.props:
-                    node.pos = at
-                node.props.append(prop)
-            elif kind == "semi":
-                if not stack or stack[-1].children:
-                    self.syntax_error(start, at)
-                node = _Node([], 0)
-                stack[-1].nodes.append(node)
-                fresh = False
-            elif kind == "open":
-                if stack and not stack[-1].nodes:
-                    self.syntax_error(start, at)
-                tree = _GameTree([])
-                if stack:
-                    stack[-1].children.append(tree)
-                else:
-                    start = at
-                stack.append(tree)
-                node, fresh = None, True
-            else:  # close
-                if not stack:
-                    self.syntax_error(start, at)
-                done = stack.pop()
-                node = None
-                if not stack:
-                    yield done
-        if stack or (prop is not None and not prop.values) or fresh:
-            self.syntax_error(start, end)
+            try:
+                token = match(source, pos)
+                if token is None and (
+                    self.strict or node is None or (len(stack) == 1 and stack[0].nodes == [node])
+                ):
+                    raise _Lost(pos)  # (in a root node: the game tree is lost with it)
+                if token is None:
+                    # a character no SGF token starts with: the rest of its line is lost
+                    # (one error), the tree is read on from the next line
+                    pos = self.lost_line(start, pos)
+                    if prop is not None and not prop.values:
+                        assert node is not None
+                        node.props.remove(prop)
+                    prop = None
+                    continue
+                kind, at, pos = token.lastgroup, pos, token.end()
+                if kind == "ws":
+                    continue
+                if kind == "value":
+                    if prop is None:
+                        raise _Lost(at)
+                    prop.values.append(token.group()[1:-1])
+                    prop.value_pos.append(at + 1)
+                    continue
+                if (prop is not None and not prop.values) or (fresh and kind != "semi"):
+                    raise _Lost(at)
+                prop = None
+                if kind == "ident":
+                    if node is None:
+                        raise _Lost(at)
+                    ident = "".join(_IDENT.findall(token.group()))
+                    if not ident:
+                        self.fail(
+                            f"a property name needs upper-case letters: {token[0][:20]!r}", at
+                        )
+                    prop = _Prop(ident, [], at, [])
+                    if not node.props:
+                        node.pos = at
+                    node.props.append(prop)
+                elif kind == "semi":
+                    if not stack or stack[-1].children:
+                        raise _Lost(at)
+                    node = _Node([], 0)
+                    stack[-1].nodes.append(node)
+                    fresh = False
+                elif kind == "open":
+                    if stack and not stack[-1].nodes:
+                        raise _Lost(at)
+                    tree = _GameTree([])
+                    if stack:
+                        stack[-1].children.append(tree)
+                    else:
+                        start = at
+                    stack.append(tree)
+                    node, fresh = None, True
+                else:  # close
+                    if not stack:
+                        raise _Lost(at)
+                    done = stack.pop()
+                    node = None
+                    if not stack:
+                        yield done
+            except LimitError:
+                raise
+            except (_Lost, NotationError) as err:
+                # a tree that cannot be read costs that tree only: read on from the next
+                pos = self.lost_tree(start, err)
+                stack, node, prop, fresh, start = [], None, None, False, pos
+        if (stack or (prop is not None and not prop.values) or fresh) and not self.too_many():
+            self.lost_tree(start, _Lost(end))
+
+    def lost_line(self, start: int, pos: int) -> int:
+        """Keep the error at ``pos`` (the Lark parser's, from the tree at ``start``) and
+        return where the next line starts (past the last, after too many errors)."""
+        try:
+            self.syntax_error(start, pos)
+        except NotationError as err:
+            self.faults.append(ReadError(err.line, err.column, err.msg))
+        if self.too_many():
+            return len(self.source)
+        end = self.source.find("\n", pos)
+        return len(self.source) if end < 0 else end + 1
+
+    def too_many(self) -> bool:
+        """Whether more lines could not be read than are worth reading past (a fault
+        says so, once); the rest of the file is then not read."""
+        if len(self.faults) < MAX_FAULTS:
+            return False
+        if not self.faults[-1].message.startswith("more than"):
+            line = self.faults[-1].line
+            msg = (
+                f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
+            )
+            self.faults.append(ReadError(line, 1, msg))
+        return True
+
+    def lost_tree(self, start: int, err: Exception) -> int:
+        """Keep the error of the game tree from ``start`` (``err``, or for a :class:`_Lost`
+        the Lark parser's error there) and return where the next top-level tree starts."""
+        if isinstance(err, _Lost):
+            try:
+                self.syntax_error(start, err.pos)
+            except NotationError as found:
+                err = found
+        assert isinstance(err, NotationError)
+        if self.strict:
+            raise err
+        self.first_syntax_error = self.first_syntax_error or err
+        self.faults.append(ReadError(err.line, err.column, err.msg))
+        after = _NEXT_TREE.search(self.source, max(err.pos, start) + 1)
+        if after is None or self.too_many():
+            return len(self.source)
+        return after.start() + 1
 
     def syntax_error(self, start: int, pos: int) -> NoReturn:
         """Raise the Lark parser's error for the text from ``start`` (the game tree where
         the scan stopped at ``pos``; what comes before is blanked, so that positions stay
         those of the whole text and only this tree is parsed)."""
-        padded = " " * start + self.source[start:]
-        try:
-            parser("sgf").parse(padded)
-        except UnexpectedInput as err:
-            raise _syntax_error(err, self.source, self.source_name) from None
+        # (the text from the tree's start to a little past ``pos``, read in place: no copy
+        # of the file for each error, so reading past many stays linear)
+        end = min(len(self.source), pos + 256)
+        line = self.line_col(start)[0]
+        for stop in (end, len(self.source)):
+            try:
+                parse_slice(parser("sgf"), self.source, start, stop, line, "sgf")
+            except UnexpectedInput as err:
+                error = _syntax_error(err, self.source, self.source_name)
+                if stop < len(self.source) and error.pos > pos:
+                    continue  # (past the scan's place: where the slice ends; read it all)
+                raise error from None
         self.fail("not SGF as grammars/sgf.lark reads it", pos)  # pragma: no cover
 
     # -- the match
@@ -512,8 +611,22 @@ class _Reader:
     def match(self, trees: Iterable[_GameTree]) -> Match:
         header = _Header()
         games: list[Game] = []
+        first: NotationError | None = None
         for index, tree in enumerate(trees):
-            games.append(self.game(tree, index, header, games))
+            if self.too_many():
+                break
+            try:
+                games.append(self.game(tree, index, header, games))
+            except LimitError:
+                raise
+            except NotationError as err:
+                # a game whose root cannot be read is lost with it, one error
+                if self.strict:
+                    raise
+                first = first or err
+                self.faults.append(ReadError(err.line, err.column, err.msg))
+        if not games and (first or self.first_syntax_error) is not None:
+            raise first or self.first_syntax_error  # type: ignore[misc]
         if not games:
             self.fail("no game tree: an SGF record starts with '(;'", len(self.source.rstrip()))
         tags = header.kept_tags
@@ -527,6 +640,7 @@ class _Reader:
             comments=header.comments,
             source_name=self.source_name,
             annotations=tuple(header.annotations),
+            read_errors=tuple(sorted(self.faults, key=lambda f: (f.line, f.column))),
         )
 
     def root(self, node: _Node, first: bool, header: _Header) -> _Root:
@@ -655,7 +769,18 @@ class _Reader:
             current = current.children[0] if current.children else None
         for k, (node, variations) in enumerate(sequence):
             if k:
-                state.node(node)
+                try:
+                    state.node(node)
+                except LimitError:
+                    raise
+                except NotationError as err:
+                    # one node that cannot be read costs that node only
+                    if self.strict:
+                        raise
+                    self.faults.append(ReadError(err.line, err.column, err.msg))
+                    state.lost = True
+                    if self.too_many():
+                        break
             if variations:
                 state.keep(_VARIATION, *(_tree_sgf(v) for v in variations))
         number = index + 1 if root.game is None else root.game + 1
@@ -786,6 +911,7 @@ class _GameState:
         # set-up, allowed until the first real action (a play or a cube action)
         self.in_setup = True
         self.board = Board.start(self.variant, None)
+        self.lost = False  # a node of the game could not be read
         self.setup_board: Board | None = None
         self.setup_cube: int | None = None
         self.setup_owner: int | None = None
@@ -845,7 +971,8 @@ class _GameState:
         dice, steps = self.move_value(prop, player)
         self.close_exchange()
         self.in_setup = False
-        marked = self.board.play(player, steps)
+        # (after a node that could not be read the checkers are not known: no hit marks)
+        marked = steps if self.lost else self.board.play(player, steps)
         written = next((p for p in node.props if p.ident == _PLAY), None)
         self.actions.append(
             Move(
@@ -895,16 +1022,9 @@ class _GameState:
                     self.fail_at(
                         f"{ch!r} is no point letter (a-x, y for the bar, z off)", start + 2 + k + j
                     )
-            src, dst = _point(a, player), _point(b, player)
-            if src == OFF:
-                self.fail_at(f"a checker cannot move from off ({a!r})", start + 2 + k)
-            if dst == BAR or dst >= src:
-                self.fail_at(
-                    f"a checker moves towards its home: {a}{b} is "
-                    f"{_name(src)}/{_name(dst)} for {'Black' if player else 'White'}",
-                    start + 2 + k,
-                )
-            steps.append(Step(src, dst))
+            # (a step away from home, from off or to the bar is kept as written: the
+            # verifier reports it as the player's illegal play)
+            steps.append(Step(_point(a, player), _point(b, player)))
         return dice, steps
 
     def fail_at(self, msg: str, pos: int) -> NoReturn:
