@@ -13,7 +13,12 @@ Whole processes on the same input, at equal cores, as ``bench_speed.py`` does:
   paired runs (bgkit, then gnubg); printed: wall and CPU seconds of each side (the CPU of
   the whole process tree: its workers too) as the range over the runs, the ratio
   bgkit / gnubg of each pair, and the CPU seconds per match of each, whose ratio says how
-  much more work bgkit does than gnubg for the same figures;
+  much more work bgkit does than gnubg for the same figures; then, once, the alternative
+  of letting gnubg analyse each match itself (one process of one thread: ``import mat``
+  + ``analyse match`` + ``save match`` to SGF, bgkit reading the figures back with
+  :func:`bgkit.analysis.analysis_from_file`): its CPU seconds per match against gnubg's,
+  and how far its figures are from bgkit's (counts equal or not, the largest difference
+  of each real-valued column);
 - ``dask``: a season of ``--dask-matches`` matches (1,000 real-size ones by default) at
   0-ply, ``bgkit analyze FOLDER --plies 0 --scheduler ADDRESS`` on a Dask ``LocalCluster``
   of 2 workers of one thread (started in a process of its own), against the same season
@@ -59,6 +64,25 @@ GNUBG_SEASON = GNUBG_QUIET + (
     "for name in sorted(os.listdir(sys.argv[1])):\n"
     "    gnubg.command('import mat ' + os.path.join(sys.argv[1], name))\n"
     "    gnubg.command('analyse match')\n"
+)
+# the alternative issue 31 names: gnubg analyses each match itself, in one process of
+# one thread (import mat + analyse match + save match), and bgkit reads its figures back
+# from the SGF (analysis_from_file: exact since issue 27); the player rows as JSON
+GNUBG_SGF = GNUBG_QUIET + (
+    "import json, pathlib, tempfile\n"
+    "from bgkit.analysis import analysis_from_file\n"
+    "from bgkit.formats import read_match\n"
+    "for kind in ('chequerplay', 'cubedecision'):\n"
+    "    gnubg.command('set analysis ' + kind + ' evaluation plies 0')\n"
+    "work, rows = tempfile.mkdtemp(), []\n"
+    "for name in sorted(os.listdir(sys.argv[1])):\n"
+    "    gnubg.command('import mat ' + os.path.join(sys.argv[1], name))\n"
+    "    gnubg.command('analyse match')\n"
+    "    sgf = os.path.join(work, name + '.sgf')\n"
+    "    gnubg.command('save match ' + sgf)\n"
+    "    result = analysis_from_file(read_match(pathlib.Path(sgf)))\n"
+    "    rows += [{{'file': name, **player}} for player in result.players_list]\n"
+    "pathlib.Path(sys.argv[2]).write_text(json.dumps(rows))\n"
 )
 # a Dask LocalCluster of 2 one-thread workers in a process of its own: the scheduler (and
 # the workers' nannies) in it, each worker a child process; it prints the scheduler's
@@ -127,7 +151,7 @@ def _season_folder(work: Path, paths: list[Path]) -> Path:
     return folder
 
 
-def bench_season(paths: list[Path], repeat: int, label: str) -> None:
+def bench_season(paths: list[Path], repeat: int, label: str, alternative: bool = True) -> None:
     """``bgkit analyze FOLDER --plies 0`` against gnubg's import + analyse of each in turn."""
     n = len(paths)
     with tempfile.TemporaryDirectory() as work:
@@ -144,6 +168,10 @@ def bench_season(paths: list[Path], repeat: int, label: str) -> None:
             )  # fmt: skip
             theirs.append(timed([PYTHON, "-c", GNUBG_SEASON.format(threads=CORES), str(folder)]))
         doc = json.loads(out.read_text())
+        if alternative:
+            alt_out = Path(work) / "gnubg_sgf.json"
+            alt = timed([PYTHON, "-c", GNUBG_SGF.format(threads=1), str(folder), str(alt_out)])
+            alt_rows = json.loads(alt_out.read_text())
     analysed = len({row["file"] for row in doc["matches"]})
     if analysed != n or doc["skipped"]:
         raise RuntimeError(f"bgkit analysed {analysed} of {n} matches: {doc['skipped']}")
@@ -166,6 +194,46 @@ def bench_season(paths: list[Path], repeat: int, label: str) -> None:
         f" {_spread([t.cpu / n for t in theirs], '.3f')} CPU s: bgkit does {_spread(cpu)}x"
         f" gnubg's work; at gnubg's cost per match its wall ratio would be"
         f" {_spread([w / c for w, c in zip(wall, cpu, strict=True)])}"
+    )
+    if alternative:
+        _alternative(n, alt, alt_rows, doc["matches"], [t.cpu / n for t in theirs])
+
+
+def _alternative(
+    n: int, alt: Timed, rows: list[dict[str, Any]], ours: list[dict[str, Any]], gnubg: list[float]
+) -> None:
+    """The cost and the figures of gnubg analysing each match itself, read back by bgkit."""
+    mine = {(Path(str(r["file"])).name, r["player"]): r for r in ours}
+    shown = set(ours[0])  # (the season's JSON keeps the main columns of each row)
+    numeric = [name for name, v in rows[0].items() if isinstance(v, float) and name in shown]
+    counts = [
+        name
+        for name, v in rows[0].items()
+        if isinstance(v, int) and not isinstance(v, bool) and name in shown and name != "player"
+    ]
+    largest: dict[str, float] = {}
+    unequal = 0
+    for row in rows:
+        other = mine[(row["file"], row["player"])]
+        unequal += any(row[name] != other[name] for name in counts)
+        for name in numeric:
+            a, b = row[name], other[name]
+            if a is None or b is None or a != a or b != b:
+                continue
+            largest[name] = max(largest.get(name, 0.0), abs(a - b))
+    per_match = alt.cpu / n
+    print(
+        f"  alternative, gnubg analysing each match itself (one process, one thread: import"
+        f" mat + analyse match + save match, bgkit reading the SGF's figures):"
+        f" {alt.cpu:.1f} CPU s, {per_match:.3f} per match ="
+        f" {_spread([per_match / g for g in gnubg])}x gnubg's"
+    )
+    top = sorted(largest.items(), key=lambda item: -item[1])[:4]
+    print(
+        f"    its figures against bgkit's ({', '.join(counts)} equal in"
+        f" {len(rows) - unequal} of {len(rows)} rows); {sum(v > 0 for v in largest.values())}"
+        f" of {len(numeric)} real-valued columns differ, the most: "
+        + ", ".join(f"{name} {value:.1e}" for name, value in top)
     )
 
 

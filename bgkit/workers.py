@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from bgkit.errors import EngineCrashError
 
-__all__ = ["Isolated", "die_with_parent", "worker_start"]
+__all__ = ["Isolated", "die_with_parent", "in_worker", "worker_start"]
 
 T = TypeVar("T")
 
@@ -67,6 +67,12 @@ def worker_start(parent: int | None = None) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (not the command's: a quiet end)
     faulthandler.disable()  # (a crash is the parent's to report, in one line)
     die_with_parent(parent)
+
+
+def in_worker() -> bool:
+    """Whether this process is a worker that :mod:`multiprocessing` started (a pool's,
+    a Dask worker's), not a program's own process."""
+    return multiprocessing.parent_process() is not None
 
 
 def _exit_codes(processes: list[Any]) -> list[int]:

@@ -18,6 +18,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from bgkit import batch
+from bgkit.batch import output as batch_output
+from bgkit.batch import rows as batch_rows
+from bgkit.batch import run as batch_run
 from bgkit.cli import main
 
 pd = pytest.importorskip("pandas")
@@ -197,14 +200,14 @@ def test_jobs_are_processes() -> None:
     files = rel(SELFPLAY[:16])
     pids = set(batch.map_files(_where, files, jobs=2, progress=False)["pid"])
     assert len(pids) == 2 and os.getpid() not in pids
-    few = files[: batch.FILES_PER_JOB - 1]  # by default, a few files are done here
+    few = files[: batch_run.FILES_PER_JOB - 1]  # by default, a few files are done here
     assert set(batch.map_files(_where, few, progress=False)["pid"]) == {os.getpid()}
 
 
 def test_default_jobs() -> None:
-    assert batch._default_jobs(1) == 1
-    assert batch._default_jobs(batch.FILES_PER_JOB - 1) == 1
-    assert 1 <= batch._default_jobs(10_000) <= (os.cpu_count() or 1)
+    assert batch_run._default_jobs(1) == 1
+    assert batch_run._default_jobs(batch_run.FILES_PER_JOB - 1) == 1
+    assert 1 <= batch_run._default_jobs(10_000) <= (os.cpu_count() or 1)
 
 
 # ---------------------------------------------------------------------- resume
@@ -250,7 +253,7 @@ def test_a_rerun_skips_the_files_done(tmp_path: Path, suffix: str) -> None:
     assert df3["file"].unique().tolist() == [*sorted(map(str, folder.iterdir())), str(missing)]
     if suffix == ".parquet":  # (and what its rows were made under: issue 29)
         stored = pd.read_parquet(output)
-        assert set(stored.pop(batch.SETTINGS)) == {"defaults"}
+        assert set(stored.pop(batch_output.SETTINGS)) == {"defaults"}
         pd.testing.assert_frame_equal(stored, df3)
 
 
@@ -258,7 +261,7 @@ def test_an_interrupted_run_resumes_from_its_checkpoints(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("pyarrow")
-    monkeypatch.setattr(batch, "CHECKPOINT_SECONDS", 0.0)  # save after every file
+    monkeypatch.setattr(batch_output, "CHECKPOINT_SECONDS", 0.0)  # save after every file
     files = rel(SELFPLAY[:6])
     output = tmp_path / "results.parquet"
     parts = tmp_path / "results.parquet.parts"
@@ -276,7 +279,7 @@ def test_an_interrupted_run_resumes_from_its_checkpoints(
     assert rest.calls == [Path(f).name for f in files[4:]]
     assert not parts.exists()
     pd.testing.assert_frame_equal(df, batch.verify_files(files, jobs=1, progress=False))
-    pd.testing.assert_frame_equal(pd.read_parquet(output).drop(columns=batch.SETTINGS), df)
+    pd.testing.assert_frame_equal(pd.read_parquet(output).drop(columns=batch_output.SETTINGS), df)
 
 
 def test_an_output_bgkit_cannot_use(tmp_path: Path) -> None:
@@ -390,7 +393,7 @@ def test_cli_exit_3_when_bgkit_fails_on_a_file(monkeypatch: pytest.MonkeyPatch) 
 
 def test_analysis_columns_give_every_player_column_a_type() -> None:
     analysis = pytest.importorskip("bgkit.analysis")
-    missing = [c for c in analysis.PLAYER_COLUMNS if c not in batch._ANALYSIS_DTYPES]
+    missing = [c for c in analysis.PLAYER_COLUMNS if c not in batch_rows._ANALYSIS_DTYPES]
     assert missing == []
 
 

@@ -39,7 +39,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("records", "formats", "formats.*"),
     ("replay", "verify"),
     ("analysis.*", "reports.*"),  # analysis and reports
-    ("batch", "season", "audit", "audit.*"),
+    ("batch", "batch.*", "season", "audit", "audit.*"),
     ("cli", "cli.*", "", "__main__"),  # "" is the package: bgkit/__init__.py
 )
 

@@ -16,6 +16,7 @@ import pytest
 from bounded import BGKIT, GIB, run
 
 from bgkit import batch
+from bgkit.batch import output as batch_output
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")
@@ -89,7 +90,7 @@ def test_parts_are_synced_before_they_count(
         real_fsync(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
-    monkeypatch.setattr(batch, "CHECKPOINT_ROWS", 1)
+    monkeypatch.setattr(batch_output, "CHECKPOINT_ROWS", 1)
     files = [str(SAMPLE), str(DATA / "fixtures" / "handwritten_3pt.mat")]
     batch.verify_files(files, jobs=1, progress=False, output=tmp_path / "out.parquet")
     names = [Path(p).name for p in synced]

@@ -46,7 +46,7 @@ from bgkit.analysis.evaluator import (
 from bgkit.analysis.metrics import luck_normal, luck_opening
 from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.position import Position
-from bgkit.workers import worker_start
+from bgkit.workers import in_worker, worker_start
 
 if TYPE_CHECKING:
     from bgkit.movegen import Key
@@ -424,8 +424,14 @@ def plan_jobs(jobs: int | None, n_actions: int, evaluator: Evaluator | None, pli
     """Worker processes for a record of ``n_actions`` searched ``plies`` deep (0: evaluate
     in this process): ``jobs`` (default: the cores), fewer when each would get less than
     :data:`MIN_ACTIONS_PER_JOB` actions (at 0-ply) or :data:`MIN_DEEP_ACTIONS_PER_JOB`.
+
+    ``jobs=1`` in a process that is itself a worker (of a season's pool, of Dask) is
+    this process: its GNU Backgammon stays loaded for the next match, where a process
+    per match would start one each time (about a fifth of a 0-ply season's CPU). The
+    caller's own process is kept free of gnubg's threads otherwise, so that a later
+    analysis can still fork its workers.
     """
-    if evaluator is not None or not can_fork():
+    if evaluator is not None or not can_fork() or (jobs == 1 and in_worker()):
         return 0
     wanted = jobs if jobs is not None else (os.cpu_count() or 1)
     per_job = MIN_DEEP_ACTIONS_PER_JOB if plies else MIN_ACTIONS_PER_JOB

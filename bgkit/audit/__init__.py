@@ -71,7 +71,8 @@ from bgkit.audit.stats import (
     poisson_binomial_two_sided,
     rolls_p_value,
 )
-from bgkit.batch import INTERNAL_ERROR, UNREADABLE, PathArg, Row, map_files
+from bgkit.batch import INTERNAL_ERROR, UNREADABLE, map_files
+from bgkit.batch.common import PathArg, Row
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -270,7 +271,7 @@ def audit(
 def _check_output(path: Path, luck: bool) -> None:
     """Refuse an output file of an audit made with the other ``luck`` setting (its rows
     would be reused without the figures, or with figures not asked for)."""
-    from bgkit.batch import _dtypes, _Store
+    from bgkit.batch.output import _dtypes, _Store
     from bgkit.errors import BatchError
 
     for text in _Store(path, _dtypes(AUDIT_COLUMNS)).values("facts"):

@@ -27,7 +27,8 @@ from bgkit.audit.stats import (
     ROLL_PROBABILITIES,
     ROLLS,
 )
-from bgkit.batch import VERIFY_COLUMNS, Row
+from bgkit.batch import VERIFY_COLUMNS
+from bgkit.batch.common import Row
 from bgkit.errors import BgkitError
 
 if TYPE_CHECKING:

@@ -1,0 +1,370 @@
+"""Where a batch runs: its files in chunks, in this process, on local worker
+processes or on a Dask cluster, a few chunks in flight, every file's rows in input
+order; and the progress bar."""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import os
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bgkit.batch.common import (
+    INTERNAL_ERROR,
+    UNREADABLE,
+    FileRows,
+    Row,
+    RowFunction,
+    _first_line,
+)
+from bgkit.batch.output import _dtypes, _Key, _settings, _Store
+from bgkit.errors import BatchError, BgkitError, NotationError, error_line
+from bgkit.workers import worker_start
+
+if TYPE_CHECKING:
+    from distributed import Client  # type: ignore[import-not-found, unused-ignore]
+
+FILES_PER_JOB = 4
+"""By default, one more process for every this many files, up to the number of cores."""
+
+
+def _stream(
+    func: RowFunction,
+    files: Sequence[Path],
+    *,
+    jobs: int | None,
+    client: Client | str | None,
+    output: str | os.PathLike[str] | None,
+    columns: Mapping[str, str] | None,
+) -> Generator[FileRows, None, None]:
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    store = _Store(Path(output), _dtypes(columns), _settings(func)) if output is not None else None
+    done = store.load({str(f) for f in files}) if store is not None else {}
+    items = [_item(path, done) for path in files]
+    todo = sum(item.rows is None for item in items)
+    return _ordered(items, functools.partial(_runner, func, todo, jobs, client), store)
+
+
+@dataclass(slots=True)
+class _Item:
+    file: str
+    size: int | None
+    mtime_ns: int | None
+    rows: list[Row] | None  # the stored rows of a file done by an earlier run
+
+
+def _item(path: Path, done: Mapping[_Key, list[Row]]) -> _Item:
+    file = str(path)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return _Item(file, None, None, None)
+    return _Item(file, st.st_size, st.st_mtime_ns, done.get((file, st.st_size, st.st_mtime_ns)))
+
+
+def _ordered(
+    items: list[_Item], start: Callable[[], _Runner], store: _Store | None
+) -> Generator[FileRows, None, None]:
+    """Keep ``runner.slots`` chunks in flight; yield every file's rows in input order.
+
+    The runner (a process pool, a Dask client) is started on the first ``next()``, so
+    that it is always closed again, by the end of the loop or by ``close()``.
+    """
+    runner = start()
+    chunks = iter(_chunks(items, runner.chunk, runner.workers))
+    pending: deque[tuple[list[_Item], _Handle | None]] = deque()
+
+    def fill() -> None:
+        while len(pending) < runner.slots:
+            chunk = next(chunks, None)
+            if chunk is None:
+                return
+            paths = [item.file for item in chunk if item.rows is None]
+            pending.append((chunk, runner.submit(paths) if paths else None))
+
+    finished = False
+    try:
+        fill()
+        while pending:
+            chunk, handle = pending.popleft()
+            fill()
+            computed = iter(handle.result() if handle is not None else [])
+            for item in chunk:
+                reused = item.rows is not None
+                if item.rows is not None:
+                    rows = item.rows
+                else:
+                    rows = [_complete(item, row) for row in next(computed)]
+                if store is not None:
+                    store.add(item, rows)
+                yield FileRows(item.file, rows, reused)
+        if store is not None:
+            store.finish()
+        finished = True
+    finally:
+        try:
+            if store is not None and not finished:
+                store.checkpoint()  # keep what is done for the next run
+        finally:
+            runner.close([h for _, h in pending if h is not None], cancel=not finished)
+
+
+def _chunks(items: list[_Item], size: int, workers: int = 1) -> Iterator[list[_Item]]:
+    """Consecutive items with up to ``size`` files to compute (done ones ride along),
+    fewer as the end comes (:func:`_chunk_size` of the files left), down to one: the
+    workers then finish together, where a last chunk of 60 analyses (a minute) would
+    leave the other workers idle.
+
+    >>> sizes = [len(c) for c in _chunks([_Item(str(i), 0, 0, None) for i in range(100)], 6, 2)]
+    >>> sizes[:8], sizes[-3:], len(sizes)
+    ([6, 5, 5, 5, 4, 4, 4, 4], [1, 1, 1], 52)
+    """
+    left = sum(item.rows is None for item in items)
+    chunk: list[_Item] = []
+    count = 0
+    limit = min(size, _chunk_size(left, workers, size))
+    for item in items:
+        chunk.append(item)
+        count += item.rows is None
+        if count >= limit:
+            yield chunk
+            left -= count
+            chunk, count = [], 0
+            limit = _chunk_size(left, workers, size)
+    if chunk:
+        yield chunk
+
+
+def _complete(item: _Item, row: Row) -> Row:
+    return {
+        "file": item.file,
+        "kind": None,
+        "message": None,
+        **row,
+        "size": item.size,
+        "mtime_ns": item.mtime_ns,
+    }
+
+
+def _run_one(func: RowFunction, path: str) -> list[Row]:
+    """``func(path)``, with a failure turned into one row (runs in the worker)."""
+    try:
+        rows = list(func(Path(path)))
+    except (BgkitError, OSError) as err:
+        row: Row = {"kind": UNREADABLE, "message": error_line(err, source=path)}
+        if isinstance(err, NotationError):
+            row.update(line=err.line, column=err.column)
+        return [row]
+    except Exception as err:
+        message = f"{path}: internal error: {type(err).__name__}: {_first_line(err)}"
+        return [{"kind": INTERNAL_ERROR, "message": message}]
+    return rows or [{}]
+
+
+def _run_chunk(func: RowFunction, paths: list[str]) -> list[list[Row]]:
+    return [_run_one(func, path) for path in paths]
+
+
+# ---------------------------------------------------------------------- runners
+
+
+class _Handle(Protocol):
+    def result(self) -> list[list[Row]]: ...
+
+
+class _Runner(Protocol):
+    slots: int
+    """Chunks in flight at once."""
+    chunk: int
+    """Files per chunk (at most; fewer towards the end)."""
+    workers: int
+    """Processes or threads that run chunks at once."""
+
+    def submit(self, paths: list[str]) -> _Handle: ...
+
+    def close(self, pending: list[_Handle], *, cancel: bool) -> None: ...
+
+
+def _runner(func: RowFunction, todo: int, jobs: int | None, client: Client | str | None) -> _Runner:
+    if client is not None:
+        return _DaskRunner(func, todo, client)
+    jobs = _default_jobs(todo) if jobs is None else min(jobs, max(1, todo))
+    if jobs <= 1:
+        return _SerialRunner(func)
+    return _PoolRunner(func, todo, jobs)
+
+
+def _cores() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def _default_jobs(todo: int) -> int:
+    return max(1, min(_cores(), todo // FILES_PER_JOB))
+
+
+def _chunk_size(todo: int, workers: int, most: int) -> int:
+    """Files per chunk: about 8 chunks per worker, at most ``most``."""
+    return max(1, min(most, todo // (workers * 8)))
+
+
+@dataclass
+class _Later:
+    """A chunk run in this process when its result is asked for."""
+
+    func: RowFunction
+    paths: list[str]
+
+    def result(self) -> list[list[Row]]:
+        return _run_chunk(self.func, self.paths)
+
+
+class _SerialRunner:
+    slots = 1
+    chunk = 1
+    workers = 1
+
+    def __init__(self, func: RowFunction) -> None:
+        self.func = func
+
+    def submit(self, paths: list[str]) -> _Handle:
+        return _Later(self.func, paths)
+
+    def close(self, pending: list[_Handle], *, cancel: bool) -> None:
+        pass
+
+
+class _PoolRunner:
+    def __init__(self, func: RowFunction, todo: int, jobs: int) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.func = func
+        self.slots = jobs * 3
+        self.workers = jobs
+        self.chunk = _chunk_size(todo, jobs, 16)
+        self.pool = ProcessPoolExecutor(
+            max_workers=jobs, mp_context=_mp_context(), initializer=ignore_interrupts
+        )
+
+    def submit(self, paths: list[str]) -> _Handle:
+        return self.pool.submit(_run_chunk, self.func, paths)
+
+    def close(self, pending: list[_Handle], *, cancel: bool) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=cancel)
+
+
+def ignore_interrupts() -> None:
+    """In a worker process: leave Ctrl-C (SIGINT, sent to the whole process group) to the
+    parent, which stops the run and reports it once, instead of a traceback per worker;
+    and die with the parent (:func:`bgkit.workers.worker_start`)."""
+    worker_start()
+
+
+def _mp_context() -> Any:
+    """``fork`` (fast: the workers inherit bgkit already imported) when it is safe, else
+    ``forkserver``: not when GNU Backgammon is loaded (its threads would not exist in a
+    forked child, which would wait for them forever), nor, on Python 3.12+, when this
+    process runs threads. A script must then guard its main code with
+    ``if __name__ == "__main__":``, as for any :mod:`multiprocessing` program.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if (
+        "fork" in methods
+        and "gnubg" not in sys.modules
+        and (sys.version_info < (3, 12) or threading.active_count() == 1)
+    ):
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["bgkit.batch", "bgkit.verify", "bgkit.formats"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+class _DaskRunner:
+    def __init__(self, func: RowFunction, todo: int, client: Client | str) -> None:
+        import importlib
+
+        try:  # imported by name: its functions are not annotated, and it is optional
+            distributed: Any = importlib.import_module("distributed")
+            addressing: Any = importlib.import_module("distributed.comm.addressing")
+        except ImportError as err:
+            raise BatchError(
+                f"a Dask cluster needs dask.distributed: pip install 'bgkit[batch]' ({err})"
+            ) from None
+        self.owned = isinstance(client, str)
+        self.client: Any = client
+        if isinstance(client, str):
+            try:
+                if not client.startswith("inproc://"):
+                    addressing.get_address_host_port(client)  # before a Client: it must close
+                self.client = distributed.Client(client, timeout="10s", set_as_default=False)
+            except (OSError, TimeoutError, ValueError) as err:
+                raise BatchError(f"{client}: cannot reach the Dask scheduler: {err}") from None
+        threads = sum(self.client.nthreads().values()) or 1
+        self.func = func
+        self.slots = max(4, threads * 3)
+        self.workers = threads
+        self.chunk = _chunk_size(todo, threads, 64)
+
+    def submit(self, paths: list[str]) -> _Handle:
+        future: _Handle = self.client.submit(_run_chunk, self.func, paths, pure=False)
+        return future
+
+    def close(self, pending: list[_Handle], *, cancel: bool) -> None:
+        if cancel and pending:
+            self.client.cancel(pending)
+        if self.owned:
+            self.client.close()
+
+
+# ---------------------------------------------------------------------- progress
+
+
+class _Bar(Protocol):
+    def update(self, n: int = 1) -> object: ...
+
+    def close(self) -> None: ...
+
+
+def _progress_bar(total: int, show: bool | None) -> _Bar:
+    """``tqdm.auto`` (a widget in notebooks) when shown, else a bar that does nothing."""
+    if show is None:
+        show = sys.stderr.isatty() or _in_notebook()
+    if show:
+        from tqdm.auto import tqdm
+
+        bar: _Bar = tqdm(total=total, unit="file")
+        return bar
+    return NullBar()
+
+
+class NullBar:
+    """A progress bar that shows nothing, without loading tqdm (12 ms, and a monitor
+    thread per process)."""
+
+    def update(self, n: int = 1) -> None:
+        """Count ``n`` more done (nothing to show)."""
+
+    def clear(self) -> None:
+        """Clear the bar (there is none)."""
+
+    def close(self) -> None:
+        """Close the bar (there is none)."""
+
+
+def _in_notebook() -> bool:
+    shell = sys.modules.get("IPython")
+    if shell is None:
+        return False
+    get = getattr(shell, "get_ipython", None)
+    ip = get() if callable(get) else None
+    return ip is not None and type(ip).__name__ == "ZMQInteractiveShell"
