@@ -92,7 +92,13 @@ CONFIDENCE = 0.95
 _SEASON_STYLE = """
 .worst p { overflow-wrap: anywhere; }
 table.months tbody th, table.results tbody th, table.months td { white-space: nowrap; }
+table.opponents thead th { overflow-wrap: normal; }
+@media (max-width: 600px) { table.opponents th, table.opponents td { padding: 2px 1px; } }
 """
+#: Where the opponents table's headers may break on a phone (soft hyphens: ``matc hes``
+#: was what breaking anywhere gave at 390 px).
+_SOFT = {"matches": "match\u00ades", "unfinished": "un\u00adfin\u00adished",
+         "sessions": "ses\u00adsions", "opponent": "op\u00adpo\u00adnent"}  # fmt: skip
 #: Where :meth:`Season.rating` starts the player and puts the opponents (FIBS's start).
 START_RATING = 1500.0
 
@@ -971,6 +977,8 @@ class Season:
                 "luck (mEMG/roll, + lucky)": me["luck_rate_memg"].round(1),
             }
         ).T.set_axis([str(who)], axis=1)
+        if len(me) and pd.isna(me["first"].iloc[0]):  # (no match of the season is dated)
+            summary = summary.drop(["first", "last"])
         if len(me) and not me["matches"].iloc[0]:  # (money sessions only)
             summary = summary.drop(["matches", "won", "lost", "unfinished"])
         elif len(me) and not me["sessions"].iloc[0]:
@@ -1060,7 +1068,11 @@ class Season:
             *self._results_html(),
             *self._money_html(money),
             "<h2>Opponents</h2>",
-            _table(opponents.set_index("opponent"), "opponents"),
+            _table(
+                opponents.set_index("opponent").rename_axis(_SOFT["opponent"]),
+                "opponents",
+                _SOFT,
+            ),
             "<h2>Error against luck</h2>",
             _figure(self.pr_luck_figure(), "luck", "Each player of each match is a point."),
             "<h2>Where the errors are</h2>",
