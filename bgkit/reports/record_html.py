@@ -33,7 +33,10 @@ __all__ = ["game_html", "match_html", "name_html", "plain_page"]
 MAX_GAMES = 40
 _TAGS = ("Event", "Site", "Place", "Date", "EventDate", "Round", "Variation")
 _TABLE = 'style="border-collapse:collapse;font-size:90%"'
-_CELL = 'style="padding:1px 8px;text-align:left"'
+_CELL = 'style="padding:1px 4px;text-align:left"'
+#: The headers and the game, score and rolls columns: short words that never break ("10 5"
+#: for 105 rolls at 390 px, where a report breaks its table cells anywhere).
+_SHORT = 'style="padding:1px 4px;text-align:left;white-space:nowrap"'
 
 
 def name_html(text: str) -> str:
@@ -76,7 +79,7 @@ def match_html(match: Match) -> str:
             items.insert(0, f"file: {name_html(_file_name(match.source_name))}")
         parts.append(f'<div style="color:#555;font-size:90%">{"; ".join(items)}</div>')
     rows = [_row(game, match.players) for game in match.games[:MAX_GAMES]]
-    header = "".join(f"<th {_CELL}>{h}</th>" for h in ("game", "score", "rolls", "cube", "result"))
+    header = "".join(f"<th {_SHORT}>{h}</th>" for h in ("game", "score", "rolls", "cube", "result"))
     parts.append(f"<table {_TABLE}><thead><tr>{header}</tr></thead><tbody>")
     parts.extend(rows)
     parts.append("</tbody></table>")
@@ -110,7 +113,11 @@ def _row(game: Game, names: tuple[str, str]) -> str:
         _cube_story(game, names) or "-",
         _result(game, names),
     )
-    return "<tr>" + "".join(f"<td {_CELL}>{c}</td>" for c in cells) + "</tr>"
+    return (
+        "<tr>"
+        + "".join(f"<td {_SHORT if i < 3 else _CELL}>{c}</td>" for i, c in enumerate(cells))
+        + "</tr>"
+    )
 
 
 def _cube_story(game: Game, names: tuple[str, str]) -> str:
