@@ -191,13 +191,14 @@ def test_the_command_line_about_a_player(tmp_path: Path) -> None:
     (folder / "renamed.mat").write_text(text)
     (folder / "broken.mat").write_text(" 5 point match\n\n Game 1\n garbage\n")
     runner = CliRunner()
-    done = runner.invoke(main, ["analyze", str(folder), "--jobs", "1", "--player", "BOB"])
+    quick = ["analyze", str(folder), "--jobs", "1", "--plies", "0"]  # (2-ply: 170 s in CI)
+    done = runner.invoke(main, [*quick, "--player", "BOB"])
     assert done.exit_code == 0, done.output
     assert "Bob: 5 matches, won 0, lost 5" in done.output
     assert "broken.mat: unreadable-line: " in done.output and ":4:9:" in done.output
-    alias = ["analyze", str(folder), "--jobs", "1", "--player", "B", "--alias", "b=Bob"]
+    alias = [*quick, "--player", "B", "--alias", "b=Bob"]
     assert "Bob: 5 matches" in runner.invoke(main, alias).output
-    nobody = runner.invoke(main, ["analyze", str(folder), "--jobs", "1", "--player", "zed"])
+    nobody = runner.invoke(main, [*quick, "--player", "zed"])
     assert nobody.exit_code == 2 and "nobody of that name" in nobody.output
     page = tmp_path / "bob.html"
     done = runner.invoke(main, [*alias, "--html", str(page)])
