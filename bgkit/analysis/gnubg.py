@@ -221,9 +221,8 @@ class GnubgEvaluator:
             optimal = self._optimal(position)
             if optimal is not None:
                 gnubg = self._gnubg()
-                board = (position.board[position.opponent][1:], position.board[position.turn][1:])
                 with _lock:
-                    out = gnubg.evaluate(board, _cubeinfo(gnubg, position), _evalcontext(gnubg, 0))
+                    out = _api_evaluate(gnubg, position, 0)
                 probs = (out[0], out[1], out[2], out[3], out[4])
                 return Evaluation(probs, float(out[5]), optimal, 0)
         return self._eval(position, plies)[0]
@@ -237,10 +236,9 @@ class GnubgEvaluator:
             if found is not None:
                 return found
         gnubg = self._gnubg()
-        board = (position.board[position.opponent][1:], position.board[position.turn][1:])
         _searching(plies)
         with _lock:
-            out = gnubg.evaluate(board, _cubeinfo(gnubg, position), _evalcontext(gnubg, plies))
+            out = _api_evaluate(gnubg, position, plies)
         return (out[0], out[1], out[2], out[3], out[4])
 
     def cube_decision(self, position: Position, *, plies: int = 0) -> CubeDecision:
@@ -467,13 +465,7 @@ class GnubgEvaluator:
     def best_equities(
         self, position: Position, *, plies: int = 0
     ) -> dict[tuple[int, int], float | None]:
-        _check(position)
-        gnubg = self._gnubg()
-        board = (position.board[position.opponent][1:], position.board[position.turn][1:])
-        ci = _cubeinfo(gnubg, position)
-        ec = _evalcontext(gnubg, plies)
-        mf = self._movefilters(plies, plies)
-        _searching(plies)
+        gnubg, board, ci, ec, mf = self._search_args(position, plies, plies)
         out: dict[tuple[int, int], float | None] = {}
         with _lock:
             for roll in _ROLLS:
@@ -646,15 +638,19 @@ class GnubgEvaluator:
     def _findbestmoves(
         self, position: Position, dice: tuple[int, int], plies: int, row: int
     ) -> list[dict[str, Any]]:
-        _check(position)
-        gnubg = self._gnubg()
-        board = (position.board[position.opponent][1:], position.board[position.turn][1:])
-        ci = _cubeinfo(gnubg, position)
-        ec = _evalcontext(gnubg, plies)
-        mf = self._movefilters(plies, row)
-        _searching(plies)
+        gnubg, board, ci, ec, mf = self._search_args(position, plies, row)
         with _lock:
             return list(gnubg.findbestmoves(board, ci, ec, tuple(dice), *mf))
+
+    def _search_args(self, position: Position, plies: int, row: int) -> tuple[Any, ...]:
+        """gnubg's module and ``findbestmoves``'s arguments but the dice, for a search of
+        ``plies`` with the filters of ``row`` (the position checked, the search noted)."""
+        _check(position)
+        gnubg = self._gnubg()
+        ci = _cubeinfo(gnubg, position)
+        mf = self._movefilters(plies, row)
+        _searching(plies)
+        return gnubg, _board(position), ci, _evalcontext(gnubg, plies), mf
 
     def _movefilters(self, plies: int, row: int) -> tuple[list[dict[str, Any]], ...]:
         """The ``movefilters`` argument for a search of ``plies`` with the filters of ``row``."""
@@ -676,11 +672,10 @@ class GnubgEvaluator:
         gnubg = self._gnubg()
         pos = replace(position, dice=None, doubled=False, resigned=0)
         gid = f"{pos.gnubg_id()}:{pos.match_id()}"
-        board = (pos.board[pos.opponent][1:], pos.board[pos.turn][1:])
         with _lock:
             # the position in gnubg's cache first (as it always was: figures depend on the
             # order gnubg's net met positions in, see _made_up_turn)
-            gnubg.evaluate(board, _cubeinfo(gnubg, pos), _evalcontext(gnubg, 0))
+            _api_evaluate(gnubg, pos, 0)
             session = _session()
             session.set_plies(gnubg, plies, self._filters)
             session.set_rules(gnubg, pos)
@@ -699,6 +694,18 @@ def _check(position: Position) -> None:
 def _met(gnubg: Any, name: str) -> MatchEquityTable:
     pre, post0, post1 = gnubg.met(engine_gate.MAX_MATCH_LENGTH)
     return MatchEquityTable.from_rows(f"gnubg ({name})", pre, (post0, post1))
+
+
+def _board(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The position as gnubg's Python API takes a board: the opponent's side, then the
+    player on roll's, each from point 1 to the bar."""
+    return (position.board[position.opponent][1:], position.board[position.turn][1:])
+
+
+def _api_evaluate(gnubg: Any, position: Position, plies: int) -> Any:
+    """gnubg's ``evaluate`` of the position before the roll (the caller holds ``_lock``):
+    the cubeless chances, then the cubeful equity."""
+    return gnubg.evaluate(_board(position), _cubeinfo(gnubg, position), _evalcontext(gnubg, plies))
 
 
 def _cubeinfo(gnubg: Any, pos: Position) -> dict[str, Any]:
