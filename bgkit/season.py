@@ -1069,9 +1069,10 @@ class Season:
             *self._money_html(money),
             "<h2>Opponents</h2>",
             _table(
-                opponents.set_index("opponent").rename_axis(_SOFT["opponent"]),
+                opponents.set_index("opponent")
+                .rename_axis(_SOFT["opponent"])
+                .rename(columns=_SOFT),
                 "opponents",
-                _SOFT,
             ),
             "<h2>Error against luck</h2>",
             _figure(self.pr_luck_figure(), "luck", "Each player of each match is a point."),

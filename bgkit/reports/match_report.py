@@ -32,7 +32,6 @@ from __future__ import annotations
 import io
 import os
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -393,14 +392,11 @@ def _equity_links(analysis: Analysis) -> list[tuple[float, float, int, str]]:
     ]
 
 
-def _table(frame: pd.DataFrame, css: str, headers: Mapping[str, str] | None = None) -> str:
+def _table(frame: pd.DataFrame, css: str) -> str:
     """``frame`` as an HTML table, a missing value (a match without a date, in the index
     too) as an empty cell: never pandas' ``<NA>``, which ``na_rep`` misses in object
-    columns and in the index. ``headers``: column names shown otherwise."""
+    columns and in the index."""
     import pandas as pd
-
-    if headers:
-        frame = frame.rename(columns=headers)
 
     def shown(value: object) -> object:
         return "" if pd.api.types.is_scalar(value) and pd.isna(value) else value
