@@ -11,7 +11,12 @@ up, games after the match was won.
 Nothing is repaired, and every fault is found: after an illegal play (or a dance
 recorded while a play existed) the game goes on from the position the record
 describes, the written steps made as written, so each later fault is reported once
-and none follows from the first. Where the record describes no position to go on
+and none follows from the first. Where a legal play near the illegal one (one that
+moves checkers only from and to the points it names: ``8/4 6/4`` for ``8/4 4/6``)
+leaves another position, the game is followed in that reading too: a later action
+that breaks a rule only in the as-written position is no fault of its own (a
+``FOLLOWS_FAULT`` note names the earlier play and its place), and the readings the
+record rules out are dropped. Where the record describes no position to go on
 from (a play that cannot be made even as written, a roll out of turn, a cube action
 the rules forbid, an unknown play ``???``, a line the reader could not read: see
 :attr:`bgkit.records.Match.read_errors`) the rest of that game is not replayed (one
@@ -29,8 +34,10 @@ illegal play 24/21 for 21: blocked: 22/21 lands on a point held by 3 opposing ch
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Generic, TypeVar
 
 from bgkit._gc import without_gc
 from bgkit.errors import AmbiguousPlayError, BgkitError, IllegalActionError, IllegalPlayError
@@ -50,6 +57,8 @@ from bgkit.records import (
     Take,
 )
 from bgkit.replay import move_number, unread_lines
+
+_T = TypeVar("_T")
 
 __all__ = ["Issue", "IssueKind", "Report", "Severity", "verify"]
 
@@ -95,6 +104,11 @@ class IssueKind(enum.Enum):
     """A roll or cube action written after the game's result line."""
     UNVERIFIABLE = "unverifiable"
     """Note: a roll or play that the record does not give (``???``)."""
+    FOLLOWS_FAULT = "follows-fault"
+    """Note: an action that breaks a rule only in the position an earlier illegal play
+    leaves when made as written, not after a legal play near it (its step the other way
+    round, its points paired otherwise), which the player may have made: not counted as a
+    fault; the note names the earlier play and its place."""
     UNVERIFIED = "unverified"
     """Note: actions not replayed because the game cannot be followed past an earlier
     fault (a play that cannot be made even as written, a line that could not be read...)."""
@@ -125,6 +139,7 @@ _NOTES = frozenset(
     {
         IssueKind.UNVERIFIABLE,
         IssueKind.UNVERIFIED,
+        IssueKind.FOLLOWS_FAULT,
         IssueKind.RESIGNATION,
         IssueKind.FORFEIT,
         IssueKind.UNFINISHED_MATCH,
@@ -328,6 +343,44 @@ CONVENTIONS: dict[str, str] = {
 """The writers' scoring conventions the verifier accepts, by name (documented in the README)."""
 
 
+_READINGS = 3
+"""At most this many legal readings of illegal plays are followed in a game."""
+
+_State = tuple[str | None, tuple[int, int] | None, str, str, int, bool, Position | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """A legal play near an illegal one (:func:`_nearby_readings`), which the player may
+    have made, and the position the game has reached if he did."""
+
+    position: Position
+    play: Play
+    fault: Issue
+    """The illegal play's error."""
+    written: Play
+    """The illegal play as the record writes it."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Trial(Generic[_T]):
+    """What a check run aside found (:meth:`_MatchChecker.trial`)."""
+
+    value: _T
+    issues: list[Issue]
+    state: _State
+    readings: list[_Reading] = field(default_factory=list)
+    needs_value: bool = True
+    """``None`` as the value (no position to go on from) makes the check a fault."""
+
+    @property
+    def fits(self) -> bool:
+        """Whether the action breaks no rule here."""
+        if self.needs_value and self.value is None:
+            return False
+        return not any(i.severity is Severity.ERROR for i in self.issues)
+
+
 @dataclass
 class _GameOutcome:
     """What replaying one game established."""
@@ -366,6 +419,11 @@ class _MatchChecker:
     consumed: int = -1
     """The index of the last action of the game already replayed with an earlier one (the
     second of two rolls written in each other's columns)."""
+    readings: list[_Reading] = field(default_factory=list)
+    """Where an earlier illegal play of the game leaves the position in doubt: the other
+    positions the game may be in (see :meth:`among`)."""
+    new_readings: list[_Reading] = field(default_factory=list)
+    """The legal readings of the illegal play just checked (set by :meth:`as_written`)."""
 
     def run(self) -> None:
         m = self.match
@@ -492,6 +550,7 @@ class _MatchChecker:
         pos = self.start_position(game, index, score, crawford)
         self.exchange, self.dropped, self.ended_by, self.cube_taken = None, None, "", ""
         self.consumed = -1
+        self.readings = []
         if pos is None:
             return _GameOutcome(self.recorded_result(game))
         turn_no = 0
@@ -524,15 +583,15 @@ class _MatchChecker:
                 max(turn_no, 1) if isinstance(action, Move) else turn_no + 1, actions
             )
             if ended:
-                self.add_at(
-                    IssueKind.TURN_ORDER,
-                    f"{_describe(action)} after the game had ended: it follows {self.ended_by}",
-                    game,
-                    move_no,
-                    action,
+                message = (
+                    f"{_describe(action)} after the game had ended: it follows {self.ended_by}"
                 )
-                stopped_at = i + 1
-                break
+                going_on = self.still_playing(message, game, move_no, action)
+                if going_on is None:
+                    self.add_at(IssueKind.TURN_ORDER, message, game, move_no, action)
+                    stopped_at = i + 1
+                    break
+                pos, ended = going_on, False
             self.checked += 1
             if isinstance(action, Move):
                 if not started:
@@ -559,7 +618,9 @@ class _MatchChecker:
                     )
                     stopped_at = i + 1
                     break
-                new = self.check_move(game, move_no, pos, action, last=i == len(actions) - 1)
+                last = i == len(actions) - 1
+                check = partial(self.check_move, game, move_no, action=action, last=last)
+                new = self.among(pos, check, game, move_no, action)
                 if new is None:
                     stopped_at = i + 1
                     break
@@ -582,7 +643,8 @@ class _MatchChecker:
                     stopped_at = i + 1
                     break
                 started = True
-                new = self.check_cube(game, move_no, pos, action)
+                check = partial(self.check_cube, game, move_no, action=action)
+                new = self.among(pos, check, game, move_no, action)
                 if new is None:
                     stopped_at = i + 1
                     break
@@ -601,7 +663,7 @@ class _MatchChecker:
             self.read_errors(game, self.unread)
             self.unread = []
             return _GameOutcome(self.recorded_result(game))
-        verified = self.check_result(game, pos, score)
+        verified = self.result_among(game, pos, score)
         self.check_after_result(game, turn_no)
         unfinished = verified is None and game.result is None
         return _GameOutcome(verified, unfinished=unfinished)
@@ -803,7 +865,7 @@ class _MatchChecker:
                     move_no,
                     action,
                 )
-                return _as_written(pos, action.play)
+                return self.as_written(pos, action)
             written = action.play.spelled()
             index = game.actions.index(action)
             hint, swapped = self.swapped(pos, game.actions, index)
@@ -818,7 +880,7 @@ class _MatchChecker:
             if swapped is not None:  # one fault: the game goes on after both rolls
                 self.consumed = index + 1
                 return swapped
-            return _as_written(pos, action.play)
+            return self.as_written(pos, action)
         except AmbiguousPlayError as err:
             self.add(
                 IssueKind.AMBIGUOUS_PLAY, str(err), game, move_no, who, action.line, action.column
@@ -1075,6 +1137,180 @@ class _MatchChecker:
             )
         return session
 
+    # ------------------------------------------------ after an illegal play that moved
+
+    def as_written(self, pos: Position, action: Move) -> Position | None:
+        """The position after the illegal play of ``action`` (just reported) made as
+        written (``None``: the game cannot be followed), and, in :attr:`new_readings`, the
+        legal plays near it that the player may have made (see :func:`_nearby_readings`)."""
+        assert action.play is not None
+        after = _as_written(pos, action.play)
+        if after is not None:
+            fault = self.issues[-1]
+            self.new_readings = [
+                _Reading(position, play, fault, action.play)
+                for play, position in _nearby_readings(pos, action.dice, action.play, after)
+            ]
+        return after
+
+    def among(
+        self,
+        pos: Position,
+        check: Callable[[Position], Position | None],
+        game: Game,
+        move_no: int,
+        action: Action,
+    ) -> Position | None:
+        """``check(pos)``: the position after an action, its issues reported. Where an
+        earlier illegal play of the game leaves the position in doubt (:attr:`readings`),
+        the action is checked in each legal reading of that play too: an action that breaks
+        a rule in the record's position (the play made as written) but in none of a legal
+        reading is no fault of its own, and one note says so; the readings the action rules
+        out are dropped. A fault in every reading is reported as usual."""
+        if not self.readings:
+            self.new_readings = []
+            new = check(pos)
+            self.readings = self.new_readings[:_READINGS]
+            self.new_readings = []
+            return new
+        first = self.trial(check, pos)
+        tried = [(r, self.trial(check, r.position)) for r in self.readings]
+        fitting = [(r, t) for r, t in tried if t.fits]
+        if first.fits or not fitting:
+            self.commit(first)
+            # the readings the action rules out are dropped; after a fault in every reading
+            # each goes on from its own position (the action made as written there)
+            going = fitting if first.fits else tried
+            later = [replace(r, position=t.value) for r, t in going if t.value is not None]
+            self.readings = (first.readings + later)[:_READINGS]
+            return first.value
+        reading, chosen = fitting[0]
+        self.follows_trial(first, reading, game, move_no, action)
+        self.commit(chosen)
+        self.readings = [
+            replace(r, position=t.value) for r, t in fitting[1:] if t.value is not None
+        ] + chosen.readings
+        self.readings = self.readings[:_READINGS]
+        return chosen.value
+
+    def result_among(
+        self, game: Game, pos: Position, score: tuple[int, int]
+    ) -> tuple[int, int] | None:
+        """:meth:`check_result`, in doubt as :meth:`among` checks an action: a result that
+        follows from the game only in a legal reading of an earlier illegal play is no fault."""
+        check = partial(self.check_result, game, score=score)
+        if not self.readings:
+            return check(pos)
+        first = self.trial(check, pos, needs_value=False)
+        if first.fits:
+            self.commit(first)
+            return first.value
+        for reading in self.readings:
+            tried = self.trial(check, reading.position, needs_value=False)
+            if tried.fits:
+                result = game.result
+                where: Action | Result | Game = result if result is not None else game
+                self.follows_trial(first, reading, game, _last_move(game), where)
+                self.commit(tried)
+                return tried.value
+        self.commit(first)
+        return first.value
+
+    def still_playing(
+        self, message: str, game: Game, move_no: int, action: Action
+    ) -> Position | None:
+        """The position of a legal reading of an earlier illegal play in which the game is
+        still being played, when the record's position has ended it before ``action``
+        (a note says so), else ``None``."""
+        for reading in self.readings:
+            if reading.position.game_state == GameState.PLAYING:
+                self.follows_fault(message, action.player, reading, game, move_no, action)
+                self.readings = [r for r in self.readings if r is not reading]
+                return reading.position
+        return None
+
+    def follows_fault(
+        self,
+        message: str,
+        player: int | None,
+        reading: _Reading,
+        game: Game,
+        move_no: int,
+        where: Action | Result | Game,
+    ) -> None:
+        """The note for an action (or result) that breaks a rule only in the record's
+        position after an earlier illegal play (``message`` says how), not in ``reading``."""
+        fault = reading.fault
+        place = f"{fault.line}:{fault.column}" if fault.line else f"move {fault.move}"
+        self.add(
+            IssueKind.FOLLOWS_FAULT,
+            f"{message}, if {self.name(fault.player if fault.player is not None else 0)}'s"
+            f" illegal play {reading.written.spelled()} at {place} was made as written; not"
+            f" if it was {reading.play.spelled()}: not counted as a fault",
+            game,
+            move_no,
+            player,
+            where.line,
+            where.column,
+        )
+
+    def follows_trial(
+        self,
+        first: _Trial[_T],
+        reading: _Reading,
+        game: Game,
+        move_no: int,
+        where: Action | Result | Game,
+    ) -> None:
+        """:meth:`follows_fault` for the first error a :meth:`trial` found."""
+        error = next(i for i in first.issues if i.severity is Severity.ERROR)
+        self.follows_fault(error.message, error.player, reading, game, move_no, where)
+
+    def trial(
+        self, check: Callable[[Position], _T], pos: Position, *, needs_value: bool = True
+    ) -> _Trial[_T]:
+        """``check(pos)`` run aside: its value, the issues it would report and the checker's
+        state after it, the checker left as it was (see :meth:`commit`)."""
+        issues, state = self.issues, self.snapshot()
+        self.issues, self.new_readings, self.here = [], [], pos
+        try:
+            value = check(pos)
+            return _Trial(
+                value, self.issues, self.snapshot(), self.new_readings, needs_value=needs_value
+            )
+        finally:
+            self.issues = issues
+            self.restore(state)
+            self.new_readings = []
+
+    def commit(self, trial: _Trial[_T]) -> None:
+        """Make a :meth:`trial` what happened: its issues reported, its state taken."""
+        self.issues.extend(trial.issues)
+        self.restore(trial.state)
+
+    def snapshot(self) -> _State:
+        """The state an action's check changes (besides the issues)."""
+        return (
+            self.exchange,
+            self.dropped,
+            self.ended_by,
+            self.cube_taken,
+            self.consumed,
+            self.session,
+            self.here,
+        )
+
+    def restore(self, state: _State) -> None:
+        (
+            self.exchange,
+            self.dropped,
+            self.ended_by,
+            self.cube_taken,
+            self.consumed,
+            self.session,
+            self.here,
+        ) = state
+
     # ---------------------------------------------------------------- helpers
 
     def errors(self) -> bool:
@@ -1144,6 +1380,27 @@ def _as_written(pos: Position, play: Play) -> Position | None:
         return pos.apply(play, check=False)
     except BgkitError:
         return None
+
+
+def _nearby_readings(
+    pos: Position, dice: tuple[int, int], play: Play, written: Position
+) -> list[tuple[Play, Position]]:
+    """The legal plays of ``dice`` from ``pos`` that a player who wrote the illegal
+    ``play`` may have made: those that move his checkers only from and to the points it
+    names (``8/4 4/6`` for 42 names 8, 6 and 4: ``8/4 6/4``, a step written the wrong way
+    round, and ``8/6 8/4``), nearest first to the position ``written`` (the play made as
+    written), at most :data:`_READINGS`."""
+    named = {s.src for s in play.steps} | {s.dst for s in play.steps}
+    rolled = pos.with_dice(*dice)
+    me0, target = pos.board[pos.turn], written.board[pos.turn]
+    found: list[tuple[int, Play, Position]] = []
+    for key, legal in rolled.legal_results().items():
+        me = key[0]
+        if all(me[i] == me0[i] for i in range(len(me)) if i not in named):
+            distance = sum(abs(a - b) for a, b in zip(me, target, strict=True))
+            found.append((distance, legal.ordered(), rolled._after(key)))
+    found.sort(key=lambda item: item[0])
+    return [(legal, after) for _, legal, after in found[:_READINGS]]
 
 
 def _pts(n: int) -> str:

@@ -320,3 +320,88 @@ def test_a_step_that_does_not_move_is_an_illegal_play() -> None:
     (error,) = verify(parse_mat(text)).errors
     assert where(error) == (7, 6, "illegal-play", "Alice")
     assert error.message == "illegal play 14/8 15/10 6/6 for 65: 6/6 does not move the checker"
+
+
+# ------------------------------------- no fault follows from an illegal play's position
+
+
+def test_a_dance_forced_only_by_the_legal_reading_of_an_illegal_play_is_a_note() -> None:
+    # Alice writes 8/4* 4/6 for 42: made as written her 4-point is empty and Bob could
+    # enter with 44; after 8/4* 6/4 (the step the other way round) he dances, as written
+    report = report_of(FAULTS / "illegal_play_then_dance.mat")
+    assert [where(e) for e in report.errors] == [
+        (6, 6, "illegal-play", "Alice"),
+        (8, 6, "illegal-play", "Alice"),  # later faults in every reading: still errors
+        (8, 34, "illegal-play", "Bob"),
+    ]
+    assert [e.message for e in report.errors] == [
+        "illegal play 8/4* 4/6 for 42: 4/6 moves a checker away from its home",
+        "illegal play 13/8 13/10 for 52: 13/10 is not a move of the roll 52",
+        "illegal play 13/11 6/4 for 21: moves 4 pips, but 21 gives only 3",
+    ]
+    follows = [n for n in report.notes if n.kind is IssueKind.FOLLOWS_FAULT]
+    assert [where(n) for n in follows] == [(6, 34, "follows-fault", "Bob")]
+    assert follows[0].message == (
+        "no move recorded for 44, but bar/17*/9 was possible, if Alice's illegal play"
+        " 8/4* 4/6 at 6:6 was made as written; not if it was 8/4* 6/4: not counted as a fault"
+    )
+    # the game is followed to its end: no action left unverified
+    assert IssueKind.UNVERIFIED not in {n.kind for n in report.notes}
+    assert report.actions_checked == 8
+
+
+def test_a_later_fault_in_every_reading_is_an_error_at_its_place() -> None:
+    # Bob moves on with a checker on the bar: illegal whether Alice's play was 8/4* 4/6
+    # or 8/4* 6/4, so it is his fault, reported at his play
+    text = (FAULTS / "illegal_play_then_dance.mat").read_text().replace("44:", "44: 6/2 6/2")
+    report = verify(parse_mat(text))
+    assert [where(e) for e in report.errors] == [
+        (6, 6, "illegal-play", "Alice"),
+        (6, 34, "illegal-play", "Bob"),
+        (8, 6, "illegal-play", "Alice"),
+        (8, 34, "illegal-play", "Bob"),
+    ]
+    assert report.errors[1].message == (
+        "illegal play 6/2 6/2 for 44: a checker on the bar must enter first: 6/2 is not allowed"
+    )
+    assert IssueKind.FOLLOWS_FAULT not in {n.kind for n in report.notes}
+
+
+def test_a_roll_after_a_bear_off_made_only_as_written_is_a_note() -> None:
+    # Ann bears off both checkers with 51 (6/off 1/off): made as written the game is over
+    # and Bo's roll comes after its end; after 6/1 1/off it goes on, as the record does
+    report = report_of(FAULTS / "illegal_bear_off.mat")
+    assert [where(e) for e in report.errors] == [(8, 6, "illegal-play", "Ann")]
+    assert [(n.line, n.column, n.kind.value, n.player_name) for n in report.notes] == [
+        (8, 34, "follows-fault", "Bo"),
+        (10, 7, "unfinished-match", ""),
+    ]
+    assert report.notes[0].message == (
+        "a roll after the game had ended: it follows Ann's bear-off on line 8, if Ann's"
+        " illegal play 6/off 1/off at 8:6 was made as written; not if it was 6/1 1/off:"
+        " not counted as a fault"
+    )
+
+
+def test_a_result_that_fits_only_the_legal_reading_is_a_note() -> None:
+    # the record stops after the illegal bear-off: "Wins 2 points" is no single game won,
+    # as written, but Bo's resignation of a gammon with Ann's last checker on her 1-point
+    lines = (FAULTS / "illegal_bear_off.mat").read_text().splitlines()
+    text = "\n".join([*lines[:7], "  1) 51: 6/off 1/off", "      Wins 2 points", ""])
+    report = verify(parse_mat(text))
+    assert [where(e) for e in report.errors] == [(8, 6, "illegal-play", "Ann")]
+    assert [(n.line, n.kind.value) for n in report.notes][:2] == [
+        (9, "follows-fault"),
+        (9, "resignation"),
+    ]
+    assert report.notes[0].message.startswith(
+        "the game is worth 1 point(s) (single game, cube 1), not 2, if Ann's illegal play"
+    )
+
+
+def test_three_illegal_plays_that_change_the_board_are_three_errors_and_no_note() -> None:
+    # each of the fixture's plays has legal readings near it: the record rules them out
+    # silently, and every later play is checked
+    report = report_of(FAULTS / "three_illegal_plays.mat")
+    assert len(report.errors) == 3
+    assert IssueKind.FOLLOWS_FAULT not in {n.kind for n in report.notes}
