@@ -121,8 +121,9 @@ class Analysis:
     """The match equity table of the figures (a name of :data:`bgkit.analysis.met.MET_NAMES`)."""
     skipped: list[dict[str, Any]] = field(default_factory=list)
     """The decisions not analysed, and why: the play of a roll the record does not give
-    (``???``) and the rest of its game (``game``, ``move``, ``player``, ``name``,
-    ``action``, ``dice``, ``line``, ``reason``)."""
+    (``???``) and the rest of its game; from the record's own analysis
+    (:func:`analysis_from_file`), a decision whose analysis there is damaged (``game``,
+    ``move``, ``player``, ``name``, ``action``, ``dice``, ``line``, ``reason``)."""
     jacoby: bool | None = None
     """Money play: the figures follow the Jacoby rule (``None`` in match play)."""
     beavers: bool | None = None
@@ -543,6 +544,7 @@ def analysis_from_file(
     started = time.perf_counter()
     steps, skipped = _replay(match)
     notes = [analysis_of(step.action, step.before) for step in steps]
+    skipped += _damaged_analysis(match, steps)
     if not any(n is not None and (n.checker or n.cube) for n in notes):
         raise AnalysisError(
             f"{match.source_name or 'the record'}: holds no analysis to report (analyse it"
@@ -576,6 +578,32 @@ def analysis_from_file(
         where=[(step.game_index, step.action_index) for step in steps],
         skipped=skipped,
     )
+
+
+def _damaged_analysis(match: Match, steps: Sequence[ReplayStep]) -> list[dict[str, Any]]:
+    """A :attr:`Analysis.skipped` entry for each action whose analysis in the record is
+    damaged (that part of it counts nowhere), at the action's line."""
+    from bgkit.formats.sgf_analysis import analysis_fault
+
+    out = []
+    for step in steps:
+        fault = analysis_fault(step.action)
+        if fault is None:
+            continue
+        action = step.action
+        out.append(
+            {
+                "game": step.game.number,
+                "move": step.move_number,
+                "player": action.player,
+                "name": match.players[action.player],
+                "action": type(action).__name__.lower(),
+                "dice": f"{action.dice[0]}{action.dice[1]}" if isinstance(action, Move) else None,
+                "line": action.line,
+                "reason": f"the record's analysis of it cannot be read: {fault}",
+            }
+        )
+    return out
 
 
 def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | None:
@@ -748,7 +776,12 @@ def _check_record(match: Match) -> None:
         IssueKind.RESULT,
         IssueKind.SCORE,
     }
+    # a line of the record's own analysis beside its actions (gnubg's candidate plays...):
+    # the actions are all read; analysing them anew does not need it (the CLI notes it)
+    beside = {(e.line, e.column) for e in match.read_errors if not e.record}
     for issue in verify(match).issues:
+        if issue.kind is IssueKind.UNREADABLE_LINE and (issue.line, issue.column) in beside:
+            continue
         if issue.severity is Severity.ERROR and issue.kind not in harmless:
             who = f", {issue.player_name}" if issue.player_name else ""
             raise AnalysisError(

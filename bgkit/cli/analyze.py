@@ -216,6 +216,7 @@ def analyze(
         match = read_match(stdin() if file == "-" else Path(file), format=from_, limits=limits)
     except (BgkitError, OSError) as err:
         fail(error_line(err, source=file))
+    _unread_analysis(match, file, use_file_analysis)
     try:
         from bgkit.analysis.match import analysis_from_file
         from bgkit.analysis.match import analyze as run_analysis
@@ -577,10 +578,36 @@ def summary(result: Analysis) -> str:
     return "".join(lines)
 
 
+def _unread_analysis(match: Any, file: str, from_file: bool) -> None:
+    """A note on stderr for each line of the record's own analysis that could not be read
+    (gnubg's candidate plays beside a move...): the record is analysed without it."""
+    for err in match.read_errors:
+        if err.record:
+            continue
+        name = err.source_name or match.source_name or file
+        why = (
+            "that decision's analysis is read without it"
+            if from_file
+            else "GNU Backgammon analyses the match anew without it"
+        )
+        click.echo(
+            f"{visible(name)}:{err.line}:{err.column}: note: {err.message}"
+            f" (a line of the record's own analysis: {why})",
+            err=True,
+        )
+
+
 def _skipped_lines(skipped: list[dict[str, Any]]) -> list[str]:
-    """One line per roll whose play the record does not give, with what else it stops."""
+    """One line per roll whose play the record does not give, with what else it stops, and
+    one per decision whose analysis in the record is damaged."""
     lines = []
     for entry in skipped:
+        if entry["reason"].startswith("the record's analysis"):
+            lines.append(
+                f"not analysed: game {entry['game']} move {entry['move']} ({entry['name']},"
+                f" {entry['dice'] or entry['action']}, line {entry['line']}): {entry['reason']}\n"
+            )
+            continue
         if not entry["reason"].startswith("the play for"):
             continue
         rest = sum(1 for e in skipped if e["game"] == entry["game"] and e is not entry)

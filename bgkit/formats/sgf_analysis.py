@@ -72,7 +72,14 @@ from bgkit.play import Play, Step
 from bgkit.position import Position
 from bgkit.records import Action, Beaver, Double, Match, Move, Raccoon, Take
 
-__all__ = ["PROPERTY", "CubeContext", "analysis_of", "annotate", "annotate_match"]
+__all__ = [
+    "PROPERTY",
+    "CubeContext",
+    "analysis_fault",
+    "analysis_of",
+    "annotate",
+    "annotate_match",
+]
 
 PROPERTY = "BK"
 """bgkit's SGF property for an analysis, exactly as read (one JSON value)."""
@@ -196,6 +203,80 @@ def analysis_of(action: Action, position: Position | None = None) -> ActionAnaly
     if cube is None and checker is None and comment is None:
         return None
     return ActionAnalysis(cube=cube, checker=checker, comment=comment)
+
+
+def analysis_fault(action: Action) -> str | None:
+    """Why part of the analysis kept in ``action``'s annotations cannot be read (a value
+    damaged: a file cut short, corrupted or edited by hand), or ``None`` when it all reads
+    or there is none. :func:`analysis_of` passes such a part over; a form it does not read
+    (gnubg's rollouts of the candidate plays) is no fault.
+
+    >>> from bgkit.records import Move
+    >>> move = Move(0, (3, 1), Play("8/5 6/5"), annotations=(("LU", ("0.2x",)),))
+    >>> analysis_fault(move)
+    "gnubg's luck of the roll LU[0.2x] is not a number"
+    """
+    props: dict[str, tuple[str, ...]] = {}
+    for key, values in action.annotations:
+        props.setdefault(key, values)
+    if props.get(PROPERTY):
+        try:
+            _from_json(json_loads(props[PROPERTY][0]), None)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return f"bgkit's analysis {PROPERTY}[...] cannot be read"
+        return None
+    fault = _da_fault(props["DA"][0]) if props.get("DA") else None
+    if fault is None and isinstance(action, Move):
+        for luck in props.get("LU", ())[:1]:
+            if not _is_number(luck):
+                return f"gnubg's luck of the roll LU[{_cut(luck)}] is not a number"
+        fault = _a_fault(props.get("A", ()))
+    return fault
+
+
+def _da_fault(text: str) -> str | None:
+    words = text.split()
+    if words[:1] != ["E"]:
+        return None  # (a rollout, "X ...", is not read)
+    if len(words) < 21 or words[:3] != ["E", "ver", "3"]:
+        return f"gnubg's cube analysis DA[{_cut(text)}] is cut short"
+    bad = next((w for w in words[7:21] if not _is_number(w)), None)
+    if bad is not None:
+        return f"gnubg's cube analysis DA[{_cut(text)}] holds {bad!r}, not a number"
+    return None
+
+
+def _a_fault(values: tuple[str, ...]) -> str | None:
+    if not values:
+        return None
+    if not values[0].strip().isdigit():
+        return f"gnubg's candidate plays A[{_cut(values[0])}]: the play made is not a number"
+    for text in values[1:]:
+        words = text.split()
+        if len(words) > 1 and words[1] != "E":
+            return None  # (a rollout, "X ver 3 ...", is not read)
+    for text in values[1:]:
+        words = text.split()
+        if len(words) < 11 or words[1:4] != ["E", "ver", "3"]:
+            return f"gnubg's candidate play A[{_cut(text)}] is cut short"
+        bad = next((w for w in words[4:10] if not _is_number(w)), None)
+        if bad is not None:
+            return f"gnubg's candidate play A[{_cut(text)}] holds {bad!r}, not a number"
+    if int(values[0]) >= len(values) - 1:
+        return f"gnubg's candidate plays A[{values[0]}]: the play made is not among them"
+    return None
+
+
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:24]}..."
 
 
 # ---------------------------------------------------------------------- gnubg's properties

@@ -1,0 +1,147 @@
+"""Issue 28: ``analyze`` reads a record whose own analysis has one damaged line.
+
+A line of a record's analysis (gnubg's candidate plays in its text export, an ``A`` or
+``DA`` value of its SGF) holds no part of the record: the actions are all read. Analysing
+the match anew with GNU Backgammon does not need it (a note on stderr says where it is);
+the record's own analysis (``--use-file-analysis``) is read without it, and the decision it
+belonged to is listed at its line. The records are GNU Backgammon's own exports of
+``handwritten_3pt.mat`` (``tests/data/gnubg_text/``), each damaged at one value.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from bgkit.cli import main
+from bgkit.formats import read_match
+from bgkit.formats.sgf_analysis import analysis_fault
+from bgkit.verify import IssueKind, verify
+
+DATA = Path(__file__).resolve().parent / "data"
+TEXT = DATA / "gnubg_text" / "handwritten_3pt_analysed.txt"
+SGF = DATA / "gnubg_text" / "handwritten_3pt_analysed.sgf"
+# the chances of gnubg's third candidate for Alice's opening 31 (line 33), one digit an x
+CHANCES = "       0.497 0.125 0.005 - 0.503 0.135 0.004"
+
+
+def damaged(path: Path, tmp_path: Path, old: str, new: str) -> tuple[Path, int, int]:
+    """A copy of ``path`` with ``old`` replaced by ``new`` once, and the line and column
+    of the first changed character."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    at = text.index(old) + next(i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b)
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    out = tmp_path / path.name
+    out.write_text(text.replace(old, new), encoding="utf-8")
+    return out, line, column
+
+
+def analyze(path: Path, *args: str) -> tuple[int, dict[str, Any], str]:
+    result = CliRunner().invoke(main, ["analyze", str(path), *args, "--json", "-"])
+    return result.exit_code, json.loads(result.stdout) if result.stdout else {}, result.stderr
+
+
+def moves_but(doc: dict[str, Any], game: int, move: int, player: int) -> list[dict[str, Any]]:
+    return [m for m in doc["moves"] if (m["game"], m["move"], m["player"]) != (game, move, player)]
+
+
+def test_a_damaged_analysis_line_of_a_text_export_is_read_past(tmp_path: Path) -> None:
+    path, line, column = damaged(TEXT, tmp_path, CHANCES, CHANCES.replace("0.125", "0.1x5"))
+    assert (line, column) == (33, 17)
+    match = read_match(path)
+    (fault,) = match.read_errors
+    assert (fault.line, fault.column, fault.record) == (33, 17, False)
+    # verify reports the line (it could not be read), and every action is verified
+    report = verify(match)
+    assert [(e.line, e.column, e.kind) for e in report.errors] == [
+        (33, 17, IssueKind.UNREADABLE_LINE)
+    ]
+    assert report.actions_checked == verify(read_match(TEXT)).actions_checked
+    code, doc, err = analyze(path, "--use-file-analysis")
+    assert code == 0, err
+    assert err == (
+        f"{path}:33:17: note: unexpected 'x5' in gnubg text export; expected number"
+        " (a line of the record's own analysis: that decision's analysis is read without it)\n"
+    )
+    _, whole, _ = analyze(TEXT, "--use-file-analysis")
+    # every other decision reads as in the undamaged export (Alice's opening 31 lost the
+    # third candidate's chances only)
+    assert moves_but(doc, 1, 1, 0) == moves_but(whole, 1, 1, 0)
+    assert len(doc["moves"]) == len(whole["moves"])
+
+
+def test_gnubg_analyses_a_text_export_with_a_damaged_analysis_line(tmp_path: Path) -> None:
+    pytest.importorskip("gnubg")
+    path, _, _ = damaged(TEXT, tmp_path, CHANCES, CHANCES.replace("0.125", "0.1x5"))
+    code, doc, err = analyze(path, "--plies", "0", "--jobs", "1")
+    assert code == 0, err
+    assert err.startswith(f"{path}:33:17: note: unexpected 'x5' in gnubg text export;")
+    assert err.endswith("(a line of the record's own analysis: GNU Backgammon analyses the"
+                        " match anew without it)\n")  # fmt: skip
+    _, whole, _ = analyze(TEXT, "--plies", "0", "--jobs", "1")
+    assert doc["players"] == whole["players"] and doc["moves"] == whole["moves"]
+
+
+def test_a_damaged_value_of_an_sgf_is_listed_and_the_rest_read(tmp_path: Path) -> None:
+    old = "hefe E ver 3 0.550952"
+    path, line, _ = damaged(SGF, tmp_path, old, "hefe E ver 3 0.55x952")
+    assert line == 2
+    code, doc, err = analyze(path, "--use-file-analysis")
+    assert code == 0, err
+    (entry,) = doc["skipped"]
+    assert (entry["game"], entry["move"], entry["name"], entry["dice"], entry["line"]) == (
+        1,
+        1,
+        "Alice",
+        "31",
+        2,
+    )
+    assert entry["reason"] == (
+        "the record's analysis of it cannot be read: gnubg's candidate play"
+        " A[hefe E ver 3 0.55x952 0....] holds '0.55x952', not a number"
+    )
+    _, whole, _ = analyze(SGF, "--use-file-analysis")
+    assert moves_but(doc, 1, 1, 0) == moves_but(whole, 1, 1, 0)
+    summary = CliRunner().invoke(main, ["analyze", str(path), "--use-file-analysis"])
+    assert summary.exit_code == 0
+    assert summary.stdout.splitlines()[-1] == (
+        "not analysed: game 1 move 1 (Alice, 31, line 2): the record's analysis of it cannot"
+        " be read: gnubg's candidate play A[hefe E ver 3 0.55x952 0....] holds '0.55x952',"
+        " not a number"
+    )
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "fault"),
+    [
+        ("LU[0.24330]", "LU[0.2433x]", "gnubg's luck of the roll LU[0.2433x] is not a number"),
+        ("A[0][hefe", "A[x][hefe", "gnubg's candidate plays A[x]: the play made is not a number"),
+        (
+            "A[0][hefe",
+            "A[99][hefe",
+            "gnubg's candidate plays A[99]: the play made is not among them",
+        ),
+    ],
+)
+def test_each_damaged_gnubg_value_is_named(old: str, new: str, fault: str) -> None:
+    text = SGF.read_text(encoding="utf-8")
+    assert old in text
+    match = read_match(text=text.replace(old, new, 1), format="sgf")
+    faults = [analysis_fault(a) for g in match.games for a in g.actions]
+    assert [f for f in faults if f] == [fault]
+
+
+def test_no_undamaged_gnubg_analysis_is_called_damaged(tmp_path: Path) -> None:
+    # gnubg's own SGFs at 0 and 2 plies, money and match, with rollouts of cube decisions
+    for gz in sorted((DATA / "sgf_analysis").glob("*.sgf.gz")):
+        path = tmp_path / gz.name.removesuffix(".gz")
+        path.write_bytes(gzip.decompress(gz.read_bytes()))
+        match = read_match(path)
+        assert not [a for g in match.games for a in g.actions if analysis_fault(a)], gz.name
