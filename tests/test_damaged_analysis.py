@@ -77,6 +77,41 @@ def test_a_damaged_analysis_line_of_a_text_export_is_read_past(tmp_path: Path) -
     assert len(doc["moves"]) == len(whole["moves"])
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "where", "message"),
+    [
+        (CHANCES, CHANCES.replace("0.125", "0.1x5"), (33, 17), "expected number"),
+        (  # the luck of Bob's 42 (was passed over in silence)
+            "Rolled 42 (+0.045):",
+            "Rolled 42 (+0.0x5):",
+            (70, 1),
+            "a line of gnubg's analysis that cannot be read: 'Rolled 42 (+0.0x5):'",
+        ),
+        (  # the cubeless equity before it (was read as -0.1 in silence)
+            "0-ply cubeless equity -0.196 (Money: -0.159)",
+            "0-ply cubeless equity -0.1x6 (Money: -0.159)",
+            (62, 27),
+            "the cubeless equity is not a number: '-0.1x6'",
+        ),
+    ],
+)
+def test_each_damaged_analysis_line_of_a_text_export_is_located(
+    tmp_path: Path, old: str, new: str, where: tuple[int, int], message: str
+) -> None:
+    path, line, _ = damaged(TEXT, tmp_path, old, new)
+    assert line == where[0]
+    match = read_match(path)
+    (fault,) = match.read_errors
+    assert (fault.line, fault.column, fault.record) == (*where, False)
+    assert message in fault.message
+    whole = read_match(TEXT)
+    assert [g.actions for g in match.games] == [g.actions for g in whole.games]
+    code, doc, err = analyze(path, "--use-file-analysis")
+    assert code == 0, err
+    assert err.startswith(f"{path}:{where[0]}:{where[1]}: note: ")
+    assert len(doc["moves"]) == sum(len(g.actions) for g in whole.games)
+
+
 def test_gnubg_analyses_a_text_export_with_a_damaged_analysis_line(tmp_path: Path) -> None:
     pytest.importorskip("gnubg")
     path, _, _ = damaged(TEXT, tmp_path, CHANCES, CHANCES.replace("0.125", "0.1x5"))

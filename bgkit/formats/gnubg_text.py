@@ -291,10 +291,12 @@ def _fault_error(
 
 
 # a line of gnubg's analysis beside the record: a candidate or cube option ("1. ...",
-# "*    1. ..."), a row of chances, a cubeless equity, the proper cube action
+# "*    1. ..."), a row of chances, a cubeless equity, the proper cube action, the luck of
+# a roll ("Rolled 42 (+0.045):")
 _ANALYSIS_LINE = re.compile(
     r"[ \t]*(?:\*[ \t]+)?(?:(?:[0-9]+\.|\?\?)[ \t]|[-+]?[0-9]+[.@,][0-9@])"
     r"|[ \t]*(?:[0-9]+-ply|Rollout) cubeless|[ \t]*Proper cube action"
+    r"|Rolled [1-6][1-6] \("
 )
 _FRAME_LINE = re.compile(r"[ \t]*\+1[23]-[-0-9]+\+")
 
@@ -391,7 +393,10 @@ class _LineBuilder(SourceTransformer[list[Any]]):
     def chances(self, *numbers: Token) -> tuple[float, ...]:
         return tuple(float(n) for n in numbers)
 
-    def cubeless(self, level: Token, equity: Token, _rest: Token | None) -> tuple[str, str, float]:
+    def cubeless(self, level: Token, equity: Token, rest: Token | None) -> tuple[str, str, float]:
+        if rest is not None and not rest.startswith("("):  # ("-0.1x6": not "-0.1", "x6")
+            word = f"{equity}{rest.split()[0]}"
+            raise self._fail(f"the cubeless equity is not a number: {word[:16]!r}", rest)
         return ("cubeless", str(level).split(" cubeless")[0], float(equity))
 
     def cube_option(
