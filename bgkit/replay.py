@@ -139,10 +139,15 @@ def unread_lines(match: Match) -> list[list[ReadError]]:
         return _unread_by_file(match, out)
     index = 0
     for err in match.read_errors:
-        while index < len(match.games) and match.games[index].line <= err.line:
+        # (by line, then column: a record of one line, JSON, has all its games on it)
+        while index < len(match.games) and _starts_before(match.games[index], err):
             index += 1
         out[index].append(err)
     return out
+
+
+def _starts_before(game: Game, err: ReadError) -> bool:
+    return game.line < err.line or (game.line == err.line and game.column <= err.column)
 
 
 def _unread_by_file(match: Match, out: list[list[ReadError]]) -> list[list[ReadError]]:

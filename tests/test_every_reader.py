@@ -88,8 +88,9 @@ BINARY_READERS: dict[str, Callable[[Match], bytes]] = {}
 """The binary formats, each with the writer that makes a record of it to damage."""
 
 DOCUMENT_READERS = {"json"}
-"""bgkit's own JSON document: one value that breaks its schema refuses the document at
-that value's place (its actions have no lines to place a read error at); a step away from
+"""bgkit's own JSON document: a value that breaks its schema costs the action (or the
+game's result, or the game) it stands in, with a read error at its place
+(:func:`test_a_damaged_value_of_a_json_record_costs_that_action_only`); a step away from
 home is still the verifier's (tests/test_json_record.py)."""
 
 
@@ -207,3 +208,25 @@ def test_a_damaged_byte_of_a_binary_record_is_one_located_refusal(name: str) -> 
         fmt.parse_bytes(bytes(damaged), source_name=f"damaged.{name}")
     assert re.search("checksum|CRC", info.value.msg), info.value.msg
     assert str(info.value).startswith(f"damaged.{name}:1:")
+
+
+def test_a_damaged_value_of_a_json_record_costs_that_action_only() -> None:
+    from bgkit.formats.json_record import dumps_json, parse_json
+
+    original = read_match(REAL / "mat" / f"{SEVEN}.mat")
+    text = dumps_json(original)
+    before = [(g.number, a) for g in original.games for a in g.actions]
+    for index in _damage_points(text, r' *\{"type": "'):
+        lines = text.split("\n")
+        lines[index] = lines[index].replace('"type": "', '"type": "@', 1)
+        damaged = parse_json("\n".join(lines), source_name="damaged.json")
+        # that value is one read error, at its place...
+        (fault,) = damaged.read_errors
+        assert (fault.line, fault.column) == (index + 1, lines[index].index('"@') + 1)
+        # ...and every game and every other action is read as before
+        assert len(damaged.games) == len(original.games)
+        kept = [(g.number, a) for g in damaged.games for a in g.actions]
+        assert len(kept) == len(before) - 1 and set(kept) <= set(before)
+        assert all(a.line for _, a in kept)  # (each placed at its line)
+        report = verify(damaged)
+        assert [(e.kind, e.line) for e in report.errors] == [(IssueKind.UNREADABLE_LINE, index + 1)]

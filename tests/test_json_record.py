@@ -299,20 +299,31 @@ def _mutate(doc: dict[str, Any], path: list[str | int], value: object) -> dict[s
 
 
 @pytest.mark.parametrize(("path", "value", "message"), INVALID, ids=[m for _, _, m in INVALID])
-def test_invalid_documents_are_refused_by_reader_and_schema(
+def test_invalid_values_are_refused_by_reader_and_schema(
     path: list[str | int], value: object, message: str
 ) -> None:
+    """A value of a game, a tag, a comment or an annotation that breaks the schema costs
+    what it spoils, with a read error at its place (#28); elsewhere it refuses the
+    document: it is no match record."""
     doc = _mutate(document(SMALL), path, value)
     text = json.dumps(doc, indent=2)
-    with pytest.raises(NotationError) as info:
-        parse_json(text, source_name="m.json")
-    err = info.value
-    assert err.msg == message
+    if len(path) >= 2 and path[0] in ("games", "tags", "comments", "annotations"):
+        match = parse_json(text, source_name="m.json")
+        (fault,) = match.read_errors
+        assert fault.message == message
+        starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
+        pos = starts[fault.line - 1] + fault.column - 1
+    else:
+        with pytest.raises(NotationError) as info:
+            parse_json(text, source_name="m.json")
+        err = info.value
+        assert err.msg == message
+        pos = err.pos
     # the error points at the value its path names (an object that lacks a member)
     named: Any = doc
     for part in re.findall(r"\[(\d+)\]|([A-Za-z_]+)", message.split(" ")[0]):
         named = named[int(part[0])] if part[0] else named[part[1]]
-    assert json.JSONDecoder().raw_decode(text, err.pos)[0] == named
+    assert json.JSONDecoder().raw_decode(text, pos)[0] == named
     if "towards home" in message:
         return  # a JSON Schema cannot compare two numbers of a step
     try:
@@ -323,13 +334,36 @@ def test_invalid_documents_are_refused_by_reader_and_schema(
 
 
 def test_error_location_and_rendering() -> None:
-    text = dumps_json(SMALL).replace('"dice": [5, 2]', '"dice": [5, 9]')
+    text = dumps_json(SMALL).replace('"length": 3', '"length": -3')
     with pytest.raises(NotationError) as info:
         parse_json(text, source_name="m.json")
     err = info.value
+    line = next(i for i, s in enumerate(text.splitlines(), 1) if "-3" in s)
+    assert (err.line, err.column) == (line, text.splitlines()[line - 1].index("-3") + 1)
+    assert str(err).startswith(f"m.json:{line}:{err.column}: length must be at least 0")
+
+
+def test_one_bad_value_costs_its_action_and_the_rest_is_read() -> None:
+    text = dumps_json(SMALL).replace('"dice": [5, 2]', '"dice": [5, 9]')
+    match = parse_json(text, source_name="m.json")
     line = next(i for i, s in enumerate(text.splitlines(), 1) if "[5, 9]" in s)
-    assert (err.line, err.column) == (line, text.splitlines()[line - 1].index("[5, 9]") + 1)
-    assert str(err).startswith(f"m.json:{line}:{err.column}: games[0].actions[4].dice must be two")
+    (fault,) = match.read_errors
+    column = text.splitlines()[line - 1].index("[5, 9]") + 1
+    assert (fault.line, fault.column, fault.player, fault.record) == (line, column, 0, True)
+    assert fault.message == "games[0].actions[4].dice must be two numbers 1-6"
+    kept = [a for i, a in enumerate(SMALL.games[0].actions) if i != 4]
+    assert list(match.games[0].actions) == kept
+    assert match.games[0].result == SMALL.games[0].result
+    # every action is placed at its line, so the verifier places the fault and the rest
+    first = match.games[0].actions[0]
+    assert first.line == next(i for i, s in enumerate(text.splitlines(), 1) if '"type"' in s)
+    report = verify(match)
+    assert [(e.kind.value, e.line, e.column, e.player_name) for e in report.errors] == [
+        ("unreadable-line", line, column, "Ann")
+    ]
+    assert str(report.errors[0]).startswith(
+        f"m.json:{line}:{column}: error: games[0].actions[4].dice must be two numbers 1-6"
+    )
 
 
 def test_json_syntax_errors_have_line_and_column() -> None:

@@ -63,7 +63,11 @@ True
 
 **What is rejected** (:class:`~bgkit.errors.NotationError` with line and column): text
 that is not JSON, and JSON that is not this shape, with the path of the offending value,
-e.g. ``games[2].actions[5].dice must be two numbers 1-6``.
+e.g. ``length must be at least 0``. A value that breaks the shape inside a game, a tag, a
+comment or an annotation costs only what it spoils (the action, the game's result, the
+game, the tag...): it is a :class:`~bgkit.records.ReadError` at its line and column
+(``games[2].actions[5].dice must be two numbers 1-6``), the rest is read, and the games and
+actions of such a record carry their lines, so the verifier places every issue.
 """
 
 from __future__ import annotations
@@ -71,13 +75,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import IO, Any, NoReturn
+from typing import IO, Any, NoReturn, TypeVar
 
 from bgkit.errors import NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
+from bgkit.formats._by_lines import MAX_FAULTS, line_starts
 from bgkit.limits import (
     active,
     check_integer,
@@ -97,6 +104,7 @@ from bgkit.records import (
     Match,
     Move,
     Raccoon,
+    ReadError,
     Result,
     Take,
 )
@@ -117,6 +125,7 @@ VERSION = 1
 """The ``version`` member this module writes and reads."""
 
 _Path = list[str | int]
+_T = TypeVar("_T")
 
 
 def match_schema() -> dict[str, Any]:
@@ -271,16 +280,22 @@ def parse_json(text: str, *, source_name: str | None = None) -> Match:
 
     :param source_name: the file name, used in error messages and kept on the match.
     :raises NotationError: when the text is not JSON or not a bgkit match document; the
-        message names the offending value by its path and the error points at it.
+        message names the offending value by its path and the error points at it. A
+        value of a game that breaks the shape costs only its action (or the game's result,
+        or the game): it is kept in :attr:`Match.read_errors <bgkit.records.Match.read_errors>`.
 
     >>> parse_json('''{"format": "bgkit-match", "version": 1, "players": ["a", "b"],
-    ...   "length": 0, "games": [{"number": 1, "score": [0, 0], "result": null, "actions": [
-    ...   {"type": "move", "player": 0, "dice": [3, 7], "play": []}]}]}''')
+    ...   "length": -1, "games": []}''')
     Traceback (most recent call last):
     ...
-    bgkit.errors.NotationError: 3:41: games[0].actions[0].dice must be two numbers 1-6
-          {"type": "move", "player": 0, "dice": [3, 7], "play": []}]}]}
-                                                ^
+    bgkit.errors.NotationError: 2:13: length must be at least 0
+          "length": -1, "games": []}
+                    ^
+    >>> match = parse_json('''{"format": "bgkit-match", "version": 1, "players": ["a", "b"],
+    ...   "length": 0, "games": [{"number": 1, "score": [0, 0], "result": null, "actions": [
+    ...   {"type": "move", "player": 0, "dice": [3, 7], "play": []}]}]}''')
+    >>> [(e.line, e.column, e.message) for e in match.read_errors]
+    [(3, 41, 'games[0].actions[0].dice must be two numbers 1-6')]
     """
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -294,9 +309,26 @@ def parse_json(text: str, *, source_name: str | None = None) -> Match:
     except _LongNumber as err:
         check_integer(err.digits, text, _find_number(text, err.digits), source_name)
         raise  # not reached: check_integer refuses the number
-    match = _Reader(text, source_name).match(doc)
+    reader = _Reader(text, source_name)
+    try:
+        match = reader.match(doc)
+    except _Fault as fault:
+        if not _recoverable(fault.path):
+            raise reader.error(fault) from None  # (the document is not a match record)
+        before = sys.getrecursionlimit()  # (room to place values nested as deep as read)
+        sys.setrecursionlimit(before + min(active().max_nesting, 20_000) + 100)
+        try:
+            match = _Reader(text, source_name, lenient=True).match(doc)
+        finally:
+            sys.setrecursionlimit(before)
     check_names(match.players, text, source_name)
     return match
+
+
+def _recoverable(path: _Path) -> bool:
+    """Whether a fault at ``path`` spoils only a part of the record: an item of the
+    games, tags, comments or annotations (the document's other members make it a record)."""
+    return len(path) >= 2 and path[0] in ("games", "tags", "comments", "annotations")
 
 
 # strings (whose brackets do not count) and the brackets of arrays and objects
@@ -343,17 +375,77 @@ def _path_text(path: _Path) -> str:
     return out or "the document"
 
 
-class _Reader:
-    """Checks the shape of a decoded document and builds the match."""
+class _Fault(Exception):
+    """A value of the document that breaks its schema: where it is, and why."""
 
-    def __init__(self, text: str, source_name: str | None) -> None:
+    def __init__(self, path: _Path, msg: str) -> None:
+        super().__init__(msg)
+        self.path = path
+        self.msg = msg
+
+
+class _Reader:
+    """Checks the shape of a decoded document and builds the match.
+
+    ``lenient``: a value that breaks the schema costs only what it spoils (an action, a
+    game's result, a game, a tag, a comment, an annotation), with a
+    :class:`~bgkit.records.ReadError` at its place; each game and action is then placed
+    at its line and column. Without it the first such value raises (:meth:`error`).
+    """
+
+    def __init__(self, text: str, source_name: str | None, *, lenient: bool = False) -> None:
         self.text = text
         self.source_name = source_name
+        self.lenient = lenient
+        self.faults: list[ReadError] = []
+        self.starts: list[int] = line_starts(text) if lenient else []
+        self.here: dict[tuple[str | int, ...], int] = {}
+        """Lenient: the offset of each game and action read, by its path."""
 
     def fail(self, path: _Path, msg: str) -> NoReturn:
-        pos = _locate(self.text, path)
-        raise NotationError(
-            f"{_path_text(path)} {msg}", self.text, pos, source_name=self.source_name
+        raise _Fault(path, msg)
+
+    def error(self, fault: _Fault) -> NotationError:
+        """The fault as the error that refuses the document."""
+        pos = _locate(self.text, fault.path)
+        return NotationError(
+            f"{_path_text(fault.path)} {fault.msg}", self.text, pos, source_name=self.source_name
+        )
+
+    def offset(self, path: _Path) -> int:
+        """The offset of the value at ``path``, found from the nearest game or action
+        already placed (no walk from the top of a long document)."""
+        for cut in range(len(path), 0, -1):
+            start = self.here.get(tuple(path[:cut]))
+            if start is not None:
+                return _locate(self.text, path[cut:], start)
+        return _locate(self.text, path)
+
+    def place(self, pos: int) -> tuple[int, int]:
+        """Line and column (1-based) of offset ``pos``."""
+        line = bisect_right(self.starts, pos)
+        return line, pos - self.starts[line - 1] + 1
+
+    def keep(
+        self, fault: _Fault, *, record: bool = True, player: int | None = None, move: int = 0
+    ) -> None:
+        """Keep ``fault`` as a read error at its value's place (lenient reading)."""
+        if len(self.faults) > MAX_FAULTS:
+            return
+        if len(self.faults) == MAX_FAULTS:
+            msg = f"more than {MAX_FAULTS} values could not be read: the others are not listed"
+            self.faults.append(ReadError(self.faults[-1].line, 1, msg))
+            return
+        line, column = self.place(self.offset(fault.path))
+        self.faults.append(
+            ReadError(
+                line,
+                column,
+                f"{_path_text(fault.path)} {fault.msg}",
+                move=move,
+                player=player,
+                record=record,
+            )
         )
 
     # -- checks
@@ -404,15 +496,53 @@ class _Reader:
         path = [*path, "annotations"]
         out = []
         for i, entry in enumerate(self.array(doc.get("annotations", []), path)):
-            at = [*path, i]
-            if not isinstance(entry, list) or len(entry) != 2:
-                self.fail(at, "must be a pair [key, [values...]]")
-            key = self.string(entry[0], [*at, 0])
-            values = tuple(
-                self.string(v, [*at, 1, j]) for j, v in enumerate(self.array(entry[1], [*at, 1]))
-            )
-            out.append((key, values))
+            try:
+                out.append(self.annotation(entry, [*path, i]))
+            except _Fault as fault:
+                if not self.lenient:
+                    raise
+                self.keep(fault, record=False)  # (an annotation costs only itself)
         return tuple(out)
+
+    def annotation(self, entry: object, at: _Path) -> tuple[str, tuple[str, ...]]:
+        if not isinstance(entry, list) or len(entry) != 2:
+            self.fail(at, "must be a pair [key, [values...]]")
+        key = self.string(entry[0], [*at, 0])
+        values = tuple(
+            self.string(v, [*at, 1, j]) for j, v in enumerate(self.array(entry[1], [*at, 1]))
+        )
+        return (key, values)
+
+    def each(self, values: list[Any], path: _Path, read: Callable[[object, _Path], _T]) -> list[_T]:
+        """``read`` of each item of the array ``values`` at ``path``; lenient, an item that
+        breaks the schema is a read error and left out (each item placed first)."""
+        if not self.lenient:
+            return [read(v, [*path, i]) for i, v in enumerate(values)]
+        out = []
+        key = tuple(path)
+        offsets = _item_offsets(
+            self.text, _locate(self.text, path[-1:], self.here.get(key[:-1], 0))
+        )
+        first = values[0] if values else None
+        right = int(isinstance(first, dict) and first.get("player") == 1)
+        rolls = 0  # (an action's move number, as a .mat line would give it)
+        for i, value in enumerate(values):
+            if i < len(offsets):
+                self.here[(*key, i)] = offsets[i]
+            try:
+                out.append(read(value, [*path, i]))
+            except _Fault as fault:
+                player = value.get("player") if isinstance(value, dict) else None
+                who = player if player in (0, 1) and not isinstance(player, bool) else None
+                move = (rolls + 1 + right + 1) // 2 if path[-1] == "actions" else 0
+                self.keep(fault, record=path[0] == "games", player=who, move=move)
+            rolls += isinstance(value, dict) and value.get("type") == "move"
+        return out
+
+    def at(self, path: _Path) -> tuple[int, int]:
+        """Lenient: the line and column of the game or action at ``path`` (else 0, 0)."""
+        pos = self.here.get(tuple(path))
+        return (0, 0) if pos is None else self.place(pos)
 
     # -- the match
 
@@ -428,24 +558,25 @@ class _Reader:
         if doc["version"] != VERSION or isinstance(doc["version"], bool):
             self.fail(["version"], f"must be {VERSION} (this bgkit reads version {VERSION})")
         players = self.pair(doc["players"], ["players"], self.string, "two player names")
-        tags = []
-        for i, tag in enumerate(self.array(doc.get("tags", []), ["tags"])):
-            tags.append(self.pair(tag, ["tags", i], self.string, "a pair [key, value] of strings"))
-        comments = tuple(
-            self.string(c, ["comments", i])
-            for i, c in enumerate(self.array(doc.get("comments", []), ["comments"]))
+        length = self.integer(doc["length"], ["length"])
+        games = self.array(doc["games"], ["games"])
+        tags = self.each(
+            self.array(doc.get("tags", []), ["tags"]),
+            ["tags"],
+            lambda tag, at: self.pair(tag, at, self.string, "a pair [key, value] of strings"),
         )
-        games = tuple(
-            self.game(g, ["games", i]) for i, g in enumerate(self.array(doc["games"], ["games"]))
+        comments = self.each(
+            self.array(doc.get("comments", []), ["comments"]), ["comments"], self.string
         )
         return Match(
             players,
-            self.integer(doc["length"], ["length"]),
-            games,
+            length,
+            tuple(self.each(games, ["games"], self.game)),
             tags=tuple(tags),
-            comments=comments,
+            comments=tuple(comments),
             source_name=self.source_name,
             annotations=self.annotations(doc, []),
+            read_errors=tuple(self.faults),
         )
 
     def game(self, value: object, path: _Path) -> Game:
@@ -456,16 +587,24 @@ class _Reader:
         setup = doc.get("setup")
         if setup is not None:
             self.string(setup, [*path, "setup"])
-        actions = tuple(
-            self.action(a, [*path, "actions", i])
-            for i, a in enumerate(self.array(doc["actions"], [*path, "actions"]))
-        )
+        number = self.integer(doc["number"], [*path, "number"])
+        actions = self.array(doc["actions"], [*path, "actions"])
+        try:
+            result = self.result(doc["result"], [*path, "result"])
+        except _Fault as fault:
+            if not self.lenient:
+                raise
+            self.keep(fault)  # (the result is lost with its value; the game is read)
+            result = None
+        line, column = self.at(path)
         return Game(
-            self.integer(doc["number"], [*path, "number"]),
+            number,
             score,
-            actions,
-            self.result(doc["result"], [*path, "result"]),
+            tuple(self.each(actions, [*path, "actions"], self.action)),
+            result,
             setup,
+            line=line,
+            column=column,
             annotations=self.annotations(doc, path),
         )
 
@@ -477,11 +616,14 @@ class _Reader:
         if not isinstance(match_won, bool):
             self.fail([*path, "match_won"], "must be true or false")
         loser = doc.get("loser_points")
+        line, column = self.place(self.offset(path)) if self.lenient else (0, 0)
         return Result(
             self.integer(doc["winner"], [*path, "winner"], 0, 1),
             self.integer(doc["points"], [*path, "points"]),
             match_won,
             None if loser is None else self.integer(loser, [*path, "loser_points"]),
+            line=line,
+            column=column,
         )
 
     def action(self, value: object, path: _Path) -> Action:
@@ -501,6 +643,8 @@ class _Reader:
         doc = self.obj(value, path, ("type", "player", *fields.get(kind, ())), ("annotations",))
         player = self.integer(doc["player"], [*path, "player"], 0, 1)
         notes = self.annotations(doc, path)
+        line, column = self.at(path)
+        where = {"line": line, "column": column} if line else {}
         if kind == "move":
             dice = doc["dice"]
             if not (
@@ -516,15 +660,16 @@ class _Reader:
                 (dice[0], dice[1]),
                 self.play(doc["play"], [*path, "play"]),
                 annotations=notes,
+                **where,
             )
         if kind in ("double", "beaver", "raccoon"):
             value_ = self.integer(doc["value"], [*path, "value"], 1)
             if kind == "double":
-                return Double(player, value_, annotations=notes)
+                return Double(player, value_, annotations=notes, **where)
             if kind == "beaver":
-                return Beaver(player, value_, annotations=notes)
-            return Raccoon(player, value_, annotations=notes)
-        return (Take if kind == "take" else Drop)(player, annotations=notes)
+                return Beaver(player, value_, annotations=notes, **where)
+            return Raccoon(player, value_, annotations=notes, **where)
+        return (Take if kind == "take" else Drop)(player, annotations=notes, **where)
 
     def play(self, value: object, path: _Path) -> Play | None:
         if value is None:
@@ -549,16 +694,40 @@ class _Reader:
 _KINDS = ("move", "double", "take", "drop", "beaver", "raccoon")
 
 
-def _locate(text: str, path: _Path) -> int:
-    """The offset in ``text`` (valid JSON) of the value at ``path``, as near as it can tell."""
+def _skip(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\n\r":
+        pos += 1
+    return pos
+
+
+def _item_offsets(text: str, pos: int) -> list[int]:
+    """The offset of each item of the JSON array at ``pos`` of ``text`` (valid JSON), each
+    item decoded once (in C)."""
+    if text[pos : pos + 1] != "[":
+        return []
+    decoder = json.JSONDecoder()
+    out: list[int] = []
+    pos = _skip(text, pos + 1)
+    try:
+        while text[pos] != "]":
+            out.append(pos)
+            pos = _skip(text, decoder.raw_decode(text, pos)[1])
+            if text[pos] == ",":
+                pos = _skip(text, pos + 1)
+    except (IndexError, ValueError, RecursionError):  # (a value nested deep: not placed)
+        pass
+    return out
+
+
+def _locate(text: str, path: _Path, start: int = 0) -> int:
+    """The offset in ``text`` (valid JSON) of the value at ``path`` from the value at
+    ``start`` (the document's top), as near as it can tell."""
     decoder = json.JSONDecoder()
 
     def skip(pos: int) -> int:
-        while pos < len(text) and text[pos] in " \t\n\r":
-            pos += 1
-        return pos
+        return _skip(text, pos)
 
-    pos = skip(0)
+    pos = skip(start)
     try:
         for part in path:
             opening = text[pos]
@@ -580,6 +749,6 @@ def _locate(text: str, path: _Path) -> int:
                 index += 1
             else:
                 return start
-    except (IndexError, ValueError):
+    except (IndexError, ValueError, RecursionError):
         return 0
     return pos
