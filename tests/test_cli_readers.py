@@ -136,6 +136,12 @@ def test_from_names_the_format_of_every_command(tmp_path: Path) -> None:
     converted = run("convert", "--from", "sgf", str(record), str(tmp_path / "x.json"))
     assert converted.exit_code == 2
     assert converted.stderr.startswith(f"bgkit: {record}:1:1: expected '('")
+    pytest.importorskip("pandas")  # (audit's findings are a DataFrame)
+    audited = run("audit", "--from", "sgf", str(record))
+    assert audited.exit_code == 2
+    assert audited.stderr.startswith(f"{record}:1:1: error: expected '(' to start a game tree")
+    assert run("audit", "--from", "mat", str(record)).exit_code == 0
+    assert run("audit", str(record)).exit_code == 0  # (by its content, as verify reads it)
     season = run("analyze", "--from", "mat", str(tmp_path))
     assert season.exit_code == 2
     assert season.stderr == (

@@ -227,6 +227,7 @@ def audit(
     output: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
     max_size: int | None = None,
+    format: str | None = None,
 ) -> AuditResult:
     """Audit every record of ``paths``: the rules, duplicates, names, analysis, dice.
 
@@ -242,6 +243,8 @@ def audit(
     :param jobs, client, output, progress, max_size: as :func:`bgkit.batch.map_files`;
         ``output`` keeps each file's facts, so that a rerun with other options reads
         only the files that changed.
+    :param format: read every file as this format (a name of
+        :data:`bgkit.formats.FORMATS`), whatever its name says.
     :raises ValueError: for a bad ``require_level`` or ``alpha``.
     :raises BgkitError: for a roster that cannot be read.
     """
@@ -254,7 +257,7 @@ def audit(
     files = audit_files(paths)
     if output is not None:
         _check_output(Path(output), luck)
-    func = functools.partial(audit_rows, luck=luck, max_size=max_size)
+    func = functools.partial(audit_rows, luck=luck, max_size=max_size, format=format)
     frame = map_files(
         func,
         files,

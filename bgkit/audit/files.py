@@ -122,10 +122,13 @@ def level_rank(level: str, *, engine: str = "gnubg") -> int:
 # ---------------------------------------------------------------------- the worker
 
 
-def audit_rows(path: Path, *, luck: bool = False, max_size: int | None = None) -> list[Row]:
+def audit_rows(
+    path: Path, *, luck: bool = False, max_size: int | None = None, format: str | None = None
+) -> list[Row]:
     """The :data:`AUDIT_COLUMNS` rows of one file (what :func:`audit` runs on each file):
     a first row with the file's facts, then the verifier's issues and the findings that
-    need this file alone (names, XG's fields).
+    need this file alone (names, XG's fields). ``format`` reads it as that format
+    (:func:`bgkit.formats.read_match`'s), whatever its name says.
 
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
@@ -134,10 +137,10 @@ def audit_rows(path: Path, *, luck: bool = False, max_size: int | None = None) -
     from bgkit.verify import verify
 
     limits = active().with_max_size(max_size)
-    export = _gnubg_export(path, limits.max_file_bytes)
+    export = _gnubg_export(path, limits.max_file_bytes) if format in (None, "gnubg-text") else None
     if export is not None:
         return export
-    match = read_match(path, limits=limits)
+    match = read_match(path, format=format, limits=limits)
     report = verify(match)
     summary = {"games": report.games, "actions": report.actions_checked, "ok": report.ok}
     facts = _facts(match, path)
@@ -278,7 +281,17 @@ def _checker_level(checker: Any) -> str | None:
 
 
 def _is_xg(path: Path) -> bool:
-    return path.suffix.lower() == ".xg"
+    """An XG match file by its name and its bytes (a text record saved as ``.xg``, XG
+    Mobile's, is read as the text it is: it has no XG fields)."""
+    from bgkit.formats.xg import sniff_xg
+
+    if path.suffix.lower() != ".xg":
+        return False
+    try:
+        with path.open("rb") as handle:
+            return sniff_xg(handle.read(4))
+    except OSError:
+        return False
 
 
 def _file_findings(match: Match, path: Path, facts: dict[str, Any]) -> list[Row]:

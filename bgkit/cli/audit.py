@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from bgkit.cli._common import EXIT_LOST, fail, max_size_option, require_extra
+from bgkit.cli._common import EXIT_LOST, fail, from_option, max_size_option, require_extra
 from bgkit.cli.analyze import _write as write_out
 from bgkit.cli.verify import _from_dask, verify
 from bgkit.errors import BgkitError, error_line
@@ -56,6 +56,7 @@ __all__ = ["audit"]
 @click.option("--quiet", "-q", is_flag=True, help="Hide notes: print errors, warnings, summary.")
 @click.option("--force", is_flag=True, help="Overwrite the --csv and --html files.")
 @max_size_option
+@from_option
 def audit(
     paths: tuple[str, ...],
     require_level: str | None,
@@ -71,6 +72,7 @@ def audit(
     output: str | None,
     force: bool,
     max_size: int | None,
+    from_: str | None,
 ) -> None:
     """Audit every record in PATHS (files and folders, any format bgkit reads), file by
     file and as one submission.
@@ -129,6 +131,7 @@ def audit(
             output=output,
             progress=sys.stderr.isatty() and not as_json,
             max_size=max_size,
+            format=from_,
         )
     except BrokenPipeError:
         raise
