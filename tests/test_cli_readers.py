@@ -189,17 +189,21 @@ def test_utf16_records_are_read(tmp_path: Path) -> None:
     text = XG_MOBILE.replace("Alice", "Jérôme")
     (tmp_path / "notepad.txt").write_bytes(text.encode("utf-16"))  # with its BOM (LE)
     (tmp_path / "big-endian.mat").write_bytes(codecs.BOM_UTF16_BE + text.encode("utf-16-be"))
+    # and without a BOM (a zero byte beside every character tells it and its byte order)
+    (tmp_path / "no-bom.txt").write_bytes(text.encode("utf-16-le"))
+    (tmp_path / "no-bom-be.mat").write_bytes(text.encode("utf-16-be"))
     result = run("verify", str(tmp_path))
     assert result.exit_code == 0
-    assert result.stderr == (
-        f"{tmp_path / 'big-endian.mat'}:9:7: note: the match stops at 1-0 of 3 (game 1, move 1)\n"
-        f"{tmp_path / 'notepad.txt'}:9:7: note: the match stops at 1-0 of 3 (game 1, move 1)\n"
-        "2 file(s), 2 game(s), 8 action(s) checked: 2 clean, 0 with errors, 0 unreadable;"
-        " 0 error(s), 2 note(s)\n"
+    stops = ":9:7: note: the match stops at 1-0 of 3 (game 1, move 1)\n"
+    names = ("big-endian.mat", "no-bom-be.mat", "no-bom.txt", "notepad.txt")
+    assert result.stderr == "".join(f"{tmp_path / name}{stops}" for name in names) + (
+        "4 file(s), 4 game(s), 16 action(s) checked: 4 clean, 0 with errors, 0 unreadable;"
+        " 0 error(s), 4 note(s)\n"
     )
     from bgkit.formats import read_match
 
     assert read_match(tmp_path / "notepad.txt").players == ("Jérôme", "Bob")
+    assert read_match(tmp_path / "no-bom-be.mat").players == ("Jérôme", "Bob")
 
 
 def test_convert_writes_gammonviews_gvab(tmp_path: Path) -> None:

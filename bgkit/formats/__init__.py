@@ -179,7 +179,8 @@ def decode_bytes(
     """Decode a record file's bytes.
 
     UTF-16 when the bytes start with its BOM (as Windows' Notepad saves "Unicode" text;
-    a broken tail becomes U+FFFD, for the reader to place); else UTF-8 first (a BOM is
+    a broken tail becomes U+FFFD, for the reader to place), or when they hold a zero byte
+    beside every character (UTF-16 saved without its BOM); else UTF-8 first (a BOM is
     dropped). Text that is not UTF-8 is a guess, and says so with a
     :class:`~bgkit.errors.DecodingWarning` (``file:line:col`` of the first byte that is
     not UTF-8; ``note=False``: no warning): text with well-formed UTF-8 sequences
@@ -201,6 +202,9 @@ def decode_bytes(
         return data.decode(encoding)
     if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         return data.decode("utf-16", errors="replace")
+    order = _utf16_order(data)
+    if order is not None:
+        return data.decode(order, errors="replace")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -228,6 +232,24 @@ def decode_bytes(
             stacklevel=2,
         )
     return text
+
+
+def _utf16_order(data: bytes) -> str | None:
+    """``"utf-16-le"`` or ``"utf-16-be"`` for UTF-16 text saved without its BOM, by its
+    head: a text record of Latin script has a zero byte beside every character, on the
+    same side (text in UTF-8 or a code page has no zero byte at all).
+
+    >>> _utf16_order(" 3 point match".encode("utf-16-le")), _utf16_order(b" 3 point match")
+    ('utf-16-le', None)
+    """
+    head = data[: min(len(data), 512) & ~1]
+    if len(head) < 8 or b"\0" not in head:
+        return None
+    even, odd = head[0::2], head[1::2]
+    for order, zeros, chars in (("utf-16-le", odd, even), ("utf-16-be", even, odd)):
+        if zeros.count(0) >= 0.9 * len(zeros) and chars.count(0) == 0:
+            return order
+    return None
 
 
 RecordSource: TypeAlias = "str | os.PathLike[str] | IO[str] | IO[bytes]"
