@@ -227,7 +227,7 @@ def play_as_written(
         src, dst = s.src, s.dst
         die = src - dst
         if die not in left:
-            if dst != OFF:
+            if dst != OFF or src == OFF:  # (also a step that does not move: off/off)
                 return None
             # a bear-off with a larger die: any larger die left takes it, the same result
             die = min((d for d in left if d > die), default=0)

@@ -679,22 +679,28 @@ class Position:
         """
         if self.game_state != GameState.PLAYING:
             raise IllegalPlayError("the game is over")
-        d1, d2 = self._dice(*dice) if dice else self._dice(None, None)
-        me0, opp0 = self.board[self.turn], self.board[self.opponent]
-        if len(play.steps) > 4:  # each step takes a die at least: refuse before any search
+        d1, d2 = dice if dice else (None, None)
+        if not (d1.__class__ is int and d2.__class__ is int and 0 < d1 < 7 and 0 < d2 < 7):
+            d1, d2 = self._dice(d1, d2)  # (the roll checked, or the position's own dice)
+        steps = play.steps
+        turn, board = self.turn, self.board
+        me0, opp0 = board[turn], board[1 - turn]
+        if len(steps) > 4:  # each step takes a die at least: refuse before any search
             raise IllegalPlayError(
-                f"{excerpt(play.spelled())} has {len(play.steps)} steps, but a play has at"
+                f"{excerpt(play.spelled())} has {len(steps)} steps, but a play has at"
                 " most four (one per die)"
             )
-        idle = next((s for s in play.steps if s.src == s.dst), None)
-        if idle is not None:  # (a record read as written may hold one: 6/6)
-            raise IllegalPlayError(f"{play.spelled()}: {idle} does not move the checker")
-        if play.steps:
+        if steps:
             # fast paths: a play that uses every die, hop by hop legally, with one possible
-            # result is legal without generating the alternatives (no die was left unused)
+            # result is legal without generating the alternatives (no die was left unused;
+            # play_as_written takes no step that does not move)
             plain = play_as_written(me0, opp0, d1, d2, play)
             if plain is not None:
                 return plain[1], self._after(plain[0]), True
+        idle = next((s for s in steps if s.src == s.dst), None)
+        if idle is not None:  # (a record read as written may hold one: 6/6)
+            raise IllegalPlayError(f"{play.spelled()}: {idle} does not move the checker")
+        if steps:
             literal = realize(me0, opp0, d1, d2, play)
             if len(literal) == 1:
                 ((key, hops),) = literal.items()
