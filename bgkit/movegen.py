@@ -220,7 +220,9 @@ def play_as_written(
         return None
     left = [d1, d1, d1, d1] if d1 == d2 else [d1, d2]
     me, opp = list(me_t), list(opp_t)  # changed in place (the hot loop of verify)
-    far = _far(me)
+    far = BAR  # (_far inlined)
+    while far and not me[far]:
+        far -= 1
     hops: list[Step] = []
     marked = True  # every step written with its hit mark right: the play is its own result
     for s in steps:

@@ -554,7 +554,9 @@ class _MatchChecker:
                             action,
                         )
                     if pos.turn != action.player and game.setup is None:
-                        pos = replace(pos, turn=action.player)
+                        # (_derive for a player 0 or 1: the turn alone is checked)
+                        turn = action.player
+                        pos = pos._derive(turn=turn) if turn in (0, 1) else replace(pos, turn=turn)
                 self.exchange = None  # a roll closes any beaver exchange (implicit take)
                 if pos.doubled or action.player != pos.turn:
                     self.add_at(
@@ -722,8 +724,9 @@ class _MatchChecker:
             pos = m.initial_position(index, score=score, crawford=crawford)
             if not m.length and not pos.beavers and m.rule("Beaver") is not False:
                 # money play allows beavers unless the record says otherwise (gnubg's and
-                # most programs' default; a .mat carries no rule tags)
-                pos = replace(pos, beavers=True)
+                # most programs' default; a .mat carries no rule tags); (_derive: the
+                # flag does not make a valid position invalid)
+                pos = pos._derive(beavers=True)
         except (BgkitError, ValueError) as err:
             self.add(
                 IssueKind.UNVERIFIABLE,
