@@ -814,17 +814,17 @@ class _MatchChecker:
         except IllegalPlayError as err:
             d1, d2 = action.dice
             roll = f"{d1}{d2}"
-            backwards = _backwards(action.play)
+            backwards = _backwards(play)
             if backwards is not None:
                 self.add_at(
                     IssueKind.ILLEGAL_PLAY,
-                    f"illegal play {action.play.spelled()} for {roll}: {backwards}",
+                    f"illegal play {play.spelled()} for {roll}: {backwards}",
                     game,
                     move_no,
                     action,
                 )
-                return _as_written(pos, action.play)
-            written = action.play.spelled()
+                return _as_written(pos, play)
+            written = play.spelled()
             index = game.actions.index(action)
             hint, swapped = self.swapped(pos, game.actions, index)
             self.add_at(
@@ -838,7 +838,7 @@ class _MatchChecker:
             if swapped is not None:  # one fault: the game goes on after both rolls
                 self.consumed = index + 1
                 return swapped
-            return _as_written(pos, action.play)
+            return _as_written(pos, play)
         except AmbiguousPlayError as err:
             self.add(
                 IssueKind.AMBIGUOUS_PLAY,
@@ -856,18 +856,18 @@ class _MatchChecker:
         if not as_written:
             self.add_at(
                 IssueKind.WRITTEN_PATH,
-                f"{action.play.spelled()} cannot be played as written with {roll}; the same result"
+                f"{play.spelled()} cannot be played as written with {roll}; the same result"
                 f" comes from {resolved.spelled()}",
                 game,
                 move_no,
                 action,
             )
-        if self.hit_marks and resolved is not action.play:  # (else written as it hits)
-            marked, hits = action.play.hits(), resolved.hits()
+        if self.hit_marks and resolved is not play:  # (else written as it hits)
+            marked, hits = play.hits(), resolved.hits()
             if marked != hits:
                 self.add_at(
                     IssueKind.HIT_MARK,
-                    f"hit marks in {action.play.spelled()} disagree with the play:"
+                    f"hit marks in {play.spelled()} disagree with the play:"
                     f" it hits on {_points(hits)}, marked {_points(marked)}",
                     game,
                     move_no,
