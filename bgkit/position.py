@@ -497,19 +497,20 @@ class Position:
         why = self.may_double()
         if why is not None:
             raise IllegalActionError(f"cannot double: {why}")
-        return replace(self, doubled=True)
+        return self._derive(doubled=True)  # (no dice, as may_double checked: still valid)
 
     def take(self) -> Position:
         """The opponent takes the pending double: cube doubles, the taker owns it."""
         if not self.doubled:
             raise IllegalActionError("cannot take: no double is pending")
-        return replace(self, doubled=False, cube=self.cube * 2, cube_owner=self.opponent)
+        # (_derive: a power of two owned by a player stays a valid cube)
+        return self._derive(doubled=False, cube=self.cube * 2, cube_owner=self.opponent)
 
     def drop(self) -> Position:
         """The opponent drops: the game ends, the doubler wins the cube value before the double."""
         if not self.doubled:
             raise IllegalActionError("cannot drop: no double is pending")
-        return replace(self, doubled=False, game_state=GameState.DROPPED)
+        return self._derive(doubled=False, game_state=GameState.DROPPED)
 
     def beaver(self) -> Position:
         """Money play: the taker of a pending double takes and at once redoubles.
@@ -524,13 +525,13 @@ class Position:
             raise IllegalActionError("cannot beaver: beavers are for money play only")
         if not self.beavers:
             raise IllegalActionError("cannot beaver: beavers are not allowed in this session")
-        return replace(self, doubled=False, cube=self.cube * 4, cube_owner=self.opponent)
+        return self._derive(doubled=False, cube=self.cube * 4, cube_owner=self.opponent)
 
     def raccoon(self) -> Position:
         """Money play: after a beaver the doubler redoubles again (cube x2, his cube)."""
         if self.is_match or self.cube_owner != self.opponent or self.doubled:
             raise IllegalActionError("cannot raccoon: no beaver to answer")
-        return replace(self, cube=self.cube * 2, cube_owner=self.turn)
+        return self._derive(cube=self.cube * 2, cube_owner=self.turn)
 
     def drop_value(self) -> int:
         """Points the doubler wins when the pending double is dropped."""
