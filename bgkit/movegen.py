@@ -220,14 +220,16 @@ def play_as_written(
         return None
     left = [d1, d1, d1, d1] if d1 == d2 else [d1, d2]
     me, opp = list(me_t), list(opp_t)  # changed in place (the hot loop of verify)
-    far = _far(me)
+    far = BAR  # (_far inlined)
+    while far and not me[far]:
+        far -= 1
     hops: list[Step] = []
     marked = True  # every step written with its hit mark right: the play is its own result
     for s in steps:
         src, dst = s.src, s.dst
         die = src - dst
         if die not in left:
-            if dst != OFF:
+            if dst != OFF or src == OFF:  # (also a step that does not move: off/off)
                 return None
             # a bear-off with a larger die: any larger die left takes it, the same result
             die = min((d for d in left if d > die), default=0)

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from bgkit.gnubgid import MatchState
 
 _NEW = object.__new__
+_SET_ATTR = object.__setattr__
 
 __all__ = [
     "STANDARD_BOARD",
@@ -114,6 +115,9 @@ class GameState(enum.IntEnum):
     OVER = 2
     RESIGNED = 3
     DROPPED = 4
+
+
+_OVER, _PLAYING = GameState.OVER, GameState.PLAYING
 
 
 class ResultKind(enum.IntEnum):
@@ -493,19 +497,20 @@ class Position:
         why = self.may_double()
         if why is not None:
             raise IllegalActionError(f"cannot double: {why}")
-        return replace(self, doubled=True)
+        return self._derive(doubled=True)  # (no dice, as may_double checked: still valid)
 
     def take(self) -> Position:
         """The opponent takes the pending double: cube doubles, the taker owns it."""
         if not self.doubled:
             raise IllegalActionError("cannot take: no double is pending")
-        return replace(self, doubled=False, cube=self.cube * 2, cube_owner=self.opponent)
+        # (_derive: a power of two owned by a player stays a valid cube)
+        return self._derive(doubled=False, cube=self.cube * 2, cube_owner=self.opponent)
 
     def drop(self) -> Position:
         """The opponent drops: the game ends, the doubler wins the cube value before the double."""
         if not self.doubled:
             raise IllegalActionError("cannot drop: no double is pending")
-        return replace(self, doubled=False, game_state=GameState.DROPPED)
+        return self._derive(doubled=False, game_state=GameState.DROPPED)
 
     def beaver(self) -> Position:
         """Money play: the taker of a pending double takes and at once redoubles.
@@ -520,13 +525,13 @@ class Position:
             raise IllegalActionError("cannot beaver: beavers are for money play only")
         if not self.beavers:
             raise IllegalActionError("cannot beaver: beavers are not allowed in this session")
-        return replace(self, doubled=False, cube=self.cube * 4, cube_owner=self.opponent)
+        return self._derive(doubled=False, cube=self.cube * 4, cube_owner=self.opponent)
 
     def raccoon(self) -> Position:
         """Money play: after a beaver the doubler redoubles again (cube x2, his cube)."""
         if self.is_match or self.cube_owner != self.opponent or self.doubled:
             raise IllegalActionError("cannot raccoon: no beaver to answer")
-        return replace(self, cube=self.cube * 2, cube_owner=self.turn)
+        return self._derive(cube=self.cube * 2, cube_owner=self.turn)
 
     def drop_value(self) -> int:
         """Points the doubler wins when the pending double is dropped."""
@@ -627,13 +632,14 @@ class Position:
     def _after(self, key: Key) -> Position:
         me, opp = key
         new = _NEW(Position)  # (a _derive inlined: the verifier's hot path)
-        values = new.__dict__
-        values.update(self.__dict__)
-        values["board"] = (opp, me) if self.turn == 1 else (me, opp)
-        values["turn"] = 1 - self.turn
+        values = self.__dict__.copy()  # (then set as the new one's: faster than update)
+        turn = values["turn"]
+        values["board"] = (opp, me) if turn == 1 else (me, opp)
+        values["turn"] = 1 - turn
         values["dice"] = None
         values["doubled"] = False
-        values["game_state"] = GameState.OVER if me[0] == self.checkers else GameState.PLAYING
+        values["game_state"] = _OVER if me[0] == values["checkers"] else _PLAYING
+        _SET_ATTR(new, "__dict__", values)
         return new
 
     def _derive(self, **changes: object) -> Position:
@@ -679,22 +685,28 @@ class Position:
         """
         if self.game_state != GameState.PLAYING:
             raise IllegalPlayError("the game is over")
-        d1, d2 = self._dice(*dice) if dice else self._dice(None, None)
-        me0, opp0 = self.board[self.turn], self.board[self.opponent]
-        if len(play.steps) > 4:  # each step takes a die at least: refuse before any search
+        d1, d2 = dice if dice else (None, None)
+        if not (d1.__class__ is int and d2.__class__ is int and 0 < d1 < 7 and 0 < d2 < 7):
+            d1, d2 = self._dice(d1, d2)  # (the roll checked, or the position's own dice)
+        steps = play.steps
+        turn, board = self.turn, self.board
+        me0, opp0 = board[turn], board[1 - turn]
+        if len(steps) > 4:  # each step takes a die at least: refuse before any search
             raise IllegalPlayError(
-                f"{excerpt(play.spelled())} has {len(play.steps)} steps, but a play has at"
+                f"{excerpt(play.spelled())} has {len(steps)} steps, but a play has at"
                 " most four (one per die)"
             )
-        idle = next((s for s in play.steps if s.src == s.dst), None)
-        if idle is not None:  # (a record read as written may hold one: 6/6)
-            raise IllegalPlayError(f"{play.spelled()}: {idle} does not move the checker")
-        if play.steps:
+        if steps:
             # fast paths: a play that uses every die, hop by hop legally, with one possible
-            # result is legal without generating the alternatives (no die was left unused)
+            # result is legal without generating the alternatives (no die was left unused;
+            # play_as_written takes no step that does not move)
             plain = play_as_written(me0, opp0, d1, d2, play)
             if plain is not None:
                 return plain[1], self._after(plain[0]), True
+        idle = next((s for s in steps if s.src == s.dst), None)
+        if idle is not None:  # (a record read as written may hold one: 6/6)
+            raise IllegalPlayError(f"{play.spelled()}: {idle} does not move the checker")
+        if steps:
             literal = realize(me0, opp0, d1, d2, play)
             if len(literal) == 1:
                 ((key, hops),) = literal.items()

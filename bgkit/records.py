@@ -92,6 +92,42 @@ class Move:
     """Extra data a record format carries (SGF analysis, comments...); see :data:`Annotations`."""
 
 
+_NEW = object.__new__
+_MOVE_SLOTS = tuple(
+    Move.__dict__[name].__set__
+    for name in ("player", "dice", "play", "line", "column", "number", "annotations")
+)
+
+
+def new_move(
+    player: int,
+    dice: tuple[int, int],
+    play: Play | None,
+    line: int,
+    column: int,
+    number: int,
+    annotations: Annotations = (),
+) -> Move:
+    """``Move(player, dice, play, line, column, number, annotations)`` for the readers'
+    hot paths: the values are the readers' own (checked as they read), so the slots are
+    set directly, at under half the cost of the frozen dataclass's ``__init__`` (a long
+    record holds millions of moves).
+
+    >>> new_move(0, (6, 5), Play("24/13"), 4, 6, 2) == Move(0, (6, 5), Play("24/13"))
+    True
+    """
+    move = _NEW(Move)
+    set_player, set_dice, set_play, set_line, set_column, set_number, set_notes = _MOVE_SLOTS
+    set_player(move, player)
+    set_dice(move, dice)
+    set_play(move, play)
+    set_line(move, line)
+    set_column(move, column)
+    set_number(move, number)
+    set_notes(move, annotations)
+    return move
+
+
 @dataclass(frozen=True, slots=True)
 class Double:
     """``Doubles => value``: ``player`` offers the cube at ``value``."""

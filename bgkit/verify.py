@@ -561,8 +561,14 @@ class _MatchChecker:
         skip = -1  # the index of an action already replayed with the one before it
         # a line that could not be read, where the record is lost
         lost = next((e.line for e in self.unread if e.record), None)
+        # (move_number inlined: the record's number of a roll of the game is
+        # (turn + right_opened + 1) // 2; this loop runs once per action of the record)
+        right_opened = int(bool(actions) and actions[0].player == 1)
+        stop_at_first = self.stop_at_first
+        last_index = len(actions) - 1
+        playing = GameState.PLAYING
         for i, action in enumerate(actions):
-            if self.stop_at_first and self.errors():
+            if stop_at_first and self.errors():
                 return _GameOutcome(self.recorded_result(game))
             if i <= skip:
                 turn_no += 1
@@ -574,14 +580,15 @@ class _MatchChecker:
                 self.unread = [e for e in self.unread if e.line >= action.line]
                 self.unverified(game, actions[i:], turn_no, f": line {line} could not be read")
                 return _GameOutcome(self.recorded_result(game))
-            self.here, self.here_roll = pos, None
+            self.here = pos
             if isinstance(action, Move):
                 turn_no += 1
-                if not pos.doubled and pos.game_state == GameState.PLAYING:
-                    self.here_roll = action  # (made into a position only for an issue)
-            move_no = action.number or move_number(
-                max(turn_no, 1) if isinstance(action, Move) else turn_no + 1, actions
-            )
+                # (the roll is made into a position only for an issue)
+                self.here_roll = action if not pos.doubled and pos.game_state == playing else None
+                move_no = action.number or (max(turn_no, 1) + right_opened + 1) // 2
+            else:
+                self.here_roll = None
+                move_no = action.number or (turn_no + 1 + right_opened + 1) // 2
             if ended:
                 message = (
                     f"{_describe(action)} after the game had ended: it follows {self.ended_by}"
@@ -606,7 +613,9 @@ class _MatchChecker:
                             action,
                         )
                     if pos.turn != action.player and game.setup is None:
-                        pos = replace(pos, turn=action.player)
+                        # (_derive for a player 0 or 1: the turn alone is checked)
+                        turn = action.player
+                        pos = pos._derive(turn=turn) if turn in (0, 1) else replace(pos, turn=turn)
                 self.exchange = None  # a roll closes any beaver exchange (implicit take)
                 if pos.doubled or action.player != pos.turn:
                     self.add_at(
@@ -618,8 +627,7 @@ class _MatchChecker:
                     )
                     stopped_at = i + 1
                     break
-                last = i == len(actions) - 1
-                check = partial(self.check_move, game, move_no, action=action, last=last)
+                check = partial(self.check_move, game, move_no, action=action, last=i == last_index)
                 new = self.among(pos, check, game, move_no, action)
                 if new is None:
                     stopped_at = i + 1
@@ -627,7 +635,7 @@ class _MatchChecker:
                 if self.consumed > i:
                     skip = self.consumed
                 pos = new
-                ended = pos.game_state != GameState.PLAYING
+                ended = pos.game_state != playing
                 if ended:
                     self.ended_by = f"{self.name(action.player)}'s bear-off on line {action.line}"
             else:
@@ -777,8 +785,9 @@ class _MatchChecker:
             pos = m.initial_position(index, score=score, crawford=crawford)
             if not m.length and not pos.beavers and m.rule("Beaver") is not False:
                 # money play allows beavers unless the record says otherwise (gnubg's and
-                # most programs' default; a .mat carries no rule tags)
-                pos = replace(pos, beavers=True)
+                # most programs' default; a .mat carries no rule tags); (_derive: the
+                # flag does not make a valid position invalid)
+                pos = pos._derive(beavers=True)
         except (BgkitError, ValueError) as err:
             self.add(
                 IssueKind.UNVERIFIABLE,
@@ -812,8 +821,10 @@ class _MatchChecker:
     def check_move(
         self, game: Game, move_no: int, pos: Position, action: Move, *, last: bool
     ) -> Position | None:
+        play = action.play
+        if play is not None and play.steps:  # (nearly every roll: checked first)
+            return self.check_play(game, move_no, pos, action, play)
         d1, d2 = action.dice
-        who = action.player
         roll = f"{d1}{d2}"
         if action.play is None:
             self.add_at(
@@ -852,21 +863,29 @@ class _MatchChecker:
                 # rolled, then resigned before moving (gnubg's reading of the record)
                 return rolled
             return rolled.apply(Play())
+        return self.check_play(game, move_no, pos, action, action.play)
+
+    def check_play(
+        self, game: Game, move_no: int, pos: Position, action: Move, play: Play
+    ) -> Position | None:
+        """Check a roll's written ``play`` (at least one step); the position after it."""
         try:
             # (the engine finds no legal play with a step away from home: _backwards says why)
-            resolved, after, as_written = pos._resolve_checked(action.play, (d1, d2))
+            resolved, after, as_written = pos._resolve_checked(play, action.dice)
         except IllegalPlayError as err:
-            backwards = _backwards(action.play)
+            d1, d2 = action.dice
+            roll = f"{d1}{d2}"
+            backwards = _backwards(play)
             if backwards is not None:
                 self.add_at(
                     IssueKind.ILLEGAL_PLAY,
-                    f"illegal play {action.play.spelled()} for {roll}: {backwards}",
+                    f"illegal play {play.spelled()} for {roll}: {backwards}",
                     game,
                     move_no,
                     action,
                 )
                 return self.as_written(pos, action)
-            written = action.play.spelled()
+            written = play.spelled()
             index = game.actions.index(action)
             hint, swapped = self.swapped(pos, game.actions, index)
             self.add_at(
@@ -883,24 +902,33 @@ class _MatchChecker:
             return self.as_written(pos, action)
         except AmbiguousPlayError as err:
             self.add(
-                IssueKind.AMBIGUOUS_PLAY, str(err), game, move_no, who, action.line, action.column
+                IssueKind.AMBIGUOUS_PLAY,
+                str(err),
+                game,
+                move_no,
+                action.player,
+                action.line,
+                action.column,
             )
             return None
+        if as_written and (resolved is play or not self.hit_marks):
+            return after  # (a play written one step per die, as it hits: most rolls)
+        roll = f"{action.dice[0]}{action.dice[1]}"
         if not as_written:
             self.add_at(
                 IssueKind.WRITTEN_PATH,
-                f"{action.play.spelled()} cannot be played as written with {roll}; the same result"
+                f"{play.spelled()} cannot be played as written with {roll}; the same result"
                 f" comes from {resolved.spelled()}",
                 game,
                 move_no,
                 action,
             )
-        if self.hit_marks and resolved is not action.play:  # (else written as it hits)
-            marked, hits = action.play.hits(), resolved.hits()
+        if self.hit_marks and resolved is not play:  # (else written as it hits)
+            marked, hits = play.hits(), resolved.hits()
             if marked != hits:
                 self.add_at(
                     IssueKind.HIT_MARK,
-                    f"hit marks in {action.play.spelled()} disagree with the play:"
+                    f"hit marks in {play.spelled()} disagree with the play:"
                     f" it hits on {_points(hits)}, marked {_points(marked)}",
                     game,
                     move_no,

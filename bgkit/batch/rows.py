@@ -57,6 +57,7 @@ def verify_rows(
         warnings.simplefilter("always", DecodingWarning)
         match = _read(path, max_size, format)
     report = verify(match, stop_at_first=strict, jacoby=jacoby)
+    del match  # (not held while the rows are made: a long record's moves are most of memory)
     summary = {"games": report.games, "actions": report.actions_checked, "ok": report.ok}
     rows: list[Row] = []
     guesses = [w.message for w in caught if isinstance(w.message, DecodingWarning)]

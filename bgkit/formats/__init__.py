@@ -426,16 +426,14 @@ def read_match(
             " read_match(text=...)"
         )
     with using(limits):
-        data: str | bytes
+        # (the bytes read are handed on without a name here: _parse lets them go once
+        # decoded, so that a long record is not held twice while it is parsed)
         if text is not None:  # each format's reader checks its size and lines
-            data, name = text, None
-        elif isinstance(source, (str, os.PathLike)):
-            data, name = read_file(source), os.fspath(source)
-            return _parse(data, name, format, encoding, path=True)
-        else:
-            assert source is not None
-            data, name = source_data(source)
-        return _parse(data, name, format, encoding)
+            return _parse(text, None, format, encoding)
+        if isinstance(source, (str, os.PathLike)):
+            return _parse(read_file(source), os.fspath(source), format, encoding, path=True)
+        assert source is not None
+        return _parse(*source_data(source), format, encoding)
 
 
 def _parse(
@@ -468,6 +466,7 @@ def _parse(
     decoded = (
         data if isinstance(data, str) else decode_bytes(data, encoding=encoding, source_name=name)
     )
+    del data  # (the bytes, once decoded: not held while the text is parsed)
     fmt = fmt or detect_format(decoded, name)
     if path and name is not None and fmt.name == "gnubg-text":
         from bgkit.formats.gnubg_text import parse_gnubg_series

@@ -124,6 +124,22 @@ class Board:
             me[s.dst] += 1
         return True
 
+    def play_hits(self, player: int, steps: Iterable[Step]) -> int:
+        """:meth:`play`, returning which steps hit as bits (1 << k for step k): what
+        a reader needs, without a list of steps for each play."""
+        me, opp = self.sides[player], self.sides[1 - player]
+        hits = 0
+        for k, s in enumerate(steps):
+            src, dst = s.src, s.dst
+            if dst != OFF and opp[25 - dst] == 1:
+                opp[25 - dst] = 0
+                opp[BAR] += 1
+                hits |= 1 << k
+            if me[src] > 0:
+                me[src] -= 1
+            me[dst] += 1
+        return hits
+
     def play(self, player: int, steps: Iterable[Step]) -> list[Step]:
         """Apply ``steps``; return them with the hits marked."""
         me, opp = self.sides[player], self.sides[1 - player]

@@ -118,6 +118,7 @@ from bgkit.records import (
     ReadError,
     Result,
     Take,
+    new_move,
 )
 
 if TYPE_CHECKING:
@@ -249,10 +250,16 @@ class _Cell:
 
 @dataclass(slots=True)
 class _Segment:
-    """A move number and the actions after it (``number`` is None on a continuation)."""
+    """A move number and the actions after it (``number`` is None on a continuation).
+
+    A line of plays read at once (:meth:`_MatBuilder.plays`) has its moves built already:
+    ``ready`` holds them (in column order, each with its player) and ``value`` the number.
+    """
 
     number: Token | None
     cells: list[_Cell]
+    ready: list[Action] | None = None
+    value: int = 0
 
 
 @dataclass(slots=True)
@@ -515,11 +522,21 @@ class _MatBuilder(Transformer[Token, Match]):
         segments: list[_Segment] = []
         max_steps = self._max_steps
         tabs = self._lines is not None
+        right = self.right
         at, end = 0, len(rows)
         while at < end:
             m = _ROW_CELLS.match(rows, at)
             if m is None:
                 return self._plays_by_pieces(rows)
+            if not tabs and len(m[1]) <= 10:  # (a number of at most 9 digits, and its ")")
+                ready = self._ready_row(m, start, line, line_start, right)
+                if ready is not None:
+                    segments.append(ready)
+                    newlines = m[6]
+                    line += newlines.count("\n")
+                    line_start = start + m.start(6) + newlines.rindex("\n") + 1
+                    at = m.end()
+                    continue
             cells: list[_Cell] = []
             for group in (2, 4):
                 dice_text = m[group]
@@ -549,6 +566,40 @@ class _MatBuilder(Transformer[Token, Match]):
             line_start = start + m.start(6) + newlines.rindex("\n") + 1
             at = m.end()
         return segments
+
+    def _ready_row(
+        self, m: re.Match[str], start: int, line: int, line_start: int, right: int
+    ) -> _Segment | None:
+        """The segment of a line of plays matched by :data:`_ROW_CELLS` (at ``start`` in the
+        source, on ``line``, whose first character is at ``line_start``) with its moves
+        built, as :meth:`numbered` and :meth:`_assign` would build them, or ``None`` when
+        the line needs them (a play that is not cached, dice outside 1-6: faults to place).
+        Only for lines without tabs, whose columns are the source's."""
+        played: list[tuple[tuple[int, int], Play, int]] = []
+        for group in (2, 4):
+            dice_text = m[group]
+            if dice_text is None:
+                break
+            written = m[group + 1].rstrip(" \t")
+            play = _play_of(written) if len(written) <= _SHORT_PLAY else None
+            roll = _DICE.get(dice_text[:2])
+            if play is None or roll is None or len(play.steps) > self._max_steps:
+                return None
+            played.append((roll, play, start + m.start(group) - line_start + 1))
+        number = int(m[1][:-1])
+        if len(played) == 2:
+            (roll0, play0, column0), (roll1, play1, column1) = played
+            ready: list[Action] = [
+                new_move(0, roll0, play0, line, column0, number),
+                new_move(1, roll1, play1, line, column1, number),
+            ]
+        else:
+            ((roll, play, column),) = played
+            # the cell's column measured from the number's ")" (gnubg writes it at column 3)
+            shift = start + m.start(1) - line_start + len(m[1]) - 4
+            player = 1 if column - 1 - shift >= right else 0
+            ready = [new_move(player, roll, play, line, column, number)]
+        return _Segment(None, [], ready, number)
 
     def _parts(self, rows: str, begin: int, end: int, offset: int) -> list[tuple[str, int]]:
         """The PART terminals in ``rows[begin:end]``, each with its offset in the source."""
@@ -616,7 +667,7 @@ class _MatBuilder(Transformer[Token, Match]):
             elif isinstance(item, _SetPos):
                 if setup is not None:
                     self._complain("a second '; Set Pos=' line in one game", item.token)
-                elif any(s.cells for s in segments):
+                elif any(s.cells or s.ready for s in segments):
                     self._complain(
                         "'; Set Pos=' must come before the first move of the game", item.token
                     )
@@ -658,6 +709,10 @@ class _MatBuilder(Transformer[Token, Match]):
         resigned: int | None = None  # the player of a "Resigns" cell
         number = 0  # the last move number written: continuation lines keep it
         for segment in segments:
+            if segment.ready is not None:  # (a line of plays, its moves built: most lines)
+                number = segment.value
+                (after if results else actions).extend(segment.ready)
+                continue
             if segment.number is not None:
                 number = self._int(segment.number, segment.number[:-1])
             plain = [c for c in segment.cells if not c.is_result]

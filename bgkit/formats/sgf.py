@@ -93,13 +93,11 @@ node per line, a per-die letter pair for every checker step), so gnubg loads it.
 
 from __future__ import annotations
 
-import bisect
 import codecs
 import functools
 import json
 import os
 import re
-from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import IO, NoReturn
@@ -138,6 +136,7 @@ from bgkit.records import (
     ReadError,
     Result,
     Take,
+    new_move,
 )
 
 __all__ = ["dumps_sgf", "parse_sgf", "read_sgf", "write_sgf"]
@@ -311,6 +310,10 @@ class _Lost(Exception):
 # A node of one property with one value and no blanks (";B[52bdjl]", most of a record),
 # which _SGF_TOKENS would read as three tokens: the name (1) and the value (2).
 _SIMPLE_NODE = re.compile(r";([A-Z]+)\[([^\\\]]*+)\]")
+# A move's value as gnubg writes it: the dice, then up to four from/to letter pairs.
+_PLAIN_MOVE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
+# The same after the blanks _SGF_TOKENS skips (the next node of a main line).
+_NEXT_SIMPLE_NODE = re.compile(r"[ \t\f\r\n]*;([A-Z]+)\[([^\\\]]*+)\]")
 
 
 def read_sgf(
@@ -421,6 +424,16 @@ def _letter_steps(letters: str, player: int) -> tuple[Step, ...] | None:
     return tuple(steps)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _marked_play(letters: str, player: int, hits: int) -> Play:
+    """The shared :class:`Play` of a move's letter pairs (steps by :func:`_letter_steps`)
+    with the steps whose bit is set in ``hits`` marked as hits."""
+    steps = _letter_steps(letters, player)
+    assert steps is not None  # (the caller has them)
+    marked = (Step(s.src, s.dst, bool(hits >> k & 1)) for k, s in enumerate(steps))
+    return shared_play(tuple(marked))
+
+
 def _point(letter: str, player: int) -> int:
     """The mover's point for a letter: ``a``-``x`` board-fixed, ``y`` the bar, else off."""
     if letter == "y":
@@ -455,7 +468,7 @@ class _Reader:
         self.strict = strict
         self.source = source
         self.source_name = source_name
-        self._line_starts: array[int] | None = None
+        self._cursor = (0, 1, 0)  # line_col's last answer: (offset, line, its line's start)
         self.faults: list[ReadError] = []
         """The nodes and game trees that could not be read (the rest is read)."""
         self.first_syntax_error: NotationError | None = None
@@ -466,11 +479,23 @@ class _Reader:
         raise NotationError(msg, self.source, pos, source_name=self.source_name)
 
     def line_col(self, pos: int) -> tuple[int, int]:
-        if self._line_starts is None:
-            self._line_starts = array("q", [0])  # (8 bytes a line, not a list's 36)
-            self._line_starts.extend(m.end() for m in re.finditer("\n", self.source))
-        i = bisect.bisect_right(self._line_starts, pos) - 1
-        return i + 1, pos - self._line_starts[i] + 1
+        """The 1-based line and column of the offset ``pos``, counted from the last offset
+        asked (the reader asks in file order, and once a game back to its root): the cost
+        is the distance, and no table of every line is kept (a long record has millions)."""
+        source = self.source
+        at, line, start = self._cursor
+        if pos >= at:
+            ends = source.count("\n", at, pos)
+            if ends:
+                line += ends
+                start = source.rfind("\n", at, pos) + 1
+        else:
+            ends = source.count("\n", pos, at)
+            if ends:
+                line -= ends
+                start = source.rfind("\n", 0, pos) + 1
+        self._cursor = (pos, line, start)
+        return line, pos - start + 1
 
     def number(self, text: str, pos: int, what: str) -> int:
         digits = text.strip()
@@ -497,6 +522,7 @@ class _Reader:
         end = len(source)
         match = _SGF_TOKENS.match
         simple = _SIMPLE_NODE.match
+        next_simple = _NEXT_SIMPLE_NODE.match
         while pos < end:
             try:
                 token = match(source, pos)
@@ -545,10 +571,20 @@ class _Reader:
                     fresh = False
                     plain = simple(source, at)  # most nodes: ";B[52bdjl]", read at once
                     if plain is not None:
-                        prop = _Prop(plain[1], [plain[2]], at + 1, [at + 2 + len(plain[1])])
-                        node.pos = at + 1
-                        node.props.append(prop)
-                        pos = plain.end()
+                        nodes = stack[-1].nodes
+                        while True:
+                            ident = plain[1]
+                            prop = _Prop(ident, [plain[2]], at + 1, [at + 2 + len(ident)])
+                            node.pos = at + 1
+                            node.props.append(prop)
+                            pos = plain.end()
+                            # the nodes after it, while each is one (blanks before it)
+                            plain = next_simple(source, pos)
+                            if plain is None:
+                                break
+                            at = plain.start(1) - 1
+                            node = _Node([], 0)
+                            nodes.append(node)
                 elif kind == "open":
                     if stack and not stack[-1].nodes:
                         raise _Lost(at)
@@ -963,7 +999,10 @@ class _GameState:
     def node(self, node: _Node) -> None:
         props = node.props
         if len(props) == 1 and props[0].ident in ("B", "W"):  # (most nodes)
-            self.action(node, props[0])
+            prop = props[0]
+            plain = None if self.lost else _PLAIN_MOVE.fullmatch(prop.values[0])
+            if plain is None or not self.plain_move(prop, plain):
+                self.action(node, prop)
             return
         move = next((p for p in props if p.ident in ("B", "W")), None)
         if move is not None:
@@ -1021,6 +1060,24 @@ class _GameState:
             )
         )
         self.turn = 1 - player
+
+    def plain_move(self, prop: _Prop, plain: re.Match[str]) -> bool:
+        """:meth:`action` for a move node of that property alone, written plainly (dice
+        and letter pairs, :data:`_PLAIN_MOVE`), as nearly every node is; ``False`` when the
+        letters are no steps (:meth:`action` says why)."""
+        player = 1 if prop.ident == "B" else 0
+        steps = _letter_steps(plain[3], player)
+        if steps is None:
+            return False
+        if self.pending is not None:
+            self.close_exchange()
+        self.in_setup = False
+        play = _marked_play(plain[3], player, self.board.play_hits(player, steps))
+        dice = shared_dice(int(plain[1]), int(plain[2]))
+        line, column = self.reader.line_col(prop.pos)
+        self.actions.append(new_move(player, dice, play, line, column, 0))
+        self.turn = 1 - player
+        return True
 
     def written_play(self, prop: _Prop) -> Play:
         """bgkit's ``BP``: the play's steps as the record wrote them."""
