@@ -160,6 +160,10 @@ class GnubgEvaluator:
         """0-ply ``eval`` figures by gnubg ID (positions no made-up turn leads to)."""
         self._cube_chances: dict[tuple[str, int], Chances] = {}
         """The cubeless chances of the last deeper cube analyses, by gnubg ID and depth."""
+        self._rolled: _Rolled | None = None
+        """The last :meth:`best_equities` at 0-ply: gnubg's plays of each roll, which
+        :meth:`plays` reads for the roll played (gnubg would answer the same from its
+        cache)."""
 
     # ------------------------------------------------------------------ protocol
 
@@ -201,6 +205,7 @@ class GnubgEvaluator:
         self._optimals.clear()
         self._eval_texts.clear()
         self._cube_chances.clear()
+        self._rolled = None
         _Table.entries = entries
         if _session.cache_info().currsize:
             _session().forget()
@@ -467,11 +472,27 @@ class GnubgEvaluator:
     ) -> dict[tuple[int, int], float | None]:
         gnubg, board, ci, ec, mf = self._search_args(position, plies, plies)
         out: dict[tuple[int, int], float | None] = {}
+        found: dict[tuple[int, int], list[dict[str, Any]]] = {}
         with _lock:
             for roll in _ROLLS:
-                moves = gnubg.findbestmoves(board, ci, ec, roll, *mf)
+                moves = found[roll] = gnubg.findbestmoves(board, ci, ec, roll, *mf)
                 out[roll] = float(moves[0]["score"]) if moves else None
+        self._rolled = None if plies or _Searched.deeper else (board, ci, found)
         return out
+
+    def _rolled_plays(self, position: Position, dice: tuple[int, int]) -> list[dict[str, Any]]:
+        """gnubg's 0-ply plays of ``dice`` (``findbestmoves``), from the last
+        :meth:`best_equities` when it searched this position (the same list: its
+        positions are in gnubg's cache since). Only for the dice in its order (high die
+        first): gnubg lists the plays of the dice in their order, and sorts them by an
+        unstable sort, so plays of equal scores may come in another order otherwise."""
+        rolled = self._rolled
+        if rolled is not None and dice[0] >= dice[1] and not _Searched.deeper:
+            board, ci, found = rolled
+            if ci is _cubeinfo(self._gnubg(), position) and board == _board(position):
+                _check(position)
+                return found[dice]
+        return self._findbestmoves(position, dice, 0, 0)
 
     def plays(
         self,
@@ -484,7 +505,7 @@ class GnubgEvaluator:
         _check(position)
         if plies:
             return self._deeper_plays(position, dice, plies, keep)
-        found = self._findbestmoves(position, dice, 0, 0)
+        found = self._rolled_plays(position, dice)
         if not found:
             return []
         me = position.board[position.turn]
@@ -849,6 +870,9 @@ def _eval_id(position: Position) -> str:
     pos = replace(position, dice=None, doubled=False, resigned=0)
     return f"{pos.gnubg_id()}:{pos.match_id()}"
 
+
+_Rolled = tuple[Any, dict[str, Any], dict[tuple[int, int], list[dict[str, Any]]]]
+"""gnubg's board, cube info and each roll's plays (its ``findbestmoves``) of a position."""
 
 _Scored = tuple[Key, float, int, Chances | None]
 """A play's result, equity, depth and (from ``hint``) the mover's chances."""
