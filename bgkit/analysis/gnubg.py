@@ -85,7 +85,7 @@ from bgkit.analysis.gnubg_process import (
 )
 from bgkit.analysis.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
 from bgkit.movegen import Key, Side
-from bgkit.play import Play, Step
+from bgkit.play import Play
 from bgkit.position import GameState, Position
 
 __all__ = ["ANALYSIS_FILTERS", "HINT_FILTERS", "GnubgEvaluator", "gnubg_module"]
@@ -515,7 +515,7 @@ class GnubgEvaluator:
         if all(len(m["move"]) % 2 == 0 for m in found):
             out = []
             for m in found:
-                key = _play(me, opp, m["move"])[1]
+                key = _moved(me, opp, m["move"])
                 out.append(Candidate(legal[key], key, float(m["score"]), 0))
             return out
         # gnubg's move tuples stop at the first checker borne off: score each result
@@ -614,7 +614,7 @@ class GnubgEvaluator:
         if not all(len(m["move"]) % 2 == 0 for m in found):
             return {}
         me, opp = position.board[position.turn], position.board[position.opponent]
-        return {_play(me, opp, m["move"])[1]: i for i, m in enumerate(found)}
+        return {_moved(me, opp, m["move"]): i for i, m in enumerate(found)}
 
     def _score_results(self, position: Position, legal: dict[Key, Play]) -> list[_Scored] | None:
         """0-ply scores of the given results of the player on roll's plays, best first."""
@@ -918,29 +918,22 @@ def _parse_move(text: str) -> list[tuple[int, int]]:
 _POINTS = {"bar": 25, "off": 0}
 
 
-def _play(me: tuple[int, ...], opp: tuple[int, ...], move: tuple[int, ...]) -> tuple[Play, Key]:
-    """The play of gnubg's move tuple (as :func:`_pairs` reads it; a hit where a step
-    lands on a blot) and its result."""
+def _moved(me: tuple[int, ...], opp: tuple[int, ...], move: tuple[int, ...]) -> Key:
+    """The result of gnubg's move tuple (as :func:`_pairs` reads it; a hit where a step
+    lands on a blot): :func:`_result` without the list of steps."""
     mine, theirs = list(me), list(opp)
-    out = []
     for i in range(0, len(move) - 1, 2):
         src, dst = move[i], move[i + 1]
         if src <= 0:
             continue
         if dst < 0:
             dst = 0
-        hit = dst > 0 and theirs[25 - dst] == 1
-        if hit:
+        if dst and theirs[25 - dst] == 1:
             theirs[25 - dst] = 0
             theirs[25] += 1
         mine[src] -= 1
         mine[dst] += 1
-        out.append(_STEPS[src][dst][hit])
-    return Play(out), (tuple(mine), tuple(theirs))
-
-
-#: Every step, made once: ``_STEPS[src][dst][hit]``.
-_STEPS = [[(Step(s, d, False), Step(s, d, True)) for d in range(26)] for s in range(26)]
+    return (tuple(mine), tuple(theirs))
 
 
 def _result(me: tuple[int, ...], opp: tuple[int, ...], steps: list[tuple[int, int]]) -> Key:
