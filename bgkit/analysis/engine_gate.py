@@ -105,10 +105,33 @@ def check(position: Position, plies: int | None = None) -> None:
         raise EngineLimitError(
             f"the game is {position.game_state.name.lower()}: gnubg evaluates a game being played"
         )
+    # (what gnubg is handed for its commands): the Match ID's fields, each state once
+    state = (
+        position.cube,
+        position.cube_owner,
+        position.turn,
+        position.crawford,
+        position.doubled,
+        position.resigned,
+        position.dice,
+        position.match_length,
+        position.score,
+        position.jacoby,
+    )
+    if state in _WRITABLE:
+        return
     try:
-        position.match_id()  # (what gnubg is handed for its commands)
+        position.match_id()
     except BgkitError as err:
         raise EngineLimitError(f"gnubg cannot be handed this position: {err}") from None
+    if len(_WRITABLE) >= 4096:  # (bounded: a session may see many match states)
+        _WRITABLE.clear()
+    _WRITABLE.add(state)
+
+
+_WRITABLE: set[tuple[object, ...]] = set()
+"""The match states (as :func:`check` keys them) whose Match ID was written: an analysis
+checks every position it hands gnubg, and most share a few states."""
 
 
 def check_plies(plies: int) -> None:

@@ -85,7 +85,7 @@ from bgkit.analysis.gnubg_process import (
 )
 from bgkit.analysis.met import DEFAULT_MET, MatchEquityTable, met_name, met_path
 from bgkit.movegen import Key, Side
-from bgkit.play import Play, Step
+from bgkit.play import Play
 from bgkit.position import GameState, Position
 
 __all__ = ["ANALYSIS_FILTERS", "HINT_FILTERS", "GnubgEvaluator", "gnubg_module"]
@@ -160,6 +160,10 @@ class GnubgEvaluator:
         """0-ply ``eval`` figures by gnubg ID (positions no made-up turn leads to)."""
         self._cube_chances: dict[tuple[str, int], Chances] = {}
         """The cubeless chances of the last deeper cube analyses, by gnubg ID and depth."""
+        self._rolled: _Rolled | None = None
+        """The last :meth:`best_equities` at 0-ply: gnubg's plays of each roll, which
+        :meth:`plays` reads for the roll played (gnubg would answer the same from its
+        cache)."""
 
     # ------------------------------------------------------------------ protocol
 
@@ -201,6 +205,7 @@ class GnubgEvaluator:
         self._optimals.clear()
         self._eval_texts.clear()
         self._cube_chances.clear()
+        self._rolled = None
         _Table.entries = entries
         if _session.cache_info().currsize:
             _session().forget()
@@ -467,11 +472,27 @@ class GnubgEvaluator:
     ) -> dict[tuple[int, int], float | None]:
         gnubg, board, ci, ec, mf = self._search_args(position, plies, plies)
         out: dict[tuple[int, int], float | None] = {}
+        found: dict[tuple[int, int], list[dict[str, Any]]] = {}
         with _lock:
             for roll in _ROLLS:
-                moves = gnubg.findbestmoves(board, ci, ec, roll, *mf)
+                moves = found[roll] = gnubg.findbestmoves(board, ci, ec, roll, *mf)
                 out[roll] = float(moves[0]["score"]) if moves else None
+        self._rolled = None if plies or _Searched.deeper else (board, ci, found)
         return out
+
+    def _rolled_plays(self, position: Position, dice: tuple[int, int]) -> list[dict[str, Any]]:
+        """gnubg's 0-ply plays of ``dice`` (``findbestmoves``), from the last
+        :meth:`best_equities` when it searched this position (the same list: its
+        positions are in gnubg's cache since). Only for the dice in its order (high die
+        first): gnubg lists the plays of the dice in their order, and sorts them by an
+        unstable sort, so plays of equal scores may come in another order otherwise."""
+        rolled = self._rolled
+        if rolled is not None and dice[0] >= dice[1] and not _Searched.deeper:
+            board, ci, found = rolled
+            if ci is _cubeinfo(self._gnubg(), position) and board == _board(position):
+                _check(position)
+                return found[dice]
+        return self._findbestmoves(position, dice, 0, 0)
 
     def plays(
         self,
@@ -484,7 +505,7 @@ class GnubgEvaluator:
         _check(position)
         if plies:
             return self._deeper_plays(position, dice, plies, keep)
-        found = self._findbestmoves(position, dice, 0, 0)
+        found = self._rolled_plays(position, dice)
         if not found:
             return []
         me = position.board[position.turn]
@@ -494,7 +515,7 @@ class GnubgEvaluator:
         if all(len(m["move"]) % 2 == 0 for m in found):
             out = []
             for m in found:
-                key = _play(me, opp, m["move"])[1]
+                key = _moved(me, opp, m["move"])
                 out.append(Candidate(legal[key], key, float(m["score"]), 0))
             return out
         # gnubg's move tuples stop at the first checker borne off: score each result
@@ -593,7 +614,7 @@ class GnubgEvaluator:
         if not all(len(m["move"]) % 2 == 0 for m in found):
             return {}
         me, opp = position.board[position.turn], position.board[position.opponent]
-        return {_play(me, opp, m["move"])[1]: i for i, m in enumerate(found)}
+        return {_moved(me, opp, m["move"]): i for i, m in enumerate(found)}
 
     def _score_results(self, position: Position, legal: dict[Key, Play]) -> list[_Scored] | None:
         """0-ply scores of the given results of the player on roll's plays, best first."""
@@ -850,6 +871,9 @@ def _eval_id(position: Position) -> str:
     return f"{pos.gnubg_id()}:{pos.match_id()}"
 
 
+_Rolled = tuple[Any, dict[str, Any], dict[tuple[int, int], list[dict[str, Any]]]]
+"""gnubg's board, cube info and each roll's plays (its ``findbestmoves``) of a position."""
+
 _Scored = tuple[Key, float, int, Chances | None]
 """A play's result, equity, depth and (from ``hint``) the mover's chances."""
 
@@ -894,29 +918,22 @@ def _parse_move(text: str) -> list[tuple[int, int]]:
 _POINTS = {"bar": 25, "off": 0}
 
 
-def _play(me: tuple[int, ...], opp: tuple[int, ...], move: tuple[int, ...]) -> tuple[Play, Key]:
-    """The play of gnubg's move tuple (as :func:`_pairs` reads it; a hit where a step
-    lands on a blot) and its result."""
+def _moved(me: tuple[int, ...], opp: tuple[int, ...], move: tuple[int, ...]) -> Key:
+    """The result of gnubg's move tuple (as :func:`_pairs` reads it; a hit where a step
+    lands on a blot): :func:`_result` without the list of steps."""
     mine, theirs = list(me), list(opp)
-    out = []
     for i in range(0, len(move) - 1, 2):
         src, dst = move[i], move[i + 1]
         if src <= 0:
             continue
         if dst < 0:
             dst = 0
-        hit = dst > 0 and theirs[25 - dst] == 1
-        if hit:
+        if dst and theirs[25 - dst] == 1:
             theirs[25 - dst] = 0
             theirs[25] += 1
         mine[src] -= 1
         mine[dst] += 1
-        out.append(_STEPS[src][dst][hit])
-    return Play(out), (tuple(mine), tuple(theirs))
-
-
-#: Every step, made once: ``_STEPS[src][dst][hit]``.
-_STEPS = [[(Step(s, d, False), Step(s, d, True)) for d in range(26)] for s in range(26)]
+    return (tuple(mine), tuple(theirs))
 
 
 def _result(me: tuple[int, ...], opp: tuple[int, ...], steps: list[tuple[int, int]]) -> Key:

@@ -201,7 +201,7 @@ def _candidate(ev: Evaluator, pos: Position, dice: tuple[int, int], c: Candidate
     if c.probabilities is not None:
         mine = Probabilities(*c.probabilities)
     else:
-        after = pos.with_dice(*dice).apply(c.play)
+        after = pos.with_dice(*dice).apply(c.play, check=False)  # (a legal play, listed)
         mine = Probabilities(*mirror(ev.chances(after, plies=c.plies)))
     return CandidatePlay(c.play, c.equity, mine, level=f"Cubeful {c.plies}-ply")
 
