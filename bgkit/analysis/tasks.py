@@ -20,24 +20,25 @@ asks what gnubg's ``analyse match`` asks, in its order: game by game, each actio
 decision, luck and plays (:func:`evaluate_task`), each game from empty caches. Its
 candidate lists are then gnubg's own.
 
-What a deeper search leaves in gnubg's cache is met by the next few actions of its game
-(the luck of the next roll reads the positions the search of the play before went
-through), so a game can be cut into pieces that different workers search at the same
-time (:func:`pieces`): a piece starts from empty caches with the :data:`LEAD` actions
-before it, searched again for what they leave in the cache and their figures dropped.
-Measured on two 2-ply self-play matches (531 actions, cut in 15 places as two workers
-get them), the figures of one process's against the pieces': with no lead 21 actions
-differed, by up to 0.013 EMG (a luck); with a lead of one action 5, of two 3, of three
-1, and those by 2e-7 EMG at most (a float's last bits: what gnubg's net evaluated
-further back, kept in its cache or figured again), far below the six decimals gnubg
-writes.
+What a deeper search leaves in gnubg's cache is met by the next actions of its game, as
+far ahead as it searched (the luck of a roll reads positions the 2-ply searches of the
+two plays before it went through), so a game can be cut into pieces that different
+workers search at the same time (:func:`pieces`): a piece starts from empty caches with
+the actions before it, as many as the search is deep, searched again for what they
+leave in the cache and their figures dropped. Measured on two 2-ply self-play matches
+(531 actions, cut in 15 places), one process's figures against the pieces': with no
+actions before a piece 21 actions differed, by up to 0.013 EMG (a luck); with one 5,
+with two 3, with three 1, and those by 2e-7 EMG at most (a float's last bits: what
+gnubg's net evaluated further back, kept in its cache or figured again), far below the
+six decimals gnubg writes. With one, a money session's luck cut every 12 actions was
+2e-4 off gnubg's on a roll; with two, every roll is gnubg's.
 """
 
 from __future__ import annotations
 
 import gc
+import heapq
 import itertools
-import math
 import multiprocessing
 import os
 import re
@@ -80,9 +81,6 @@ __all__ = [
 MIN_ACTIONS_PER_JOB = 24
 MIN_DEEP_ACTIONS_PER_JOB = 4
 
-#: The actions searched again before a piece of a game that starts after its first
-#: action (a deeper analysis; see the module's docstring), their figures dropped.
-LEAD = 2
 #: The fewest actions of a piece of a game (:func:`pieces`).
 MIN_PIECE = 8
 
@@ -361,41 +359,73 @@ def pieces(
     tasks: Sequence[Task], jobs: int, size: float | None = None
 ) -> list[tuple[int, int, int]]:
     """``(lead, start, stop)`` of the pieces a deeper analysis hands out to ``jobs``
-    workers, the costliest first: each game's tasks ``start`` to ``stop``, searched after
-    tasks ``lead`` to ``start`` of the same game (:data:`LEAD` of them, none at a game's
-    start). One worker: whole games.
+    workers, the costliest first: tasks ``start`` to ``stop`` of a game, searched after
+    tasks ``lead`` to ``start`` (the search depth's number of them, none at a game's
+    start: see the module's docstring).
 
-    A game is cut where its work (:func:`cost`) is shared equally among pieces of about
-    ``sqrt(2 * LEAD * n / jobs)`` tasks' work (``n`` tasks in all; :data:`MIN_PIECE`
-    tasks' at least; ``size`` when given): the tasks searched twice cost ``LEAD`` per
-    cut, and the workers finish within about half a piece of each other; that size makes
-    the sum of the two least.
+    Whole games, unless cutting one lets the workers finish sooner: while it does, by
+    more than 2 % of the work (:func:`cost`; the pieces handed out costliest first to
+    the worker free first), the costliest piece is cut in two of equal work. Simulated
+    with each action's CPU time in one process on three 2-ply self-play matches, two
+    workers: a one-game match takes 0.60 of one process's time so (two pieces, 3 % more
+    work), 0.63-0.79 in 4 to 20 pieces (9-54 % more work); matches of three and five
+    games 0.53 and 0.53 (whole games; one cut), 0.54-0.80 in pieces of 40 to 4 actions.
+    ``size``: cut every game into pieces of about ``size`` tasks' work instead (tests).
 
     >>> from bgkit.position import Position
-    >>> task = Task(Position.initial(), None, None, True, False, 2)
+    >>> task = Task(Position.initial(), (3, 1), None, True, False, 2)
     >>> game = [replace(task, first=True)] + [task] * 39
-    >>> pieces(game + game[:10], 2)
-    [(8, 10, 20), (18, 20, 30), (28, 30, 40), (0, 0, 10), (40, 40, 50)]
-    >>> pieces(game + game[:10], 1)
-    [(0, 0, 40), (40, 40, 50)]
+    >>> pieces(game, 2)
+    [(18, 20, 40), (0, 0, 20)]
+    >>> pieces(game + game + game, 2)
+    [(40, 40, 80), (80, 80, 120), (18, 20, 40), (0, 0, 20)]
+    >>> pieces(game + game, 2)
+    [(0, 0, 40), (40, 40, 80)]
+    >>> pieces(game, 1)
+    [(0, 0, 40)]
     """
     weights = [cost(task) for task in tasks]
-    mean = sum(weights) / max(1, len(weights))
-    if size is None:
-        size = max(MIN_PIECE, math.sqrt(2 * LEAD * len(tasks) / jobs))
-    found = []
-    for start, stop in games(tasks):
+    lead = tasks[0].plies if tasks else 0
+    found = [(start, start, stop) for start, stop in games(tasks)]
+
+    def work(piece: tuple[int, int, int]) -> float:
+        return sum(weights[piece[0] : piece[2]])
+
+    def halves(piece: tuple[int, int, int], parts: int = 2) -> list[tuple[int, int, int]]:
+        first, start, stop = piece
         total = sum(weights[start:stop])
-        cut = max(1, round(total / (size * mean))) if jobs > 1 else 1
         bounds, done = [start], 0.0
-        for i in range(start, stop):
+        for i in range(start, stop - 1):
             done += weights[i]
-            share = total * len(bounds) / cut
-            if done >= share * (1 - 1e-9) and len(bounds) < cut and i + 1 < stop:
+            if done >= total * len(bounds) / parts * (1 - 1e-9) and len(bounds) < parts:
                 bounds.append(i + 1)
         bounds.append(stop)
-        found += [(max(start, a - LEAD), a, b) for a, b in itertools.pairwise(bounds)]
-    return sorted(found, key=lambda piece: -sum(weights[piece[0] : piece[2]]))
+        return [(max(first, a - lead), a, b) for a, b in itertools.pairwise(bounds)]
+
+    def finish(parts: list[tuple[int, int, int]]) -> float:
+        free = [0.0] * jobs
+        for piece in sorted(parts, key=lambda p: -work(p)):
+            heapq.heappush(free, heapq.heappop(free) + work(piece))
+        return max(free)
+
+    if jobs > 1 and size is not None:
+        mean = sum(weights) / len(weights)
+        found = [
+            part
+            for piece in found
+            for part in halves(piece, max(1, round(work(piece) / (size * mean))))
+        ]
+    elif jobs > 1:
+        best = finish(found)
+        while True:
+            costliest = max(found, key=work)
+            if costliest[2] - costliest[1] < 2 * MIN_PIECE:
+                break
+            cut = [p for p in found if p != costliest] + halves(costliest)
+            if finish(cut) >= best * 0.98:
+                break
+            found, best = cut, finish(cut)
+    return sorted(found, key=lambda piece: -work(piece))
 
 
 def cost(task: Task) -> float:
