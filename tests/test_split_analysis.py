@@ -110,3 +110,35 @@ def test_a_money_session_cut_into_pieces_has_gnubgs_luck_on_every_roll() -> None
     for row, (game, player, dice, luck) in zip(mine, theirs, strict=True):
         assert (row["game"], row["player"], row["dice"]) == (game, player, dice)
         assert row["luck_emg"] == pytest.approx(luck, abs=1e-5), row
+
+
+@pytest.mark.parametrize(("record", "games"), [("selfplay_0001", 1), ("selfplay_0002", 5)])
+def test_pieces_cover_every_action_once_within_its_game(record: str, games: int) -> None:
+    """Each task in one piece; a piece's actions searched before it are of its game, two
+    at 2-ply (none at a game's start); a one-game match is cut for two workers."""
+    from bgkit.analysis import match as analysis_match
+    from bgkit.analysis.tasks import pieces
+    from bgkit.formats.mat import read_mat
+
+    match = read_mat(ROOT / "data" / "selfplay" / f"{record}.mat")
+    steps, _ = analysis_match._replay(match)
+    tasks, _ = analysis_match._tasks(match, steps, 2)
+    assert sum(task.first for task in tasks) == games
+    found = pieces(tasks, 2)
+    assert sorted(i for _, start, stop in found for i in range(start, stop)) == list(
+        range(len(tasks))
+    )
+    for lead, start, stop in found:
+        assert start < stop
+        if tasks[start].first:
+            assert lead == start
+        else:
+            assert start - lead == 2 and not any(task.first for task in tasks[lead + 1 : stop])
+    if games == 1:
+        assert len(found) == 2
+    assert sorted(pieces(tasks, 1)) == [(start, start, stop) for start, stop in _games(tasks)]
+
+
+def _games(tasks: Any) -> list[tuple[int, int]]:
+    starts = [i for i, task in enumerate(tasks) if task.first]
+    return list(zip(starts, [*starts[1:], len(tasks)], strict=True))
