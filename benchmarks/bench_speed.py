@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/bench_speed.py [--repeat 3] [--files 400] [--skip-2ply] [--only PARTS]
 
-PARTS: any of ``import,verify,analyze,movegen,season,dask`` (default all but ``dask``).
+PARTS: any of ``import,verify,analyze,match,movegen,season,dask`` (default all but ``dask``).
 
 Every figure is the wall-clock time of a whole process (interpreter start-up and imports
 included), the fastest of ``--repeat`` runs, with bgkit's and gnubg's runs alternating so
@@ -22,6 +22,13 @@ that both see the same machine. Printed, with the ratio bgkit / gnubg of each:
   processes bgkit uses (both use every core); then bgkit's analysis in one process with
   every call into gnubg timed, and the floor: the start-up plus those calls split over
   the cores (at 2-ply also gnubg with one thread, to show how well its threads share);
+- ``match``: one match, the goal of issue 31 (at most gnubg's time at 0-ply and 2-ply):
+  a 3-point self-play match of one game and an 11-point one (written by
+  :mod:`make_selfplay` into ``benchmarks/.cache``), each at 0-ply and 2-ply, ``bgkit
+  analyze`` against gnubg's ``import mat`` + ``analyse match`` with ``set threads N`` (N:
+  bgkit's processes); wall and CPU seconds of each whole process (its children's
+  included), and the ratios of each pair of runs (the two run one after the other, so
+  that both see the same machine);
 - legal-play generation per (position, roll), bgkit against ``gnubg_nn.moves``
   (functions of :mod:`bench_movegen`, in this process);
 - ``season``: a season of 40 7-point self-play matches at 0-ply, ``bgkit analyze FOLDER``
@@ -34,7 +41,9 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -242,6 +251,53 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
     )
 
 
+def run_cpu(command: Sequence[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of ``command`` as a whole process, its children's CPU
+    included (the workers it waited for)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = run(command)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu
+
+
+def one_game(paths: Sequence[Path]) -> Path:
+    """The first record of one game among ``paths`` (else the one of fewest games)."""
+    from bgkit.formats import read_match
+
+    return min(paths, key=lambda path: (len(read_match(path).games), paths.index(path)))
+
+
+def bench_match(repeat: int, skip_2ply: bool) -> None:
+    """One match at 0-ply and 2-ply, paired runs of bgkit and gnubg, wall and CPU."""
+    from bgkit.formats import read_match
+
+    records = [one_game(cached_selfplay(8, 3)), cached_selfplay(1, 11)[0]]
+    print(
+        f"one match: bgkit analyze ({CORES} processes) against gnubg import mat + analyse"
+        f" match (set threads {CORES}); {repeat} pairs of runs (goal: ratio <= 1.0)"
+    )
+    for path in records:
+        match = read_match(path)
+        actions = sum(len(game.actions) for game in match.games)
+        for plies in (0,) if skip_2ply else (0, 2):
+            bgkit = [*BGKIT, "analyze", str(path), "--plies", str(plies), "--json", "-"]
+            gnubg = [PYTHON, "-c", GNUBG_ANALYSE.format(threads=CORES), str(path), str(plies)]
+            pairs = [(run_cpu(bgkit), run_cpu(gnubg)) for _ in range(repeat)]
+            walls = [ours[0] / theirs[0] for ours, theirs in pairs]
+            cpus = [ours[1] / theirs[1] for ours, theirs in pairs]
+            (wall, cpu), (g_wall, g_cpu) = (
+                [min(pair[side][k] for pair in pairs) for k in (0, 1)] for side in (0, 1)
+            )
+            label = f"{match.length}-pt, {len(match.games)} games, {actions} actions, {plies}-ply"
+            print(
+                f"  {label:<40} bgkit {wall:6.2f} s (CPU {cpu:6.2f})"
+                f"  gnubg {g_wall:6.2f} s (CPU {g_cpu:6.2f})  ratio wall"
+                f" {statistics.median(walls):4.2f} ({min(walls):.2f}-{max(walls):.2f})"
+                f" CPU {statistics.median(cpus):4.2f}"
+            )
+
+
 def bench_movegen(repeat: int, positions: int = 1000) -> None:
     import bench_movegen as mg
 
@@ -261,7 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--skip-2ply", action="store_true", help="no 2-ply analysis (slow)")
     parser.add_argument(
         "--only",
-        default="import,verify,analyze,movegen,season",
+        default="import,verify,analyze,match,movegen,season",
         help="comma-separated parts to run (also: dask, 1,000 matches on a Dask cluster)",
     )
     args = parser.parse_args(argv)
@@ -281,6 +337,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_analyze(LONG, 0, args.repeat)
         if not args.skip_2ply:
             bench_analyze(DEEP, 2, max(1, args.repeat - 1))
+    if "match" in parts:
+        bench_match(args.repeat, args.skip_2ply)
     if "movegen" in parts:
         bench_movegen(args.repeat)
     if "season" in parts or "dask" in parts:
