@@ -627,8 +627,13 @@ class _MatchChecker:
                     stopped_at = i + 1
                     break
                 last = i == len(actions) - 1
-                check = partial(self.check_move, game, move_no, action=action, last=last)
-                new = self.among(pos, check, game, move_no, action)
+                if self.readings or self.standing is not None:  # (after an illegal play)
+                    check = partial(self.check_move, game, move_no, action=action, last=last)
+                    new = self.among(pos, check, game, move_no, action)
+                else:
+                    new = self.check_move(game, move_no, pos, action, last=last)
+                    if self.new_readings:
+                        self.readings, self.new_readings = _distinct(self.new_readings, new), []
                 if new is None:
                     stopped_at = i + 1
                     break
@@ -651,8 +656,11 @@ class _MatchChecker:
                     stopped_at = i + 1
                     break
                 started = True
-                check = partial(self.check_cube, game, move_no, action=action)
-                new = self.among(pos, check, game, move_no, action)
+                if self.readings or self.standing is not None:
+                    check = partial(self.check_cube, game, move_no, action=action)
+                    new = self.among(pos, check, game, move_no, action)
+                else:
+                    new = self.check_cube(game, move_no, pos, action)
                 if new is None:
                     stopped_at = i + 1
                     break
@@ -1198,7 +1206,7 @@ class _MatchChecker:
         if not self.readings:
             self.new_readings = []
             new = check(pos)
-            self.readings = self.new_readings[:_READINGS]
+            self.readings = _distinct(self.new_readings, new)
             self.new_readings = []
             return new
         first = self.trial(check, pos)
@@ -1210,7 +1218,7 @@ class _MatchChecker:
             # each goes on from its own position (the action made as written there)
             going = fitting if first.fits else tried
             later = [replace(r, position=t.value) for r, t in going if t.value is not None]
-            self.readings = (first.readings + later)[:_READINGS]
+            self.readings = _distinct(first.readings + later, first.value)
             return first.value
         reading, chosen = fitting[0]
         self.follows_trial(first, reading, game, move_no, action)
@@ -1219,7 +1227,7 @@ class _MatchChecker:
         self.readings = [
             replace(r, position=t.value) for r, t in fitting[1:] if t.value is not None
         ] + chosen.readings
-        self.readings = self.readings[:_READINGS]
+        self.readings = _distinct(self.readings, chosen.value)
         return chosen.value
 
     def marks_in_doubt(self, mark: int, standing: _Reading) -> None:
@@ -1480,6 +1488,20 @@ def _slip(me: tuple[int, ...], written: tuple[int, ...], named: set[int]) -> boo
         and extra[0] in named
         and sum(abs(a - b) for a, b in zip(me, written, strict=True)) == 2
     )
+
+
+def _distinct(readings: list[_Reading], position: Position | None) -> list[_Reading]:
+    """The readings whose positions differ from ``position`` (the game's) and from each
+    other's (a reading that has come to the same position leaves no doubt), at most
+    :data:`_READINGS`."""
+    seen = {position.board} if position is not None else set()
+    out = []
+    for reading in readings:
+        board = reading.position.board
+        if board not in seen:
+            seen.add(board)
+            out.append(reading)
+    return out[:_READINGS]
 
 
 def _moved(side: tuple[int, ...], play: Play) -> tuple[int, ...] | None:
