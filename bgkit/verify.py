@@ -12,13 +12,15 @@ Nothing is repaired, and every fault is found: after an illegal play (or a dance
 recorded while a play existed) the game goes on from the position the record
 describes, the written steps made as written, so each later fault is reported once
 and none follows from the first. Where a legal play near the illegal one (one that
-moves checkers only from and to the points it names: ``8/4 6/4`` for ``8/4 4/6``)
-leaves another position, the game is followed in that reading too: a later action
-that breaks a rule only in the as-written position is no fault of its own (a
-``FOLLOWS_FAULT`` note names the earlier play and its place), and the readings the
-record rules out are dropped. Where the record describes no position to go on
-from (a play that cannot be made even as written, a roll out of turn, a cube action
-the rules forbid, an unknown play ``???``, a line the reader could not read: see
+moves checkers only from and to the points it names: ``8/4 6/4`` for ``8/4 4/6``; or
+one with a single point written wrong: ``8/4 6/4`` for ``8/4 6/3``) leaves another
+position, the game is followed in that reading too: a later action that breaks a rule
+only in the as-written position is no fault of its own (a ``FOLLOWS_FAULT`` note names
+the earlier play and its place), the readings the record rules out are dropped, and a
+fault in every reading is an error. A play that cannot be made even as written goes on
+in its legal readings. Where the record describes no position to go on from (such a
+play with no legal play near it, a roll out of turn, a cube action the rules forbid, an
+unknown play ``???``, a line the reader could not read: see
 :attr:`bgkit.records.Match.read_errors`) the rest of that game is not replayed (one
 ``UNVERIFIED`` note says which actions were skipped) and the next game is checked
 from its own start.
@@ -111,7 +113,8 @@ class IssueKind(enum.Enum):
     fault; the note names the earlier play and its place."""
     UNVERIFIED = "unverified"
     """Note: actions not replayed because the game cannot be followed past an earlier
-    fault (a play that cannot be made even as written, a line that could not be read...)."""
+    fault (a play that cannot be made even as written and has no legal play near it, a
+    line that could not be read...)."""
     RESIGNATION = "resignation"
     """Note: a game that ends by resignation (a ``Wins`` line before the game is over)."""
     FORFEIT = "forfeit"
@@ -343,10 +346,12 @@ CONVENTIONS: dict[str, str] = {
 """The writers' scoring conventions the verifier accepts, by name (documented in the README)."""
 
 
-_READINGS = 3
+_READINGS = 10
 """At most this many legal readings of illegal plays are followed in a game."""
 
-_State = tuple[str | None, tuple[int, int] | None, str, str, int, bool, Position | None]
+_State = tuple[
+    str | None, tuple[int, int] | None, str, str, int, bool, Position | None, "_Reading | None"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,6 +429,9 @@ class _MatchChecker:
     positions the game may be in (see :meth:`among`)."""
     new_readings: list[_Reading] = field(default_factory=list)
     """The legal readings of the illegal play just checked (set by :meth:`as_written`)."""
+    standing: _Reading | None = None
+    """The legal reading of an earlier illegal play that the game's position stands for
+    (``None``: the record's own position, every play as written)."""
 
     def run(self) -> None:
         m = self.match
@@ -550,7 +558,7 @@ class _MatchChecker:
         pos = self.start_position(game, index, score, crawford)
         self.exchange, self.dropped, self.ended_by, self.cube_taken = None, None, "", ""
         self.consumed = -1
-        self.readings = []
+        self.readings, self.standing = [], None
         if pos is None:
             return _GameOutcome(self.recorded_result(game))
         turn_no = 0
@@ -627,8 +635,14 @@ class _MatchChecker:
                     )
                     stopped_at = i + 1
                     break
-                check = partial(self.check_move, game, move_no, action=action, last=i == last_index)
-                new = self.among(pos, check, game, move_no, action)
+                last = i == last_index
+                if self.readings or self.standing is not None:  # (after an illegal play)
+                    check = partial(self.check_move, game, move_no, action=action, last=last)
+                    new = self.among(pos, check, game, move_no, action)
+                else:
+                    new = self.check_move(game, move_no, pos, action, last=last)
+                    if self.new_readings:
+                        self.readings, self.new_readings = _distinct(self.new_readings, new), []
                 if new is None:
                     stopped_at = i + 1
                     break
@@ -651,8 +665,11 @@ class _MatchChecker:
                     stopped_at = i + 1
                     break
                 started = True
-                check = partial(self.check_cube, game, move_no, action=action)
-                new = self.among(pos, check, game, move_no, action)
+                if self.readings or self.standing is not None:
+                    check = partial(self.check_cube, game, move_no, action=action)
+                    new = self.among(pos, check, game, move_no, action)
+                else:
+                    new = self.check_cube(game, move_no, pos, action)
                 if new is None:
                     stopped_at = i + 1
                     break
@@ -1173,12 +1190,17 @@ class _MatchChecker:
         legal plays near it that the player may have made (see :func:`_nearby_readings`)."""
         assert action.play is not None
         after = _as_written(pos, action.play)
-        if after is not None:
-            fault = self.issues[-1]
-            self.new_readings = [
-                _Reading(position, play, fault, action.play)
-                for play, position in _nearby_readings(pos, action.dice, action.play, after)
-            ]
+        fault = self.issues[-1]
+        readings = [
+            _Reading(position, play, fault, action.play)
+            for play, position in _nearby_readings(pos, action.dice, action.play, after)
+        ]
+        if after is None and readings:
+            # no position as written: the game goes on in the legal readings, the nearest
+            # standing for the record
+            self.standing, self.new_readings = readings[0], readings[1:]
+            return readings[0].position
+        self.standing, self.new_readings = None, readings if after is not None else []
         return after
 
     def among(
@@ -1195,10 +1217,25 @@ class _MatchChecker:
         a rule in the record's position (the play made as written) but in none of a legal
         reading is no fault of its own, and one note says so; the readings the action rules
         out are dropped. A fault in every reading is reported as usual."""
+        mark, standing = len(self.issues), self.standing
+        new = self.checked_among(pos, check, game, move_no, action)
+        if standing is not None:
+            self.marks_in_doubt(mark, standing)
+        return new
+
+    def checked_among(
+        self,
+        pos: Position,
+        check: Callable[[Position], Position | None],
+        game: Game,
+        move_no: int,
+        action: Action,
+    ) -> Position | None:
+        """:meth:`among` but for the hit marks."""
         if not self.readings:
             self.new_readings = []
             new = check(pos)
-            self.readings = self.new_readings[:_READINGS]
+            self.readings = _distinct(self.new_readings, new)
             self.new_readings = []
             return new
         first = self.trial(check, pos)
@@ -1210,16 +1247,37 @@ class _MatchChecker:
             # each goes on from its own position (the action made as written there)
             going = fitting if first.fits else tried
             later = [replace(r, position=t.value) for r, t in going if t.value is not None]
-            self.readings = (first.readings + later)[:_READINGS]
+            self.readings = _distinct(first.readings + later, first.value)
             return first.value
         reading, chosen = fitting[0]
         self.follows_trial(first, reading, game, move_no, action)
         self.commit(chosen)
+        self.standing = reading
         self.readings = [
             replace(r, position=t.value) for r, t in fitting[1:] if t.value is not None
         ] + chosen.readings
-        self.readings = self.readings[:_READINGS]
+        self.readings = _distinct(self.readings, chosen.value)
         return chosen.value
+
+    def marks_in_doubt(self, mark: int, standing: _Reading) -> None:
+        """The hit-mark errors found since ``mark`` made notes: the game's position is a
+        legal reading of an earlier illegal play (``standing``), and where the blots stand
+        follows from it (a reader that marks the hits itself, SGF's or OGXM's, marked them
+        in the position the play makes as written)."""
+        fault = standing.fault
+        place = f"{fault.line}:{fault.column}" if fault.line else f"move {fault.move}"
+        who = self.name(fault.player if fault.player is not None else 0)
+        for k in range(mark, len(self.issues)):
+            issue = self.issues[k]
+            if issue.kind is IssueKind.HIT_MARK:
+                self.issues[k] = replace(
+                    issue,
+                    kind=IssueKind.FOLLOWS_FAULT,
+                    message=f"{issue.message}, in the position after {who}'s illegal play"
+                    f" {standing.written.spelled()} at {place} read as"
+                    f" {standing.play.spelled()}: where the blots stand is in doubt, so it is"
+                    " not counted as a fault",
+                )
 
     def result_among(
         self, game: Game, pos: Position, score: tuple[int, int]
@@ -1240,6 +1298,7 @@ class _MatchChecker:
                 where: Action | Result | Game = result if result is not None else game
                 self.follows_trial(first, reading, game, _last_move(game), where)
                 self.commit(tried)
+                self.standing = reading
                 return tried.value
         self.commit(first)
         return first.value
@@ -1254,6 +1313,7 @@ class _MatchChecker:
             if reading.position.game_state == GameState.PLAYING:
                 self.follows_fault(message, action.player, reading, game, move_no, action)
                 self.readings = [r for r in self.readings if r is not reading]
+                self.standing = reading
                 return reading.position
         return None
 
@@ -1270,10 +1330,16 @@ class _MatchChecker:
         position after an earlier illegal play (``message`` says how), not in ``reading``."""
         fault = reading.fault
         place = f"{fault.line}:{fault.column}" if fault.line else f"move {fault.move}"
+        standing = self.standing
+        how = (
+            standing.play.spelled()
+            if standing is not None and standing.fault is fault
+            else "made as written"
+        )
         self.add(
             IssueKind.FOLLOWS_FAULT,
             f"{message}, if {self.name(fault.player if fault.player is not None else 0)}'s"
-            f" illegal play {reading.written.spelled()} at {place} was made as written; not"
+            f" illegal play {reading.written.spelled()} at {place} was {how}; not"
             f" if it was {reading.play.spelled()}: not counted as a fault",
             game,
             move_no,
@@ -1326,6 +1392,7 @@ class _MatchChecker:
             self.consumed,
             self.session,
             self.here,
+            self.standing,
         )
 
     def restore(self, state: _State) -> None:
@@ -1337,6 +1404,7 @@ class _MatchChecker:
             self.consumed,
             self.session,
             self.here,
+            self.standing,
         ) = state
 
     # ---------------------------------------------------------------- helpers
@@ -1411,24 +1479,71 @@ def _as_written(pos: Position, play: Play) -> Position | None:
 
 
 def _nearby_readings(
-    pos: Position, dice: tuple[int, int], play: Play, written: Position
+    pos: Position, dice: tuple[int, int], play: Play, written: Position | None
 ) -> list[tuple[Play, Position]]:
     """The legal plays of ``dice`` from ``pos`` that a player who wrote the illegal
     ``play`` may have made: those that move his checkers only from and to the points it
     names (``8/4 4/6`` for 42 names 8, 6 and 4: ``8/4 6/4``, a step written the wrong way
-    round, and ``8/6 8/4``), nearest first to the position ``written`` (the play made as
-    written), at most :data:`_READINGS`."""
+    round, and ``8/6 8/4``), then those that leave his checkers as the play made as written
+    (the position ``written``; without it, the steps made on his side alone) but for one
+    checker on another point than the one written for it (a point written wrong:
+    ``12/6 5/3`` for 61, ``12/6 5/4``); each nearest first to the play as written, at
+    most :data:`_READINGS`."""
     named = {s.src for s in play.steps} | {s.dst for s in play.steps}
     rolled = pos.with_dice(*dice)
-    me0, target = pos.board[pos.turn], written.board[pos.turn]
-    found: list[tuple[int, Play, Position]] = []
+    me0 = pos.board[pos.turn]
+    target = written.board[pos.turn] if written is not None else _moved(me0, play)
+    found: list[tuple[int, int, Play, Position]] = []
     for key, legal in rolled.legal_results().items():
         me = key[0]
         if all(me[i] == me0[i] for i in range(len(me)) if i not in named):
-            distance = sum(abs(a - b) for a, b in zip(me, target, strict=True))
-            found.append((distance, legal.ordered(), rolled._after(key)))
-    found.sort(key=lambda item: item[0])
-    return [(legal, after) for _, legal, after in found[:_READINGS]]
+            rank = 0  # (from and to the points written: the likeliest reading)
+        elif target is not None and _slip(me, target, named):
+            rank = 1
+        else:
+            continue
+        distance = sum(abs(a - b) for a, b in zip(me, target or me0, strict=True))
+        found.append((rank, distance, legal.ordered(), rolled._after(key)))
+    found.sort(key=lambda item: item[:2])
+    return [(legal, after) for _, _, legal, after in found[:_READINGS]]
+
+
+def _slip(me: tuple[int, ...], written: tuple[int, ...], named: set[int]) -> bool:
+    """Whether the mover's checkers ``me`` are those of the play made as written but for
+    one checker that went to another point than the one the play names for it."""
+    extra = [i for i in range(len(me)) if written[i] > me[i]]
+    return (
+        len(extra) == 1
+        and extra[0] in named
+        and sum(abs(a - b) for a, b in zip(me, written, strict=True)) == 2
+    )
+
+
+def _distinct(readings: list[_Reading], position: Position | None) -> list[_Reading]:
+    """The readings whose positions differ from ``position`` (the game's) and from each
+    other's (a reading that has come to the same position leaves no doubt), at most
+    :data:`_READINGS`."""
+    seen = {position.board} if position is not None else set()
+    out = []
+    for reading in readings:
+        board = reading.position.board
+        if board not in seen:
+            seen.add(board)
+            out.append(reading)
+    return out[:_READINGS]
+
+
+def _moved(side: tuple[int, ...], play: Play) -> tuple[int, ...] | None:
+    """The mover's checkers after ``play``'s steps made as written on his side alone (a
+    step onto a point the opponent holds counted as made), ``None`` when a step has no
+    checker to move or goes to the bar or back from off."""
+    me = list(side)
+    for step in play.steps:
+        if step.dst == BAR or step.src == OFF or me[step.src] == 0:
+            return None
+        me[step.src] -= 1
+        me[step.dst] += 1
+    return tuple(me)
 
 
 def _pts(n: int) -> str:

@@ -385,7 +385,7 @@ def test_cli_exit_3_when_bgkit_fails_on_a_file(monkeypatch: pytest.MonkeyPatch) 
     lines = result.stderr.splitlines()
     assert lines[0] == f"{CLEAN}: internal error: ZeroDivisionError: a bug"
     assert lines[1].startswith(f"{ILLEGAL}:8:34: error: illegal play")  # the batch went on
-    assert lines[-1].endswith(": 0 clean, 1 with errors, 1 unreadable; 1 error(s), 2 note(s)")
+    assert lines[-1].endswith(": 0 clean, 1 with errors, 1 unreadable; 1 error(s), 1 note(s)")
 
 
 # ---------------------------------------------------------------------- analysis

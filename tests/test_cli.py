@@ -116,7 +116,7 @@ def test_verify_strict_summary_adds_up(tmp_path: Path) -> None:
     result = run("verify", "--strict", str(tmp_path))
     assert result.stderr.splitlines()[-1] == (
         "3 file(s), 1 game(s), 8 action(s) checked: 0 clean, 1 with errors, 0 unreadable;"
-        " 1 error(s), 2 note(s); 2 not checked (--strict stopped at the first error)"
+        " 1 error(s), 1 note(s); 2 not checked (--strict stopped at the first error)"
     )
 
 
@@ -129,7 +129,7 @@ def test_verify_folder_recursively(tmp_path: Path) -> None:
     result = run("verify", str(tmp_path))
     assert result.exit_code == 1
     assert result.stderr.splitlines()[-1].endswith(
-        ": 1 clean, 1 with errors, 0 unreadable; 1 error(s), 3 note(s)"
+        ": 1 clean, 1 with errors, 0 unreadable; 1 error(s), 2 note(s)"
     )
     assert result.stderr.splitlines()[-1].startswith("2 file(s), 2 game(s), ")
 

@@ -46,7 +46,6 @@ is the output file (resume, checkpoints, the final write, ``CHECKPOINT_SECONDS``
 ...     print(row.severity, row.kind, "|", row.message[:60].strip())
 note unfinished-match | the match stops at 1-0 of 3
 error illegal-play | illegal play 24/18 18/12 13/7 10/4 for 66: blocked: 18/12 la
-note unverified | 6 later action(s) of game 1 not verified
 note unfinished-match | the match stops at 1-0 of 3
 <NA> unreadable | data/fixtures/handwritten_3pt_syntax3.mat:1:4: expected 'N p
 >>> df.groupby("file", sort=False)["games"].first().tolist()
