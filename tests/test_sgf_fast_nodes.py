@@ -1,0 +1,93 @@
+"""The SGF reader's fast paths read as its general code does (issue 29: a 64 MiB record).
+
+A plain move node (``;B[52bdjl]``) becomes its Move without the general node code, the
+nodes after a one-property node are read by one regular expression each, and lines are
+counted from the last place asked instead of looked up in a table. The reference is the
+reader with those paths turned off: every SGF record under ``data/`` and a few awkward
+texts must give the same match, every field of every action included (line, column,
+hit marks), or the same error.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bgkit.formats.sgf as sgf
+from bgkit.errors import BgkitError
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SGF_FILES = sorted(p for p in DATA.rglob("*.sgf") if p.is_file())
+NEVER = re.compile(r"(?!)")  # a pattern that matches nothing
+
+AWKWARD = [
+    # hits, a dance, a bear-off, a beaver and its implicit take
+    "(;GM[6]MI[length:0]PW[a]PB[b]\n;W[31hefe]\n;B[64xroo]\n;W[55yz]\n;B[double]\n"
+    ";W[double]\n;B[52])",
+    # a node with analysis beside the move, a comment, blanks and tabs between nodes
+    "(;GM[6]MI[length:3]PW[a]PB[b]\n;W[31hefe]LU[0.1]\n\t;B[62xrrp]C[note]  ;W[43mgmj])",
+    # letters that are no steps, an odd number of letters, upper-case letters
+    "(;GM[6]MI[length:3]PW[a]PB[b]\n;W[31hzfe]\n;B[62x]\n;W[43MGmj])",
+    # variations, and moves after a node that could not be read
+    "(;GM[6]MI[length:3]PW[a]PB[b]\n;W[31hefe](;B[62xrrp];W[43mgmj])(;B[11aa]))",
+    "(;GM[6]MI[length:3]PW[a]PB[b]\n;W[7]\n;B[62xrrp]\n;W[43mgmj])",
+    # two games, the second on the same line as the first ends
+    "(;GM[6]MI[length:3][game:0]PW[a]PB[b]RE[W+1]\n;W[31hefe]\n;B[double]\n;W[drop])"
+    "(;GM[6]MI[length:3][game:1][ws:1]PW[a]PB[b]\n;B[42xtxv])",
+]
+
+
+def _fields(value: Any) -> Any:
+    """Every field of a record (those ``==`` ignores too), recursively."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (
+            type(value).__name__,
+            tuple((f.name, _fields(getattr(value, f.name))) for f in dataclasses.fields(value)),
+        )
+    if isinstance(value, tuple | list):
+        return tuple(_fields(v) for v in value)
+    return value
+
+
+def _outcome(text: str) -> Any:
+    try:
+        return _fields(sgf.parse_sgf(text, source_name="x.sgf"))
+    except BgkitError as err:
+        return f"{type(err).__name__}: {err}"
+
+
+def _general(monkeypatch: pytest.MonkeyPatch, text: str) -> Any:
+    """What the reader makes of ``text`` with its fast paths off."""
+    with monkeypatch.context() as patch:
+        patch.setattr(sgf, "_PLAIN_MOVE", NEVER)
+        patch.setattr(sgf, "_NEXT_SIMPLE_NODE", NEVER)
+        return _outcome(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [*(p.read_text(encoding="utf-8") for p in SGF_FILES), *AWKWARD],
+    ids=[*(p.name for p in SGF_FILES), *(f"awkward-{k}" for k in range(len(AWKWARD)))],
+)
+def test_fast_paths_read_as_the_general_code(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    assert _outcome(text) == _general(monkeypatch, text)
+
+
+def test_lines_counted_from_the_last_place_are_the_lines() -> None:
+    """``line_col`` at offsets asked in any order (forward, back, on a line end, at the
+    start and the end) is what a table of the line starts says."""
+    rng = random.Random(29)
+    text = "".join(rng.choice(["\n", "ab", "(;", "\n\n", "x" * 30]) for _ in range(400))
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    reader = sgf._Reader(text, None)
+    offsets = [0, len(text), *(rng.randrange(len(text) + 1) for _ in range(300))]
+    offsets += sorted(rng.randrange(len(text) + 1) for _ in range(100))
+    for pos in offsets:
+        i = bisect.bisect_right(starts, pos) - 1
+        assert reader.line_col(pos) == (i + 1, pos - starts[i] + 1), pos
