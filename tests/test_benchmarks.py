@@ -1,8 +1,10 @@
-"""Smoke test of ``benchmarks/bench_season.py``: its smallest run prints its ratios.
+"""Smoke tests of ``benchmarks/bench_season.py`` and ``profile_analysis.py``: their smallest
+runs print their figures.
 
-Benchmarks are not tests; this only keeps the script working: the season against GNU
-Backgammon on two of the committed self-play matches (5 points, gnubg's own). (Its Dask
-part takes as long again; that Dask gives the local run's rows is tests/test_season.py's.)
+Benchmarks are not tests; this only keeps the scripts working: the season against GNU
+Backgammon on two of the committed self-play matches (5 points, gnubg's own), and the
+profile of the 13-roll Example A. (The season's Dask part takes as long again; that Dask
+gives the local run's rows is tests/test_season.py's.)
 """
 
 from __future__ import annotations
@@ -39,3 +41,18 @@ def test_bench_season_smallest_run_prints_its_ratios(tmp_path: Path) -> None:
     # the alternative: gnubg analysing each match itself, its figures read back by bgkit
     assert re.search(r"alternative, .*: \d+\.\d CPU s, \d\.\d{3} per match = [\d.-]+x", out), out
     assert re.search(r"equal in 4 of 4 rows\); \d+ of \d+ real-valued columns differ", out), out
+
+
+def test_profile_analysis_prints_calls_per_roll_and_the_floor() -> None:
+    script = ROOT / "benchmarks" / "profile_analysis.py"
+    run = subprocess.run(
+        [sys.executable, str(script), str(ROOT / "tests" / "data" / "analysis" / "example_a.mat"),
+         "--repeat", "1"],
+        capture_output=True, text=True, timeout=120, cwd=script.parent,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert re.search(r"example_a.mat, 0-ply, 13 rolls", out), out
+    assert re.search(r"^    findbestmoves \(luck\) +\d+\.\d\d$", out, re.M), out
+    assert re.search(r"^    Python function calls +\d+$", out, re.M), out
+    assert re.search(r"floor: gnubg's analyse match \d\.\d{3} CPU s; .* = \d+\.\d\dx", out), out
