@@ -391,10 +391,24 @@ def test_cli_exit_3_when_bgkit_fails_on_a_file(monkeypatch: pytest.MonkeyPatch) 
 # ---------------------------------------------------------------------- analysis
 
 
-def test_analysis_columns_give_every_player_column_a_type() -> None:
-    analysis = pytest.importorskip("bgkit.analysis")
-    missing = [c for c in analysis.PLAYER_COLUMNS if c not in batch_rows._ANALYSIS_DTYPES]
-    assert missing == []
+def test_analysis_columns_type_what_an_analysis_gives() -> None:
+    """Each per-player column's dtype is the type of what an analysis puts in it."""
+    pytest.importorskip("gnubg")
+    from bgkit.analysis.match import PLAYER_DTYPES, analyze
+    from bgkit.formats import read_match
+
+    python_type = {"Int64": int, "string": str, "float64": float}
+    rows = analyze(read_match(CLEAN), plies=0).players_list
+    for row in rows:
+        assert list(row) == list(PLAYER_DTYPES)
+        wrong = {
+            name: (PLAYER_DTYPES[name], type(value).__name__)
+            for name, value in row.items()
+            if type(value) is not python_type[PLAYER_DTYPES[name]]
+        }
+        assert wrong == {}
+    columns = batch_rows.analysis_columns()
+    assert {name: columns[name] for name in PLAYER_DTYPES} == PLAYER_DTYPES
 
 
 def test_analyze_files_per_player_rows(tmp_path: Path) -> None:

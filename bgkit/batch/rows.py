@@ -125,12 +125,10 @@ def analysis_columns() -> dict[str, str]:
 
     :raises ImportError: when :mod:`bgkit.analysis` cannot be imported.
     """
-    from bgkit.analysis.match import PLAYER_COLUMNS
+    from bgkit.analysis.match import PLAYER_DTYPES
 
     columns = {"length": "Int64", "games": "Int64", "plies": "Int64", "met": "string"}
-    for name in PLAYER_COLUMNS:
-        columns[name] = _ANALYSIS_DTYPES.get(name, "float64")
-    return {**columns, **SEASON_COLUMNS}
+    return {**columns, **PLAYER_DTYPES, **SEASON_COLUMNS}
 
 
 SEASON_COLUMNS: dict[str, str] = {
@@ -155,61 +153,6 @@ SEASON_COLUMNS: dict[str, str] = {
     "worst_best_play": "string",
 }
 """Documented as :data:`bgkit.batch.SEASON_COLUMNS`."""
-
-
-_ANALYSIS_STR = ("name", "checker_rating", "luck_rating", "cube_rating", "overall_rating")
-_ANALYSIS_FLOAT = (
-    "checker_error_emg",
-    "checker_error_mwc",
-    "checker_error_rate_memg",
-    "checker_error_rate_mwc",
-    "luck_emg",
-    "luck_mwc",
-    "luck_rate_memg",
-    "cube_error_emg",
-    "cube_error_mwc",
-    "cube_error_rate_memg",
-    "error_emg",
-    "error_mwc",
-    "error_rate_memg",
-    "snowie_error_rate",
-    "pr",
-    "actual_result",
-    "luck_adjusted_result",
-    "fibs_rating_difference",
-    "error_based_fibs_rating",
-    "checker_rating_loss",
-    "cube_rating_loss",
-)
-_ANALYSIS_INT = (
-    "player",
-    "total_moves",
-    "unforced_moves",
-    "doubtful",
-    "bad",
-    "very_bad",
-    "very_lucky",
-    "lucky",
-    "unlucky",
-    "very_unlucky",
-    "cube_decisions",
-    "close_cube_decisions",
-    "doubles",
-    "takes",
-    "passes",
-    "missed_doubles_below_cp",
-    "missed_doubles_above_cp",
-    "wrong_doubles_below_dp",
-    "wrong_doubles_above_tg",
-    "wrong_takes",
-    "wrong_passes",
-)
-_ANALYSIS_DTYPES: dict[str, str] = {
-    **dict.fromkeys(_ANALYSIS_INT, "Int64"),
-    **dict.fromkeys(_ANALYSIS_STR, "string"),
-    **dict.fromkeys(_ANALYSIS_FLOAT, "float64"),
-}
-"""The dtypes of :data:`~bgkit.analysis.match.PLAYER_COLUMNS` (a test checks none is missing)."""
 
 
 def analyze_rows(
