@@ -28,7 +28,9 @@ that both see the same machine. Printed, with the ratio bgkit / gnubg of each:
   analyze`` against gnubg's ``import mat`` + ``analyse match`` with ``set threads N`` (N:
   bgkit's processes); wall and CPU seconds of each whole process (its children's
   included), and the ratios of each pair of runs (the two run one after the other, so
-  that both see the same machine);
+  that both see the same machine); then the time each would take on free cores, from
+  CPU seconds alone (bgkit's main process plus its busiest worker; gnubg's CPU over its
+  threads at 2-ply), the figure a busy machine does not change;
 - legal-play generation per (position, roll), bgkit against ``gnubg_nn.moves``
   (functions of :mod:`bench_movegen`, in this process);
 - ``season``: a season of 40 7-point self-play matches at 0-ply, ``bgkit analyze FOLDER``
@@ -127,6 +129,37 @@ ANALYSIS_PARTS = (
     "json.dumps(analysis.to_dict(), allow_nan=False)\n"
     "out = time.perf_counter() - done\n"
     "print(loaded - start, inside['prepare'], inside['gnubg'], out, done - loaded)\n"
+)
+
+# bgkit analyze with the CPU time of each piece of work its workers do logged: the
+# main process's own CPU and its busiest worker's, printed on stderr (the time the
+# command would take on free cores, whatever else runs on the machine)
+BUSIEST = (
+    "import os, resource, sys, tempfile, time\n"
+    "import bgkit.analysis.tasks as tasks\n"
+    "log = tempfile.mktemp()\n"
+    "work = tasks._worker_run\n"
+    "def timed(*args):\n"
+    "    begun = time.process_time()\n"
+    "    try:\n"
+    "        return work(*args)\n"
+    "    finally:\n"
+    "        with open(log, 'a') as out:\n"
+    "            out.write(f'{os.getpid()} {time.process_time() - begun}\\n')\n"
+    "timed.__module__, timed.__qualname__ = work.__module__, work.__qualname__\n"
+    "tasks._worker_run = timed\n"
+    "from bgkit.cli import main\n"
+    "sys.argv = ['bgkit', 'analyze', sys.argv[1], '--plies', sys.argv[2], '--json', '-']\n"
+    "try:\n"
+    "    main()\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    "busy = {}\n"
+    "for row in open(log) if os.path.exists(log) else ():\n"
+    "    pid, cpu = row.split()\n"
+    "    busy[pid] = busy.get(pid, 0.0) + float(cpu)\n"
+    "me = resource.getrusage(resource.RUSAGE_SELF)\n"
+    "print(me.ru_utime + me.ru_stime, max(busy.values(), default=0.0), file=sys.stderr)\n"
 )
 
 
@@ -295,6 +328,32 @@ def bench_match(repeat: int, skip_2ply: bool) -> None:
                 f"  gnubg {g_wall:6.2f} s (CPU {g_cpu:6.2f})  ratio wall"
                 f" {statistics.median(walls):4.2f} ({min(walls):.2f}-{max(walls):.2f})"
                 f" CPU {statistics.median(cpus):4.2f}"
+            )
+            # on free cores: bgkit's main process and its busiest worker one after the
+            # other (an upper bound: the main process works while they do); gnubg's CPU
+            # shared evenly by its threads at 2-ply (5.87 s with one thread, 2.78 s with
+            # two, on a quiet machine), one thread's at 0-ply (a second gains nothing)
+            main_cpu, busiest = min(
+                (
+                    tuple(float(x) for x in parts.stderr.split()[-2:])
+                    for parts in (
+                        subprocess.run(
+                            [PYTHON, "-c", BUSIEST, str(path), str(plies)],
+                            check=True,
+                            capture_output=True,
+                            text=True,
+                        )
+                        for _ in range(repeat)
+                    )
+                ),
+                key=sum,
+            )
+            free = main_cpu + busiest
+            theirs = g_cpu / CORES if plies else g_cpu
+            print(
+                f"  {'':<40} on {CORES} free cores, from CPU: bgkit {free:5.2f} s (main"
+                f" {main_cpu:.2f} + busiest worker {busiest:.2f}), gnubg {theirs:5.2f} s,"
+                f" ratio {free / theirs:4.2f}"
             )
 
 
