@@ -1197,9 +1197,10 @@ class _MatchChecker:
         """``check(pos)``: the position after an action, its issues reported. Where an
         earlier illegal play of the game leaves the position in doubt (:attr:`readings`),
         the action is checked in each legal reading of that play too: an action that breaks
-        a rule in the record's position (the play made as written) but in none of a legal
-        reading is no fault of its own, and one note says so; the readings the action rules
-        out are dropped. A fault in every reading is reported as usual."""
+        a rule in the game's position (the play made as written, or the reading it stands
+        for) but not in another reading is no fault of its own (one note says so, and the
+        game goes on in that reading); the readings the action rules out are dropped. A
+        fault in every reading is reported as usual."""
         if not self.readings:
             self.new_readings = []
             new = check(pos)
