@@ -23,12 +23,13 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from bgkit.formats import read_match
 from bgkit.play import BAR, OFF, Play, Step
-from bgkit.records import Match, Move
+from bgkit.records import Action, Match, Move
 from bgkit.verify import Report, verify
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,10 +54,15 @@ def changed(action: Move, kind: str, rng: random.Random) -> Move:
     return replace(action, play=Play(steps))
 
 
-def with_actions(match: Match, game: int, actions: list[object]) -> Match:
+def with_actions(match: Match, game: int, actions: Sequence[Action]) -> Match:
     games = list(match.games)
-    games[game] = replace(games[game], actions=tuple(actions))  # type: ignore[arg-type]
+    games[game] = replace(games[game], actions=tuple(actions))
     return replace(match, games=tuple(games))
+
+
+def move(action: Action) -> Move:
+    assert isinstance(action, Move)
+    return action
 
 
 def at(report: Report, action: Move) -> bool:
@@ -77,7 +83,7 @@ def one(matches: list[Match], rng: random.Random) -> str:
             if not plays:
                 continue
             i = rng.choice(plays)
-            new = changed(actions[i], rng.choice(["reverse", "lower"]), rng)  # type: ignore[arg-type]
+            new = changed(move(actions[i]), rng.choice(["reverse", "lower"]), rng)
             actions[i] = new
             report = verify(with_actions(match, g, actions))
             runs += 1
@@ -101,8 +107,9 @@ def two(matches: list[Match], rng: random.Random) -> str:
             first = rng.choice(plays[: len(plays) // 2])
             second = rng.choice([i for i in plays if i > first + 1])
             actions = list(original)
-            actions[first] = changed(actions[first], rng.choice(["reverse", "lower"]), rng)  # type: ignore[arg-type]
-            fault = changed(original[second], "lower", rng)  # type: ignore[arg-type]
+            kind = rng.choice(["reverse", "lower"])
+            actions[first] = changed(move(actions[first]), kind, rng)
+            fault = changed(move(original[second]), "lower", rng)
             alone = list(original)
             alone[second] = fault
             if not at(verify(with_actions(match, g, alone)), fault):
