@@ -349,9 +349,18 @@ CONVENTIONS: dict[str, str] = {
 _READINGS = 10
 """At most this many legal readings of illegal plays are followed in a game."""
 
-_State = tuple[
-    str | None, tuple[int, int] | None, str, str, int, bool, Position | None, "_Reading | None"
-]
+_State = tuple[object, ...]
+_STATE = (
+    "exchange",
+    "dropped",
+    "ended_by",
+    "cube_taken",
+    "consumed",
+    "session",
+    "here",
+    "standing",
+)
+"""The checker's fields an action's check changes besides its issues (a trial keeps them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -638,7 +647,10 @@ class _MatchChecker:
                 last = i == last_index
                 if self.readings or self.standing is not None:  # (after an illegal play)
                     check = partial(self.check_move, game, move_no, action=action, last=last)
+                    mark, standing = len(self.issues), self.standing
                     new = self.among(pos, check, game, move_no, action)
+                    if standing is not None:
+                        self.marks_in_doubt(mark, standing)
                 else:
                     new = self.check_move(game, move_no, pos, action, last=last)
                     if self.new_readings:
@@ -1214,24 +1226,10 @@ class _MatchChecker:
         """``check(pos)``: the position after an action, its issues reported. Where an
         earlier illegal play of the game leaves the position in doubt (:attr:`readings`),
         the action is checked in each legal reading of that play too: an action that breaks
-        a rule in the record's position (the play made as written) but in none of a legal
-        reading is no fault of its own, and one note says so; the readings the action rules
-        out are dropped. A fault in every reading is reported as usual."""
-        mark, standing = len(self.issues), self.standing
-        new = self.checked_among(pos, check, game, move_no, action)
-        if standing is not None:
-            self.marks_in_doubt(mark, standing)
-        return new
-
-    def checked_among(
-        self,
-        pos: Position,
-        check: Callable[[Position], Position | None],
-        game: Game,
-        move_no: int,
-        action: Action,
-    ) -> Position | None:
-        """:meth:`among` but for the hit marks."""
+        a rule in the game's position (the play made as written, or the reading it stands
+        for) but not in another reading is no fault of its own (one note says so, and the
+        game goes on in that reading); the readings the action rules out are dropped. A
+        fault in every reading is reported as usual."""
         if not self.readings:
             self.new_readings = []
             new = check(pos)
@@ -1383,29 +1381,12 @@ class _MatchChecker:
         self.restore(trial.state)
 
     def snapshot(self) -> _State:
-        """The state an action's check changes (besides the issues)."""
-        return (
-            self.exchange,
-            self.dropped,
-            self.ended_by,
-            self.cube_taken,
-            self.consumed,
-            self.session,
-            self.here,
-            self.standing,
-        )
+        """The state an action's check changes (besides the issues): :data:`_STATE`."""
+        return tuple(getattr(self, name) for name in _STATE)
 
     def restore(self, state: _State) -> None:
-        (
-            self.exchange,
-            self.dropped,
-            self.ended_by,
-            self.cube_taken,
-            self.consumed,
-            self.session,
-            self.here,
-            self.standing,
-        ) = state
+        for name, value in zip(_STATE, state, strict=True):
+            setattr(self, name, value)
 
     # ---------------------------------------------------------------- helpers
 
