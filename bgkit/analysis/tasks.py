@@ -29,9 +29,10 @@ leave in the cache and their figures dropped. Measured on two 2-ply self-play ma
 (531 actions, cut in 15 places), one process's figures against the pieces': with no
 actions before a piece 21 actions differed, by up to 0.013 EMG (a luck); with one 5,
 with two 3, with three 1, and those by 2e-7 EMG at most (a float's last bits: what
-gnubg's net evaluated further back, kept in its cache or figured again), far below the
-six decimals gnubg writes. With one, a money session's luck cut every 12 actions was
-2e-4 off gnubg's on a roll; with two, every roll is gnubg's.
+gnubg's net evaluated further back, kept in its cache or figured again; cut at other
+places, a candidate's equity by 1e-6, the last of the six decimals gnubg writes). With
+one, a money session's luck cut every 12 actions was 2e-4 off gnubg's on a roll; with
+two, every roll is gnubg's.
 """
 
 from __future__ import annotations
