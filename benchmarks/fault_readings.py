@@ -69,17 +69,24 @@ def at(report: Report, action: Move) -> bool:
     return any((e.line, e.column) == (action.line, action.column) for e in report.errors)
 
 
+def pick(match: Match, rng: random.Random) -> tuple[int, list[Action], list[int]]:
+    """A game of ``match`` at random, its actions, and the indices of its plays of two
+    steps or more."""
+    g = rng.randrange(len(match.games))
+    actions = list(match.games[g].actions)
+    plays = [
+        i
+        for i, a in enumerate(actions)
+        if isinstance(a, Move) and a.play and len(a.play.steps) >= 2
+    ]
+    return g, actions, plays
+
+
 def one(matches: list[Match], rng: random.Random) -> str:
     runs = cascades = 0
     for match in matches:
         for _ in range(15):
-            g = rng.randrange(len(match.games))
-            actions = list(match.games[g].actions)
-            plays = [
-                i
-                for i, a in enumerate(actions)
-                if isinstance(a, Move) and a.play and len(a.play.steps) >= 2
-            ]
+            g, actions, plays = pick(match, rng)
             if not plays:
                 continue
             i = rng.choice(plays)
@@ -95,13 +102,7 @@ def two(matches: list[Match], rng: random.Random) -> str:
     runs = found = 0
     for match in matches:
         for _ in range(15):
-            g = rng.randrange(len(match.games))
-            original = list(match.games[g].actions)
-            plays = [
-                i
-                for i, a in enumerate(original)
-                if isinstance(a, Move) and a.play and len(a.play.steps) >= 2
-            ]
+            g, original, plays = pick(match, rng)
             if len(plays) < 4:
                 continue
             first = rng.choice(plays[: len(plays) // 2])

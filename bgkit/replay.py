@@ -147,6 +147,8 @@ def unread_lines(match: Match) -> list[list[ReadError]]:
 
 
 def _starts_before(game: Game, err: ReadError) -> bool:
+    if not err.line:  # (a fault of a binary record: no line places it, it stands first)
+        return False
     return game.line < err.line or (game.line == err.line and game.column <= err.column)
 
 

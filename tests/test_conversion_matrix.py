@@ -46,6 +46,11 @@ UNWRITABLE = {
     ("step_away_from_home.mat", "sgf"): "the step 6/8",
     ("step_away_from_home.mat", "ogxm"): "the step 6/8",
     ("step_away_from_home.mat", "json"): "the step 6/8",
+    ("illegal_play_then_dance.mat", "sgf"): "the step 4/6",
+    ("illegal_play_then_dance.mat", "ogxm"): "the step 4/6",
+    ("illegal_play_then_dance.mat", "json"): "the step 4/6",
+    ("illegal_bear_off.mat", "sgf"): "the position does not resolve it",
+    ("illegal_bear_off.mat", "ogxm"): "the position does not resolve it",
     # OGXM's codec takes a match's first game at 6-5 of 7 for the Crawford game
     ("resumed-after-crawford.mat", "ogxm"): "turn order",
     # OGXM opens a set-up game with its opening roll

@@ -68,7 +68,7 @@ def test_a_damaged_analysis_line_of_a_text_export_is_read_past(tmp_path: Path) -
     assert code == 0, err
     assert err == (
         f"{path}:33:17: note: unexpected 'x5' in gnubg text export; expected number"
-        " (a line of the record's own analysis: that decision's analysis is read without it)\n"
+        " (a part of the record's own analysis: that decision's analysis is read without it)\n"
     )
     _, whole, _ = analyze(TEXT, "--use-file-analysis")
     # every other decision reads as in the undamaged export (Alice's opening 31 lost the
@@ -118,7 +118,7 @@ def test_gnubg_analyses_a_text_export_with_a_damaged_analysis_line(tmp_path: Pat
     code, doc, err = analyze(path, "--plies", "0", "--jobs", "1")
     assert code == 0, err
     assert err.startswith(f"{path}:33:17: note: unexpected 'x5' in gnubg text export;")
-    assert err.endswith("(a line of the record's own analysis: GNU Backgammon analyses the"
+    assert err.endswith("(a part of the record's own analysis: GNU Backgammon analyses the"
                         " match anew without it)\n")  # fmt: skip
     _, whole, _ = analyze(TEXT, "--plies", "0", "--jobs", "1")
     assert doc["players"] == whole["players"] and doc["moves"] == whole["moves"]
@@ -180,3 +180,28 @@ def test_no_undamaged_gnubg_analysis_is_called_damaged(tmp_path: Path) -> None:
         path.write_bytes(gzip.decompress(gz.read_bytes()))
         match = read_match(path)
         assert not [a for g in match.games for a in g.actions if analysis_fault(a)], gz.name
+
+
+def test_an_xg_match_whose_analysis_points_past_its_rollouts_is_analysed(
+    tmp_path: Path,
+) -> None:
+    # a real XG match whose tenth roll's second candidate points to a rollout the file
+    # does not hold (no temp.xgr): a part of XG's analysis, the match read without it
+    from make_xg_fixtures import archive, real_records, rich_header, with_rolled_out_second
+
+    records = real_records()
+    move = [i for i, r in enumerate(records) if r[8] == 3][9]
+    records[move] = with_rolled_out_second(records[move])
+    path = tmp_path / "r.xg"
+    path.write_bytes(rich_header("") + archive({"temp.xg": b"".join(records)}))
+    code, doc, err = analyze(path, "--use-file-analysis")
+    assert code == 0, err
+    assert err == (
+        f"{path}: note: game 1: the analysis points to rollout 1, but 'temp.xgr' holds 0"
+        f" (record {move + 1} of 'temp.xg', byte 2348) (a part of the record's own analysis:"
+        " that decision's analysis is read without it)\n"
+    )
+    _, whole, _ = analyze(DATA.parent.parent / "data" / "real" / "xg" / "kevung__gbf__test.xg",
+                          "--use-file-analysis")  # fmt: skip
+    assert doc["players"] == whole["players"]  # (the candidate's rollout counts nowhere)
+    assert len(doc["moves"]) == len(whole["moves"])

@@ -143,8 +143,23 @@ def test_a_rollout_index_past_the_rollouts_is_a_located_error() -> None:
     move = [i for i, r in enumerate(records) if r[8] == 3][9]
     records[move] = with_rolled_out_second(records[move])
     data = rich_header("") + archive({"temp.xg": b"".join(records)})  # no temp.xgr
-    with pytest.raises(NotationError, match=r"points to rollout 1, but 'temp.xgr' holds 0"):
-        parse_xg_record(data, source_name="r.xg")
+    # a part of XG's analysis (#28): the match is read, that candidate without a rollout
+    record = parse_xg_record(data, source_name="r.xg")
+    (fault,) = record.match.read_errors
+    assert not fault.record
+    assert fault.message == (
+        "game 1: the analysis points to rollout 1, but 'temp.xgr' holds 0"
+        f" (record {move + 1} of 'temp.xg', byte 2348)"
+    )
+    whole = parse_xg_record(TEST_XG.read_bytes())
+    assert [g.actions for g in record.match.games] == [g.actions for g in whole.match.games]
+    from bgkit.verify import IssueKind, verify
+
+    report = verify(record.match)
+    assert [(e.kind, e.message) for e in report.errors] == [
+        (IssueKind.UNREADABLE_LINE, fault.message)
+    ]
+    assert report.actions_checked == verify(whole.match).actions_checked
 
 
 def _match_with_rollouts() -> bytes:

@@ -584,15 +584,15 @@ def _unread_analysis(match: Any, file: str, from_file: bool) -> None:
     for err in match.read_errors:
         if err.record:
             continue
-        name = err.source_name or match.source_name or file
+        name = visible(err.source_name or match.source_name or file)
+        where = f"{name}:{err.line}:{err.column}" if err.line else name  # (a binary record's)
         why = (
             "that decision's analysis is read without it"
             if from_file
             else "GNU Backgammon analyses the match anew without it"
         )
         click.echo(
-            f"{visible(name)}:{err.line}:{err.column}: note: {err.message}"
-            f" (a line of the record's own analysis: {why})",
+            f"{where}: note: {err.message} (a part of the record's own analysis: {why})",
             err=True,
         )
 

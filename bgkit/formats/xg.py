@@ -99,6 +99,7 @@ from bgkit.records import (
     Match,
     Move,
     Raccoon,
+    ReadError,
     Result,
     Take,
 )
@@ -497,6 +498,11 @@ class _Reader:
         self.source_name = source_name
         self.comments: tuple[str, ...] = ()
         self.rollouts: tuple[tuple[Rollout, Rollout], ...] = ()
+        self.faults: list[ReadError] | None = None
+        """Reading a match: the parts of XG's analysis that cannot be read (the match is
+        read without them); ``None``: such a part refuses the file (a position file)."""
+        self.building: _GameBuild | None = None
+        """The game whose record is being read (for the message of a fault)."""
 
     def record(self) -> XgRecord:
         game = self.open()
@@ -508,8 +514,11 @@ class _Reader:
                 0,
                 self.source_name,
             )
+        self.faults = []
         match, analysis, version = self.match(game)
         match = annotate_match(match, analysis)  # (XG's analysis travels with the actions)
+        if self.faults:
+            match = replace(match, read_errors=tuple(self.faults))
         return XgRecord(match, analysis, self.title, self.comments, version)
 
     def open(self) -> bytes:
@@ -630,11 +639,18 @@ class _Reader:
         if index < 0:
             return None
         if index >= len(self.rollouts):
-            raise rec.fail(
+            err = rec.fail(
                 f"the analysis points to rollout {index + 1}, but 'temp.xgr' holds"
                 f" {len(self.rollouts)}",
                 at,
             )
+            if self.faults is None:
+                raise err
+            # a part of XG's analysis: the match is read, the analysis without that rollout
+            # (line 0: a binary record has no line to place it at, nor a game's)
+            game = f"game {self.building.number}: " if self.building is not None else ""
+            self.faults.append(ReadError(0, 0, game + err.msg, record=False))
+            return None
         return self.rollouts[index]
 
     def match(
@@ -768,6 +784,7 @@ class _Reader:
     def cube(self, rec: _Bytes, game: _GameBuild) -> None:
         active, double, take, beaver, raccoon, cube_b = rec.unpack("<6l", 12)
         player = 0 if active == 1 else 1
+        self.building = game
         analysis = self.cube_analysis(rec)
         (comment_index,) = rec.unpack("<l", _CUBE_COMMENT)
         comment = self.comment(comment_index)
@@ -830,6 +847,7 @@ class _Reader:
         play = _play(steps_raw, view)
         if play is None:
             raise rec.fail(f"the move {list(steps_raw)} is not a checker play", 68)
+        self.building = game
         checker = self.checker_analysis(rec, play)
         (comment_index,) = rec.unpack("<l", _MOVE_COMMENT)
         comment = self.comment(comment_index) or game.pending_comment
