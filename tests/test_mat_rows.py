@@ -9,6 +9,7 @@ their lines, columns and move numbers) or the same error message.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
@@ -180,3 +181,206 @@ def test_the_lines_of_plays_of_a_record_are_few_tokens() -> None:
     in_rows = sum(str(token).count(")") for token in rows)
     other = sum(1 for t in tree.iter_subtrees() if t.data == "numbered")
     assert in_rows >= 70 and other < in_rows / 10, (in_rows, other)  # (77 move lines)
+
+
+# The whole-record fast path (mat._read_fast): the lines gnubg writes read without the
+# parser. It must give the record the parser gives, every field (places included), or
+# leave the record to the parser, which then reads it or reports its fault as ever.
+
+
+def _every_field(value: Any) -> Any:
+    """``value`` with every dataclass field spelled out (those left out of ``==`` too)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (
+            type(value).__name__,
+            tuple(
+                (f.name, _every_field(getattr(value, f.name))) for f in dataclasses.fields(value)
+            ),
+        )
+    if isinstance(value, tuple | list):
+        return tuple(_every_field(item) for item in value)
+    return repr(value)
+
+
+def _fast_and_parsed(text: str) -> tuple[Any, Any, bool]:
+    """What parse_mat makes of ``text`` with the fast path and without it (every field, or
+    the error), and whether the fast path read it."""
+
+    def outcome() -> Any:
+        try:
+            return _every_field(mat.parse_mat(text, source_name="x.mat"))
+        except BgkitError as err:
+            return ("error", type(err).__name__, str(err))
+
+    used: list[bool] = []
+    own = mat._read_fast
+
+    def watched(source: str) -> Any:
+        found = own(source)
+        used.append(found is not None)
+        return found
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mat, "_read_fast", watched)
+        fast = outcome()
+        patch.setattr(mat, "_read_fast", lambda source: None)
+        parsed = outcome()
+    return fast, parsed, any(used)
+
+
+@pytest.mark.parametrize("path", MAT_FILES, ids=lambda p: str(p.relative_to(DATA)))
+def test_the_fast_path_reads_every_record_as_the_parser(path: Path) -> None:
+    fast, parsed, _ = _fast_and_parsed(decode_bytes(path.read_bytes()))
+    assert fast == parsed
+
+
+def test_the_fast_path_reads_gnubg_records() -> None:
+    """The comparisons mean nothing if the fast path never reads: it reads every
+    self-play record gnubg wrote (its cube lines, results and score lines included)."""
+    selfplay = [p for p in MAT_FILES if p.parent.name == "selfplay"]
+    assert selfplay
+    for path in selfplay:
+        assert _fast_and_parsed(path.read_text())[2], path
+
+
+GNUBG_RECORD = """\
+; [Site "Club night"]
+; [Player 1 "Ann Lee"]
+
+ 5 point match
+
+ Game 1
+ Ann Lee : 0                    Bo : 0
+  1)                             31: 8/5 6/5
+  2) 52: 13/8 13/11              64: 24/14*
+  3) 11:                          Doubles => 2
+  4)  Takes                      31: 14/11* 14/13
+  5)  Doubles => 4                Drops
+      Wins 2 points
+
+ Game 2
+ Ann Lee : 2                    Bo : 0
+  1) 31: 8/5 6/5                 Doubles => 2
+  2)  Drops                       Wins 1 point and the match
+"""
+
+# lines of GNUBG_RECORD and what may stand there instead: each variant read alike
+VARIANTS = {
+    '; [Site "Club night"]': [
+        "",
+        "# a comment",
+        '; [Site "x"] tail',
+        "; Set Pos=-b----E-C---eE---c-e----B-/0",
+        "3 point match",
+        '   ; [Site "indented"]   ',
+    ],
+    " 5 point match": [
+        " 5 points match",
+        " 5 POINT MATCH",
+        "5point match",
+        " 5 point match x",
+        " 0 point match",
+        " 5 pt match",
+        " 0000000000005 point match",
+    ],
+    " Game 1": [" game 1", " Game1", " Game 1 x", " Games 1", " Game", " Game 01"],
+    " Ann Lee : 0                    Bo : 0": [
+        " Ann Lee : 0 Bo : 0",
+        " Ann Lee,1712.5 : 0            Bo : 0",
+        " : 0                    Bo : 0",
+        " Ann, Lee : 0                   Bo : 0",
+        " 2Ann : 0                       1Bo : 0",
+        " Ann : 02Bo : 0",
+        " Ann : 0                        Bo : 0 x",
+        " Ann Lee : 0                    Bo:0",
+        "\tAnn Lee : 0\t\t\tBo : 0",
+    ],
+    "  3) 11:                          Doubles => 2": [
+        "  3) 11:                          Redoubles => 2",
+        "  3) 11:                          DOUBLES=>2",
+        "  3) 11:                          Doubles => 231: 6/5",
+        "  3) 11:                          Doubles => 2x",
+        "  3) 11:                          Doubles 2",
+        "  3) 11: 6/5 6/5                  Doubles => 2",
+        "  3) 11: 6/5, 6/5                 Doubles => 2",
+        "  3) 11: 6/5,                     Doubles => 2",
+        "  3) 11: 6/8                      Doubles => 2",
+        "  3) 11: 6/5123: 6/5              Doubles => 2",
+        "  3) 71:                          Doubles => 2",
+        "  3) 11: Cannot Move              Doubles => 2",
+        "  3) 11:                          Beavers => 4",
+        "  3)",
+        "  3) 11:  Doubles => 2  Takes  Doubles => 4",
+        "     11:                          Doubles => 2",
+        "  3) 11:                          Doubles => 2 4) Takes",
+        "  3) 11:                          Doubles => 2 ; comment",
+    ],
+    "  4)  Takes                      31: 14/11* 14/13": [
+        "  4)  Accepts                    31: 14/11* 14/13",
+        "  4)  takesx                     31: 14/11* 14/13",
+        "  4)  Takes31: 14/11*14/13",
+        "  4)  Takes                      31: 14/11* 14/13(2)",
+        "  4)  Takes                      31: bar/22* 22/21",
+        "  4)  Takes                      31: 14/11* 14/13 Wins 1 point",
+        "  4)  Takes                      131: 14/11",
+        "  4)  Takes Drops",
+        "      Takes",
+    ],
+    "  5)  Doubles => 4                Drops": [
+        "  5)  Doubles => 4                Passes",
+        "  5)  Doubles => 4                Rejects Wins 2 points",
+        "  5)  Doubles => 4                Dropsx",
+        "  5)  Doubles => 4",
+    ],
+    "      Wins 2 points": [
+        "      Wins 2 point",
+        "      WINS 2points",
+        "Wins 2 points",
+        "                                  Wins 2 points",
+        "      Wins 2 points and the match",
+        "      Wins 2 pointsand the match",
+        "      Wins 2 points x",
+        "      Wins 2",
+        "      Wins 2 points Wins 2 points",
+        "      Losses 2 points",
+        "      Wins 2 points\n; after the game",
+        "      Wins 2 points\n      Wins 2 points",
+    ],
+    "  2)  Drops                       Wins 1 point and the match": [
+        "  2)  Drops                       Wins 1 point",
+        "  2)  Drops                       Wins 1 point and the",
+        "  2)  Drops                       Wins 1 pointand the match",
+        "  2)  Drops                       Wins1point",
+        "  2)  Drops                       Wins 1 points x",
+        "  2)  Drops                       Resigns",
+    ],
+}
+VARIANT_CASES = [(line, other) for line, others in VARIANTS.items() for other in others]
+
+
+def _variant(line: str, other: str) -> str:
+    assert GNUBG_RECORD.count(line + "\n") == 1, line
+    return GNUBG_RECORD.replace(line + "\n", other + "\n")
+
+
+def test_the_fast_path_reads_the_plain_record() -> None:
+    fast, parsed, used = _fast_and_parsed(GNUBG_RECORD)
+    assert used and fast == parsed
+
+
+@pytest.mark.parametrize(("line", "other"), VARIANT_CASES)
+def test_the_fast_path_reads_each_variant_as_the_parser(line: str, other: str) -> None:
+    fast, parsed, _ = _fast_and_parsed(_variant(line, other))
+    assert fast == parsed
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(VARIANT_CASES), max_size=4, unique_by=lambda case: case[0]))
+def test_the_fast_path_reads_mixed_variants_as_the_parser(
+    cases: list[tuple[str, str]],
+) -> None:
+    text = GNUBG_RECORD
+    for line, other in cases:
+        text = text.replace(line + "\n", other + "\n")
+    fast, parsed, _ = _fast_and_parsed(text)
+    assert fast == parsed, text

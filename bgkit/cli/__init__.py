@@ -18,15 +18,21 @@ import click
 
 from bgkit import __version__
 from bgkit.cli._common import fail, parse_dice, say
-from bgkit.cli.analyze import analyze
-from bgkit.cli.audit import audit
-from bgkit.cli.convert import convert
-from bgkit.cli.hint import hint
-from bgkit.cli.positions import moves, show
-from bgkit.cli.verify import verify
 from bgkit.errors import BgkitError, BgkitNote, error_line
 
 __all__ = ["fail", "main", "parse_dice"]
+
+# Each command's module, imported when the command is asked for: ``bgkit verify`` loads
+# only what verify needs (issue 31: start-up), ``bgkit --help`` each command for its line.
+_COMMANDS = {
+    "analyze": "bgkit.cli.analyze",
+    "audit": "bgkit.cli.audit",
+    "convert": "bgkit.cli.convert",
+    "hint": "bgkit.cli.hint",
+    "moves": "bgkit.cli.positions",
+    "show": "bgkit.cli.positions",
+    "verify": "bgkit.cli.verify",
+}
 
 
 class _Terminated(BaseException):
@@ -39,7 +45,38 @@ def _terminate(_signum: int, _frame: Any) -> None:
 
 
 class _Main(click.Group):
-    """The ``bgkit`` group: Ctrl-C, SIGTERM and a closed pipe end quietly, as Unix tools do."""
+    """The ``bgkit`` group: Ctrl-C, SIGTERM and a closed pipe end quietly, as Unix tools do.
+    Its commands are imported on first use (:data:`_COMMANDS`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._loaded: dict[str, click.Command] = {}
+        super().__init__(*args, **kwargs)
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, click.Command]:
+        """Every command by name (each module imported)."""
+        for name in _COMMANDS:
+            self._load(name)
+        return self._loaded
+
+    @commands.setter
+    def commands(self, value: dict[str, click.Command]) -> None:
+        self._loaded.update(value)
+
+    def _load(self, name: str) -> click.Command:
+        if name not in self._loaded:
+            import importlib
+
+            command = getattr(importlib.import_module(_COMMANDS[name]), name)
+            assert isinstance(command, click.Command)
+            self._loaded[name] = command
+        return self._loaded[name]
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return self._load(cmd_name) if cmd_name in _COMMANDS else None
 
     def invoke(self, ctx: click.Context) -> Any:
         previous = signal.signal(signal.SIGTERM, _terminate)
@@ -102,9 +139,6 @@ def main() -> None:
     (a bug), 4 could not finish (a lost Dask cluster), 130 interrupted.
     """
 
-
-for _command in (show, moves, verify, convert, analyze, hint, audit):
-    main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -85,6 +85,7 @@ import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from types import MethodType, SimpleNamespace
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 from lark import (
@@ -98,7 +99,7 @@ from lark import (
 from lark.exceptions import UnexpectedEOF
 
 from bgkit._grammars import parser
-from bgkit.errors import LimitError, NotationError
+from bgkit.errors import BgkitError, LimitError, NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
 from bgkit.formats._by_lines import line_starts, parse_slice
@@ -170,6 +171,10 @@ def parse_mat(text: str, *, source_name: str | None = None, strict: bool = False
     with _BUILDING:
         _BUILDER.start(source, source_name)
         try:
+            fast = _read_fast(source)
+            if fast is not None:
+                return fast
+            _BUILDER.start(source, source_name)
             try:
                 match = parser("mat", transformer=_BUILDER).parse(source)
             except UnexpectedInput as err:
@@ -1010,6 +1015,233 @@ _ROW_CELLS = re.compile(
     r"([0-9]+\))[ \t]*([0-9][0-9]:[ \t]*)([^:\n]*)"
     r"(?:([0-9][0-9]:[ \t]*)([^:\n]*))?(\n[\n \t]*)"
 )
+
+
+# ---------------------------------------------------------------------------- fast path
+# A record whose every line is of the few kinds gnubg writes is read without Lark's
+# parser: each line is matched here with mat.lark's own terminals (taken from the parser)
+# and handed to the builder's rules in the order the parser would call them, with tokens
+# at the same places. Any other line (a tab, a rating, a Set Pos line, a continuation
+# that is not a lone Wins, a cell the parser might read otherwise...) or any fault the
+# builder finds sends the whole record to the parser, which reads or reports it as ever.
+
+
+@dataclass(frozen=True, slots=True)
+class _Fast:
+    """The patterns of the lines :func:`_read_fast` reads, each matched at a line's first
+    non-blank character."""
+
+    rows: re.Pattern[str]  # PLAYS_ROWS: lines of plays (and the blanks after them)
+    tag: re.Pattern[str]  # TAG
+    comment: re.Pattern[str]  # COMMENT, not a Set Pos line
+    length: re.Pattern[str]  # INT POINTS MATCH
+    game: re.Pattern[str]  # GAME INT
+    score: re.Pattern[str]  # NAME COLON INT NAME COLON INT (no rating, no empty name)
+    number: re.Pattern[str]  # LINENO
+    cell: re.Pattern[str]  # DICE [PART...], DOUBLES _TO INT, TAKES, DROPS, WINS INT POINTS
+    wins: re.Pattern[str]  # WINS INT POINTS [AND_THE_MATCH], alone on its line
+    rules: Any  # the builder's rules as plain methods (through v_args, each call makes a
+    # new wrapper object, which would cost a third of this path)
+
+
+@functools.cache
+def _fast() -> _Fast:
+    lark = parser("mat", transformer=_BUILDER)
+
+    def term(name: str) -> str:
+        return str(lark.get_terminal(name).pattern.to_regexp())
+
+    end = r"[ ]*(?=\n)"  # (no tabs: _read_fast leaves a record with tabs to the parser)
+    whole = term("PART") + r"(?:(?<![0-9])|(?![0-9]))"  # (mat.lark's WHOLE_PART)
+    return _Fast(
+        rows=re.compile(term("PLAYS_ROWS")),
+        tag=re.compile(term("TAG")),
+        comment=re.compile(rf"(?!{term('SET_POS')}){term('COMMENT')}"),
+        length=re.compile(rf"([0-9]+)[ ]*(points?)[ ]*(match){end}", re.IGNORECASE),
+        game=re.compile(rf"(game)[ ]*([0-9]+){end}", re.IGNORECASE),
+        score=re.compile(
+            rf"({term('NAME')})(:)[ ]*([0-9]+)[ ]+({term('NAME')})(:)[ ]*([0-9]+){end}"
+        ),
+        number=re.compile(term("LINENO")),
+        cell=re.compile(
+            rf"(?:({term('DICE')})((?:{whole}(?:(?:,[ ]*)?{whole})*)?)"
+            r"|((?:re)?doubles)[ ]*(=>)[ ]*([0-9]+)(?![0-9])"
+            r"|(takes|accepts)|(drops|passes|rejects|refuses)"
+            r"|(wins)[ ]*([0-9]+)[ ]*(points?)(?:[ ]*(and[ ]+the[ ]+match))?)[ ]*",
+            re.IGNORECASE,
+        ),
+        wins=re.compile(
+            rf"(wins)[ ]*([0-9]+)[ ]*(points?)(?:[ ]*(and[ ]+the[ ]+match))?{end}",
+            re.IGNORECASE,
+        ),
+        rules=SimpleNamespace(
+            **{
+                name: MethodType(vars(_MatBuilder)[name].base_func, _BUILDER)
+                for name in _FAST_RULES
+            }
+        ),
+    )
+
+
+_FAST_RULES = (
+    "comment", "continuation", "double", "drop", "game", "match_length", "mat", "numbered",
+    "player", "plays", "row", "score_line", "tag", "take", "wins",
+)  # fmt: skip
+_HEAD_PLACE, _TOP_PLACE, _SCORE_PLACE, _GAME_PLACE = range(4)
+
+
+def _read_fast(source: str) -> Match | None:
+    """``source`` read as the parser would read it (see above), or ``None`` when a line is
+    not of the kinds read here: the parser then reads the record. The builder must have
+    been started on ``source`` (not lenient)."""
+    if "\t" in source or "\r" in source:
+        return None
+    try:
+        return _fast_lines(source)
+    except (BgkitError, _StepError):  # (the parser meets the fault again and places it)
+        return None
+
+
+def _fast_lines(source: str) -> Match | None:
+    fast, new = _fast(), Token
+    rule = fast.rules
+    items: list[Any] = []
+    game: list[Any] = []
+    head: tuple[Token, Token] | None = None
+    place = _HEAD_PLACE
+    pos, line, line_start, size = 0, 1, 0, len(source)
+    while True:
+        while pos < size and source[pos] in " \n":  # blanks and blank lines (mat.lark: _NL)
+            if source[pos] == "\n":
+                line += 1
+                line_start = pos + 1
+            pos += 1
+        if pos >= size:
+            break
+        column = pos - line_start + 1
+        if place == _GAME_PLACE:
+            m = fast.rows.match(source, pos)
+            if m is not None:
+                text = m[0]
+                game.append(rule.plays(new("PLAYS_ROWS", text, pos, line, column)))
+                line += text.count("\n")
+                line_start = pos + text.rindex("\n") + 1
+                pos = m.end()
+                continue
+        m = fast.comment.match(source, pos)
+        if m is not None:
+            if place == _HEAD_PLACE:
+                tag = fast.tag.match(source, pos)
+                if tag is not None:
+                    items.append(rule.tag(new("TAG", tag[0], pos, line, column)))
+                    pos = tag.end()
+                    continue
+            comment = rule.comment(new("COMMENT", m[0], pos, line, column))
+            (items if place in (_HEAD_PLACE, _TOP_PLACE) else game).append(comment)
+            pos = m.end()
+            continue
+        if place == _HEAD_PLACE:
+            m = fast.length.match(source, pos)
+            if m is None:
+                return None
+            items.append(rule.match_length(new("INT", m[1], pos, line, column), m[2], m[3]))
+            place, pos = _TOP_PLACE, m.end()
+            continue
+        m = fast.game.match(source, pos)
+        if m is not None:
+            if place == _SCORE_PLACE:
+                return None
+            if head is not None:
+                items.append(rule.game(*head, *game))
+            head = (
+                new("GAME", m[1], pos, line, column),
+                _fast_token("INT", m, 2, line_start, line),
+            )
+            game, place, pos = [], _SCORE_PLACE, m.end()
+            continue
+        if place == _SCORE_PLACE:
+            m = fast.score.match(source, pos)
+            if m is None:
+                return None
+            t = [_fast_token("", m, k, line_start, line) for k in range(1, 7)]
+            game.append(
+                rule.score_line(
+                    rule.player(t[0], None), t[1], t[2], rule.player(t[3], None), t[4], t[5]
+                )
+            )
+            place, pos = _GAME_PLACE, m.end()
+            continue
+        if place != _GAME_PLACE:
+            return None
+        m = fast.wins.match(source, pos)
+        if m is not None:
+            t = [_fast_token("", m, k, line_start, line) for k in range(1, 5)]
+            game.append(rule.continuation(rule.wins(t[0], t[1], t[2], t[3])))
+            pos = m.end()
+            continue
+        row = _fast_row(source, pos, line, line_start)
+        if row is None:
+            return None
+        game.append(row[0])
+        pos = row[1]
+    if place in (_HEAD_PLACE, _SCORE_PLACE):
+        return None
+    if head is not None:
+        items.append(rule.game(*head, *game))
+    match = rule.mat(*items)
+    assert isinstance(match, Match)
+    return match
+
+
+def _fast_row(
+    source: str, pos: int, line: int, line_start: int
+) -> tuple[list[_Segment], int] | None:
+    """A move line of cube actions and plays (``  9)  Takes      31: 14/11* 14/13``) as
+    mat.lark's ``row`` with one ``numbered`` (its segments) and where it ends, or None."""
+    builder, fast = _BUILDER, _fast()
+    rule = fast.rules
+    number = fast.number.match(source, pos)
+    if number is None:
+        return None
+    cells: list[_Cell] = []
+    at = number.end()
+    while source[at] != "\n":
+        m = fast.cell.match(source, at)
+        if m is None:
+            return None
+        if m[1] is not None:  # a roll and its parts
+            dice = _fast_token("DICE", m, 1, line_start, line)
+            offset = m.start(2)
+            parts = [
+                (piece[3], offset + piece.start())
+                for piece in _plays_pieces().finditer(m[2])
+                if piece[3] is not None
+            ]
+            cells.append(builder._move(dice, parts))
+        elif m[3] is not None:
+            word, value = (_fast_token("", m, k, line_start, line) for k in (3, 5))
+            cells.append(rule.double(word, value))
+        elif m[6] is not None:
+            cells.append(rule.take(_fast_token("TAKES", m, 6, line_start, line)))
+        elif m[7] is not None:
+            cells.append(rule.drop(_fast_token("DROPS", m, 7, line_start, line)))
+        else:
+            word, points, unit, whole = (
+                _fast_token("", m, k, line_start, line) for k in range(8, 12)
+            )
+            cells.append(rule.wins(word, points, unit, whole))
+        at = m.end()
+    written = Token("LINENO", number[0], pos, line, pos - line_start + 1)
+    return rule.row(rule.numbered(written, *cells)), at
+
+
+def _fast_token(kind: str, m: re.Match[str], group: int, line_start: int, line: int) -> Token:
+    """Group ``group`` of ``m`` as a token at its place (``None`` for a group not matched)."""
+    text = m[group]
+    if text is None:
+        return None  # type: ignore[return-value]  # (an optional part: the rule's None)
+    at = m.start(group)
+    return Token(kind, text, at, line, at - line_start + 1)
 
 
 _SHORT_PLAY = 80
