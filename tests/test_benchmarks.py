@@ -27,13 +27,8 @@ TINY = ("selfplay_0001.mat", "selfplay_0021.mat")  # the two smallest of data/se
 def test_bench_season_smallest_run_prints_its_ratios(tmp_path: Path) -> None:
     for name in TINY:
         shutil.copyfile(ROOT / "data" / "selfplay" / name, tmp_path / name)
-    run = subprocess.run(
-        [sys.executable, str(SCRIPT), "--only", "season", "--folder", str(tmp_path),
-         "--matches", "2", "--repeat", "1"],
-        capture_output=True, text=True, timeout=120, cwd=SCRIPT.parent,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    out = run.stdout
+    out = _run(SCRIPT, "--only", "season", "--folder", str(tmp_path), "--matches", "2",
+               "--repeat", "1")  # fmt: skip
     assert re.search(r"season: 2 matches at 0-ply", out), out
     assert re.search(r"^  wall  bgkit .* s  gnubg .* s  ratio \d+\.\d\d", out, re.M), out
     assert re.search(r"^  CPU   bgkit .* ratio \d+\.\d\d", out, re.M), out
@@ -44,15 +39,19 @@ def test_bench_season_smallest_run_prints_its_ratios(tmp_path: Path) -> None:
 
 
 def test_profile_analysis_prints_calls_per_roll_and_the_floor() -> None:
-    script = ROOT / "benchmarks" / "profile_analysis.py"
-    run = subprocess.run(
-        [sys.executable, str(script), str(ROOT / "tests" / "data" / "analysis" / "example_a.mat"),
-         "--repeat", "1"],
-        capture_output=True, text=True, timeout=120, cwd=script.parent,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stderr
-    out = run.stdout
+    example = ROOT / "tests" / "data" / "analysis" / "example_a.mat"
+    out = _run(SCRIPT.with_name("profile_analysis.py"), str(example), "--repeat", "1")
     assert re.search(r"example_a.mat, 0-ply, 13 rolls", out), out
     assert re.search(r"^    findbestmoves \(luck\) +\d+\.\d\d$", out, re.M), out
     assert re.search(r"^    Python function calls +\d+$", out, re.M), out
     assert re.search(r"floor: gnubg's analyse match \d\.\d{3} CPU s; .* = \d+\.\d\dx", out), out
+
+
+def _run(script: Path, *args: str) -> str:
+    """What the benchmark script prints (it must succeed, within two minutes)."""
+    run = subprocess.run(
+        [sys.executable, str(script), *args],
+        capture_output=True, text=True, timeout=120, cwd=script.parent,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    return run.stdout

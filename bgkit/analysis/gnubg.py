@@ -219,6 +219,7 @@ class GnubgEvaluator:
             with session.one_cpu():
                 session.run(gnubg, f"set cache {entries}")
             _Searched.deeper = False
+            _Cleared.times += 1
 
     def evaluate(self, position: Position, *, plies: int = 0) -> Evaluation:
         _check(position)
@@ -477,7 +478,8 @@ class GnubgEvaluator:
             for roll in _ROLLS:
                 moves = found[roll] = gnubg.findbestmoves(board, ci, ec, roll, *mf)
                 out[roll] = float(moves[0]["score"]) if moves else None
-        self._rolled = None if plies or _Searched.deeper else (board, ci, found)
+        fresh = not plies and not _Searched.deeper
+        self._rolled = (board, ci, _Cleared.times, found) if fresh else None
         return out
 
     def _rolled_plays(self, position: Position, dice: tuple[int, int]) -> list[dict[str, Any]]:
@@ -488,8 +490,9 @@ class GnubgEvaluator:
         unstable sort, so plays of equal scores may come in another order otherwise."""
         rolled = self._rolled
         if rolled is not None and dice[0] >= dice[1] and not _Searched.deeper:
-            board, ci, found = rolled
-            if ci is _cubeinfo(self._gnubg(), position) and board == _board(position):
+            board, ci, cleared, found = rolled
+            same = ci is _cubeinfo(self._gnubg(), position) and cleared == _Cleared.times
+            if same and board == _board(position):
                 _check(position)
                 return found[dice]
         return self._findbestmoves(position, dice, 0, 0)
@@ -871,8 +874,17 @@ def _eval_id(position: Position) -> str:
     return f"{pos.gnubg_id()}:{pos.match_id()}"
 
 
-_Rolled = tuple[Any, dict[str, Any], dict[tuple[int, int], list[dict[str, Any]]]]
-"""gnubg's board, cube info and each roll's plays (its ``findbestmoves``) of a position."""
+_Rolled = tuple[Any, dict[str, Any], int, dict[tuple[int, int], list[dict[str, Any]]]]
+"""gnubg's board and cube info of a position, :attr:`_Cleared.times` then, and each
+roll's plays (its ``findbestmoves``)."""
+
+
+class _Cleared:
+    """How many times an evaluator of this process emptied gnubg's cache (what one
+    evaluator kept from before is not what gnubg would answer after)."""
+
+    times = 0
+
 
 _Scored = tuple[Key, float, int, Chances | None]
 """A play's result, equity, depth and (from ``hint``) the mover's chances."""
