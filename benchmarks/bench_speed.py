@@ -239,7 +239,7 @@ def bench_verify(count: int, repeat: int) -> None:
     n = int(runs[0][3])
     g = times["gnubg"]
     print(f"verify: {len(records)} gnubg .mat records, {n} actions (gnubg: import mat, 1 thread)")
-    line(f"bgkit verify -q ({CORES} processes)", times["bgkit"], g, goal="<= 5")
+    line(f"bgkit verify -q ({CORES} processes)", times["bgkit"], g, goal="<= 4")
     line("bgkit verify -q -j 1", times["bgkit1"], g)
     start_up += times["python"]  # (the interpreter's own start, before the parts' clock)
     best = start_up + (reading + replay) / CORES

@@ -384,3 +384,33 @@ def test_the_fast_path_reads_mixed_variants_as_the_parser(
         text = text.replace(line + "\n", other + "\n")
     fast, parsed, _ = _fast_and_parsed(text)
     assert fast == parsed, text
+
+
+@pytest.mark.parametrize(
+    "name", ["LINENO", "DICE", "PART", "_NL", "PLAYS_ROWS", "TAG", "COMMENT", "SET_POS", "NAME"]
+)
+def test_the_fast_path_matches_the_grammars_terminals(name: str) -> None:
+    """The fast path and the pieces of a line of plays match mat.lark's terminals as Lark
+    compiles them, so that an edited grammar cannot leave them behind."""
+    from bgkit._grammars import parser
+
+    compiled = parser("mat", transformer=mat._BUILDER).get_terminal(name).pattern.to_regexp()
+    assert getattr(mat, "_TERM_" + name.strip("_")) == compiled
+
+
+def test_a_gnubg_record_is_read_without_lark() -> None:
+    """Reading (and verifying) a record of gnubg's lines loads no Lark (issue 31: start-up);
+    a record with a line the fast path leaves to the parser does."""
+    import subprocess
+    import sys
+
+    code = "import sys\nfrom bgkit import verify\nverify({path!r})\nprint('lark' in sys.modules)"
+    for path, loaded in (
+        (DATA / "selfplay" / "selfplay_0003.mat", "False"),
+        (DATA / "fixtures" / "handwritten_3pt_syntax1.mat", "True"),
+    ):
+        run = subprocess.run(
+            [sys.executable, "-c", code.format(path=str(path))],
+            capture_output=True, text=True, check=True, timeout=60,
+        )  # fmt: skip
+        assert run.stdout.split() == [loaded], path

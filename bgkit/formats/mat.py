@@ -85,24 +85,11 @@ import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from types import MethodType, SimpleNamespace
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
-from lark import (
-    Token,
-    Transformer,
-    UnexpectedCharacters,
-    UnexpectedInput,
-    UnexpectedToken,
-    v_args,
-)
-from lark.exceptions import UnexpectedEOF
-
-from bgkit._grammars import parser
 from bgkit.errors import BgkitError, LimitError, NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import line_starts, parse_slice
 from bgkit.formats._ratings import rating_tags
 from bgkit.limits import active, check_integer, check_name, check_play_steps, check_text
 from bgkit.play import Play, Step, _StepError, part_steps
@@ -123,9 +110,13 @@ from bgkit.records import (
 )
 
 if TYPE_CHECKING:
+    from lark import Lark, Token, UnexpectedInput
+
     from bgkit.position import Position
 
 __all__ = ["dumps_mat", "parse_mat", "parse_set_pos", "read_mat", "write_mat"]
+
+_T = TypeVar("_T")
 
 # The right column's start is taken from the score line but kept in this range: left
 # cells start right after the move number, right cells at column 33 (gnubg) or later.
@@ -174,6 +165,8 @@ def parse_mat(text: str, *, source_name: str | None = None, strict: bool = False
             fast = _read_fast(source)
             if fast is not None:
                 return fast
+            from lark import UnexpectedInput  # (a record of gnubg's lines needs no Lark)
+
             _BUILDER.start(source, source_name)
             try:
                 match = parser("mat", transformer=_BUILDER).parse(source)
@@ -316,12 +309,26 @@ class _Tag:
     value: str
 
 
-@v_args(inline=True)
-class _MatBuilder(Transformer[Token, Match]):
-    """Builds :class:`Match` from the tree; rule and alias names as in ``mat.lark``."""
+def _inline_rules(cls: type[_T]) -> type[_T]:
+    """Lark's ``v_args(inline=True)`` without Lark: the parser, given an object as its
+    transformer, calls each rule's method with the rule's children as arguments when the
+    method's ``visit_wrapper`` says so; the fast path calls the same methods directly."""
+    for name, value in vars(cls).items():
+        if callable(value) and not name.startswith("_"):
+            value.visit_wrapper = _children_inline
+    return cls
+
+
+def _children_inline(method: Any, _rule: str, children: list[Any], _meta: Any) -> Any:
+    return method(*children)
+
+
+@_inline_rules
+class _MatBuilder:
+    """Builds :class:`Match` from the tree; rule and alias names as in ``mat.lark`` (the
+    parser's transformer: it runs the rules as it parses)."""
 
     def __init__(self) -> None:
-        super().__init__(visit_tokens=False)
         self.start("", None)
 
     def start(self, source: str, source_name: str | None, *, lenient: bool = False) -> None:
@@ -549,7 +556,7 @@ class _MatBuilder(Transformer[Token, Match]):
                     break
                 where = start + m.start(group)
                 column = where - line_start + 1
-                dice = Token("DICE", dice_text, where, line, column)
+                dice = _token("DICE", dice_text, where, line, column)
                 written = m[group + 1].rstrip(" \t")
                 play = _play_of(written) if len(written) <= _SHORT_PLAY else None
                 if play is None or len(play.steps) > max_steps:
@@ -564,7 +571,7 @@ class _MatBuilder(Transformer[Token, Match]):
                     cell = _Cell("move", (roll, play), dice, visual)
                 cells.append(cell)
             where = start + at
-            number = Token("LINENO", m[1], where, line, where - line_start + 1)
+            number = _token("LINENO", m[1], where, line, where - line_start + 1)
             segments.append(self._numbered(number, cells))
             newlines = m[6]
             line += newlines.count("\n")
@@ -610,7 +617,7 @@ class _MatBuilder(Transformer[Token, Match]):
         """The PART terminals in ``rows[begin:end]``, each with its offset in the source."""
         return [
             (piece[3], offset + begin + piece.start())
-            for piece in _plays_pieces().finditer(rows[begin:end])
+            for piece in _PLAYS_PIECES.finditer(rows[begin:end])
             if piece[3] is not None
         ]
 
@@ -624,7 +631,7 @@ class _MatBuilder(Transformer[Token, Match]):
         parts: list[tuple[str, int]] = []
         cells: list[_Cell] = []
         segments: list[_Segment] = []
-        for piece in _plays_pieces().finditer(rows):
+        for piece in _PLAYS_PIECES.finditer(rows):
             at = start + piece.start()
             if piece[3] is not None:
                 parts.append((piece[3], at))
@@ -632,9 +639,9 @@ class _MatBuilder(Transformer[Token, Match]):
                 if dice is not None:
                     cells.append(self._move(dice, parts))
                     parts = []
-                dice = Token("DICE", piece[2], at, line, at - line_start + 1)
+                dice = _token("DICE", piece[2], at, line, at - line_start + 1)
             elif piece[1] is not None:
-                number = Token("LINENO", piece[1].rstrip(" \t"), at, line, at - line_start + 1)
+                number = _token("LINENO", piece[1].rstrip(" \t"), at, line, at - line_start + 1)
             elif piece[4] is not None:  # the end of a line (and blank lines after it)
                 if dice is not None:
                     cells.append(self._move(dice, parts))
@@ -837,6 +844,10 @@ def _read_by_lines(source: str, first: NotationError) -> Match:
     cannot be read: then nothing of it is a record. A game whose score line cannot be read
     is left out, with one error (its lines belong to no players).
     """
+    from lark import UnexpectedInput
+
+    from bgkit.formats._by_lines import line_starts
+
     builder = _BUILDER
     assert builder.faults is not None
     starts = line_starts(source)[:-1]  # (the source ends with a line end)
@@ -922,6 +933,8 @@ _GAME_LINE = re.compile(r"[ \t]*game[ \t]+[0-9]", re.IGNORECASE)
 
 def _lost_game(source: str, start: int, end: int, line: int) -> bool:
     """Whether the line that could not be read as a game's line is a score line."""
+    from lark import UnexpectedInput
+
     try:
         return isinstance(_parse_line(source, start, end, line, _SCORE), _ScoreLine)
     except (UnexpectedInput, _LineFault, _StepError):
@@ -936,6 +949,8 @@ def _end_game(items: list[Any]) -> _GameItem:
 def _parse_line(source: str, start: int, end: int, line: int, rule: str) -> Any:
     """Parse the line ``source[start:end]`` (with its line end) with mat.lark's start rule
     ``rule``, its tokens placed in ``source``."""
+    from bgkit.formats._by_lines import parse_slice
+
     return parse_slice(
         parser("mat", start=rule, transformer=_BUILDER), source, start, end, line, rule
     )
@@ -986,7 +1001,33 @@ def _place_comments(
 
 def _strip_blanks(token: Token) -> Token:
     """``token`` without the blanks its terminal takes after it (mat.lark: LINENO)."""
-    return Token.new_borrow_pos(token.type, token.rstrip(" \t"), token)
+    return _token(token.type, token.rstrip(" \t"), token.start_pos, token.line, token.column)
+
+
+class _Place(str):
+    """A token made by this module (the fast path, a line of plays taken apart): its text,
+    terminal and place, as the parser's tokens (Lark's ``Token``) give them."""
+
+    __slots__ = ("column", "line", "start_pos", "type")
+    type: str
+    start_pos: int | None
+    line: int | None
+    column: int | None
+
+
+def _token(kind: str, text: str, start: int | None, line: int | None, column: int | None) -> Token:
+    """A token of terminal ``kind`` at offset ``start``, ``line`` and ``column``, without Lark
+    (a record read by the fast path never loads Lark)."""
+    token = _Place(text)
+    token.type, token.start_pos, token.line, token.column = kind, start, line, column
+    return cast("Token", token)
+
+
+def parser(name: str, start: str | None = None, **options: Any) -> Lark:
+    """:func:`bgkit._grammars.parser`, imported (with Lark) on first use."""
+    from bgkit._grammars import parser as build
+
+    return build(name, start, **options)
 
 
 # The parser runs the builder's rules as it goes (no tree); records are read one at a time.
@@ -994,16 +1035,33 @@ _BUILDER = _MatBuilder()
 _BUILDING = threading.Lock()
 
 
-@functools.cache
-def _plays_pieces() -> re.Pattern[str]:
-    """The terminals a PLAYS_ROWS token is made of (mat.lark), matched one after another:
-    LINENO (group 1), DICE (2), PART (3), _NL (4) or the comma between two parts."""
-    terminals = parser("mat", transformer=_BUILDER)
-    pieces = [
-        terminals.get_terminal(name).pattern.to_regexp()
-        for name in ("LINENO", "DICE", "PART", "_NL")
-    ]
-    return re.compile("|".join(f"({piece})" for piece in pieces) + r"|,[ \t]*")
+# mat.lark's terminals that the fast path and the pieces of a PLAYS_ROWS token match, as
+# Lark's parser compiles them (tests/test_mat_rows.py checks that they are the grammar's):
+# reading a record of gnubg's lines needs no Lark.
+_TERM_LINENO = "[0-9]+\\)[ \t]*"
+_TERM_DICE = "[0-9][0-9]:[ \t]*"
+_TERM_PART = (
+    "(?i:(?:[0-9]+|bar|off)(?:[ \t]*\\/[ \t]*(?:[0-9]+|bar|off)(?:[ "
+    "\t]*\\*)?)+(?:[ \t]*\\([ \t]*[0-9]+[ \t]*\\))?[ \t]*)"
+)
+_TERM_NL = "(\r?\n[ \t]*)+"
+_TERM_WHOLE_PART = _TERM_PART + "(?:(?<![0-9])|(?![0-9]))"
+_TERM_PLAYS_ROWS = (
+    f"(?:{_TERM_LINENO}(?:{_TERM_DICE}(?:{_TERM_WHOLE_PART}"
+    f"(?:(?:,[ \t]*)?{_TERM_WHOLE_PART})*)?){{1,2}}{_TERM_NL})+"
+)
+_TERM_TAG = ';[ \t]*\\[[^\\]"\n]*"[^\n]*"\\][ \t]*(?=\n)'
+_TERM_COMMENT = "[;#][^\n]*"
+_TERM_SET_POS = "(?i:;[ \t]*Set[ \t]+Pos[ \t]*=[^\n]*)"
+_TERM_NAME = "[^\\s:,;#](?:[^:\n,]|,(?![ \t]*[0-9]))*"
+
+
+_PLAYS_PIECES = re.compile(
+    "|".join(f"({piece})" for piece in (_TERM_LINENO, _TERM_DICE, _TERM_PART, _TERM_NL))
+    + r"|,[ \t]*"
+)
+"""The terminals a PLAYS_ROWS token is made of (mat.lark), matched one after another:
+LINENO (group 1), DICE (2), PART (3), _NL (4) or the comma between two parts."""
 
 
 # A line of a PLAYS_ROWS token: LINENO (1) without its blanks, a DICE (2) and its parts (3),
@@ -1018,9 +1076,9 @@ _ROW_CELLS = re.compile(
 
 
 # ---------------------------------------------------------------------------- fast path
-# A record whose every line is of the few kinds gnubg writes is read without Lark's
-# parser: each line is matched here with mat.lark's own terminals (taken from the parser)
-# and handed to the builder's rules in the order the parser would call them, with tokens
+# A record whose every line is of the few kinds gnubg writes is read without Lark (not
+# even imported): each line is matched here with mat.lark's own terminals (_TERM_*) and
+# handed to the builder's rules in the order the parser would call them, with tokens
 # at the same places. Any other line (a tab, a rating, a Set Pos line, a continuation
 # that is not a lone Wins, a cell the parser might read otherwise...) or any fault the
 # builder finds sends the whole record to the parser, which reads or reports it as ever.
@@ -1040,53 +1098,29 @@ class _Fast:
     number: re.Pattern[str]  # LINENO
     cell: re.Pattern[str]  # DICE [PART...], DOUBLES _TO INT, TAKES, DROPS, WINS INT POINTS
     wins: re.Pattern[str]  # WINS INT POINTS [AND_THE_MATCH], alone on its line
-    rules: Any  # the builder's rules as plain methods (through v_args, each call makes a
-    # new wrapper object, which would cost a third of this path)
 
 
-@functools.cache
-def _fast() -> _Fast:
-    lark = parser("mat", transformer=_BUILDER)
-
-    def term(name: str) -> str:
-        return str(lark.get_terminal(name).pattern.to_regexp())
-
-    end = r"[ ]*(?=\n)"  # (no tabs: _read_fast leaves a record with tabs to the parser)
-    whole = term("PART") + r"(?:(?<![0-9])|(?![0-9]))"  # (mat.lark's WHOLE_PART)
-    return _Fast(
-        rows=re.compile(term("PLAYS_ROWS")),
-        tag=re.compile(term("TAG")),
-        comment=re.compile(rf"(?!{term('SET_POS')}){term('COMMENT')}"),
-        length=re.compile(rf"([0-9]+)[ ]*(points?)[ ]*(match){end}", re.IGNORECASE),
-        game=re.compile(rf"(game)[ ]*([0-9]+){end}", re.IGNORECASE),
-        score=re.compile(
-            rf"({term('NAME')})(:)[ ]*([0-9]+)[ ]+({term('NAME')})(:)[ ]*([0-9]+){end}"
-        ),
-        number=re.compile(term("LINENO")),
-        cell=re.compile(
-            rf"(?:({term('DICE')})((?:{whole}(?:(?:,[ ]*)?{whole})*)?)"
-            r"|((?:re)?doubles)[ ]*(=>)[ ]*([0-9]+)(?![0-9])"
-            r"|(takes|accepts)|(drops|passes|rejects|refuses)"
-            r"|(wins)[ ]*([0-9]+)[ ]*(points?)(?:[ ]*(and[ ]+the[ ]+match))?)[ ]*",
-            re.IGNORECASE,
-        ),
-        wins=re.compile(
-            rf"(wins)[ ]*([0-9]+)[ ]*(points?)(?:[ ]*(and[ ]+the[ ]+match))?{end}",
-            re.IGNORECASE,
-        ),
-        rules=SimpleNamespace(
-            **{
-                name: MethodType(vars(_MatBuilder)[name].base_func, _BUILDER)
-                for name in _FAST_RULES
-            }
-        ),
-    )
-
-
-_FAST_RULES = (
-    "comment", "continuation", "double", "drop", "game", "match_length", "mat", "numbered",
-    "player", "plays", "row", "score_line", "tag", "take", "wins",
-)  # fmt: skip
+_FAST_END = r"[ ]*(?=\n)"  # (no tabs: _read_fast leaves a record with tabs to the parser)
+_FAST = _Fast(
+    rows=re.compile(_TERM_PLAYS_ROWS),
+    tag=re.compile(_TERM_TAG),
+    comment=re.compile(f"(?!{_TERM_SET_POS}){_TERM_COMMENT}"),
+    length=re.compile(rf"([0-9]+)[ ]*(points?)[ ]*(match){_FAST_END}", re.IGNORECASE),
+    game=re.compile(rf"(game)[ ]*([0-9]+){_FAST_END}", re.IGNORECASE),
+    score=re.compile(f"({_TERM_NAME})(:)[ ]*([0-9]+)[ ]+({_TERM_NAME})(:)[ ]*([0-9]+){_FAST_END}"),
+    number=re.compile(_TERM_LINENO),
+    cell=re.compile(
+        f"(?:({_TERM_DICE})((?:{_TERM_WHOLE_PART}(?:(?:,[ ]*)?{_TERM_WHOLE_PART})*)?)"
+        r"|((?:re)?doubles)[ ]*(=>)[ ]*([0-9]+)(?![0-9])"
+        r"|(takes|accepts)|(drops|passes|rejects|refuses)"
+        r"|(wins)[ ]*([0-9]+)[ ]*(points?)(?:[ ]*(and[ ]+the[ ]+match))?)[ ]*",
+        re.IGNORECASE,
+    ),
+    wins=re.compile(
+        rf"(wins)[ ]*([0-9]+)[ ]*(points?)(?:[ ]*(and[ ]+the[ ]+match))?{_FAST_END}",
+        re.IGNORECASE,
+    ),
+)
 _HEAD_PLACE, _TOP_PLACE, _SCORE_PLACE, _GAME_PLACE = range(4)
 
 
@@ -1103,8 +1137,7 @@ def _read_fast(source: str) -> Match | None:
 
 
 def _fast_lines(source: str) -> Match | None:
-    fast, new = _fast(), Token
-    rule = fast.rules
+    fast, new, builder = _FAST, _token, _BUILDER
     items: list[Any] = []
     game: list[Any] = []
     head: tuple[Token, Token] | None = None
@@ -1123,7 +1156,7 @@ def _fast_lines(source: str) -> Match | None:
             m = fast.rows.match(source, pos)
             if m is not None:
                 text = m[0]
-                game.append(rule.plays(new("PLAYS_ROWS", text, pos, line, column)))
+                game.append(builder.plays(new("PLAYS_ROWS", text, pos, line, column)))
                 line += text.count("\n")
                 line_start = pos + text.rindex("\n") + 1
                 pos = m.end()
@@ -1133,10 +1166,10 @@ def _fast_lines(source: str) -> Match | None:
             if place == _HEAD_PLACE:
                 tag = fast.tag.match(source, pos)
                 if tag is not None:
-                    items.append(rule.tag(new("TAG", tag[0], pos, line, column)))
+                    items.append(builder.tag(new("TAG", tag[0], pos, line, column)))
                     pos = tag.end()
                     continue
-            comment = rule.comment(new("COMMENT", m[0], pos, line, column))
+            comment = builder.comment(new("COMMENT", m[0], pos, line, column))
             (items if place in (_HEAD_PLACE, _TOP_PLACE) else game).append(comment)
             pos = m.end()
             continue
@@ -1144,7 +1177,8 @@ def _fast_lines(source: str) -> Match | None:
             m = fast.length.match(source, pos)
             if m is None:
                 return None
-            items.append(rule.match_length(new("INT", m[1], pos, line, column), m[2], m[3]))
+            number = new("INT", m[1], pos, line, column)
+            items.append(builder.match_length(number, cast("Token", m[2]), cast("Token", m[3])))
             place, pos = _TOP_PLACE, m.end()
             continue
         m = fast.game.match(source, pos)
@@ -1152,7 +1186,7 @@ def _fast_lines(source: str) -> Match | None:
             if place == _SCORE_PLACE:
                 return None
             if head is not None:
-                items.append(rule.game(*head, *game))
+                items.append(builder.game(*head, *game))
             head = (
                 new("GAME", m[1], pos, line, column),
                 _fast_token("INT", m, 2, line_start, line),
@@ -1165,8 +1199,8 @@ def _fast_lines(source: str) -> Match | None:
                 return None
             t = [_fast_token("", m, k, line_start, line) for k in range(1, 7)]
             game.append(
-                rule.score_line(
-                    rule.player(t[0], None), t[1], t[2], rule.player(t[3], None), t[4], t[5]
+                builder.score_line(
+                    builder.player(t[0], None), t[1], t[2], builder.player(t[3], None), t[4], t[5]
                 )
             )
             place, pos = _GAME_PLACE, m.end()
@@ -1176,7 +1210,7 @@ def _fast_lines(source: str) -> Match | None:
         m = fast.wins.match(source, pos)
         if m is not None:
             t = [_fast_token("", m, k, line_start, line) for k in range(1, 5)]
-            game.append(rule.continuation(rule.wins(t[0], t[1], t[2], t[3])))
+            game.append(builder.continuation(builder.wins(t[0], t[1], t[2], t[3])))
             pos = m.end()
             continue
         row = _fast_row(source, pos, line, line_start)
@@ -1187,8 +1221,8 @@ def _fast_lines(source: str) -> Match | None:
     if place in (_HEAD_PLACE, _SCORE_PLACE):
         return None
     if head is not None:
-        items.append(rule.game(*head, *game))
-    match = rule.mat(*items)
+        items.append(builder.game(*head, *game))
+    match = builder.mat(*items)
     assert isinstance(match, Match)
     return match
 
@@ -1198,8 +1232,7 @@ def _fast_row(
 ) -> tuple[list[_Segment], int] | None:
     """A move line of cube actions and plays (``  9)  Takes      31: 14/11* 14/13``) as
     mat.lark's ``row`` with one ``numbered`` (its segments) and where it ends, or None."""
-    builder, fast = _BUILDER, _fast()
-    rule = fast.rules
+    builder, fast = _BUILDER, _FAST
     number = fast.number.match(source, pos)
     if number is None:
         return None
@@ -1214,25 +1247,25 @@ def _fast_row(
             offset = m.start(2)
             parts = [
                 (piece[3], offset + piece.start())
-                for piece in _plays_pieces().finditer(m[2])
+                for piece in _PLAYS_PIECES.finditer(m[2])
                 if piece[3] is not None
             ]
             cells.append(builder._move(dice, parts))
         elif m[3] is not None:
             word, value = (_fast_token("", m, k, line_start, line) for k in (3, 5))
-            cells.append(rule.double(word, value))
+            cells.append(builder.double(word, value))
         elif m[6] is not None:
-            cells.append(rule.take(_fast_token("TAKES", m, 6, line_start, line)))
+            cells.append(builder.take(_fast_token("TAKES", m, 6, line_start, line)))
         elif m[7] is not None:
-            cells.append(rule.drop(_fast_token("DROPS", m, 7, line_start, line)))
+            cells.append(builder.drop(_fast_token("DROPS", m, 7, line_start, line)))
         else:
             word, points, unit, whole = (
                 _fast_token("", m, k, line_start, line) for k in range(8, 12)
             )
-            cells.append(rule.wins(word, points, unit, whole))
+            cells.append(builder.wins(word, points, unit, whole))
         at = m.end()
-    written = Token("LINENO", number[0], pos, line, pos - line_start + 1)
-    return rule.row(rule.numbered(written, *cells)), at
+    written = _token("LINENO", number[0], pos, line, pos - line_start + 1)
+    return builder.row(builder.numbered(written, *cells)), at
 
 
 def _fast_token(kind: str, m: re.Match[str], group: int, line_start: int, line: int) -> Token:
@@ -1241,7 +1274,7 @@ def _fast_token(kind: str, m: re.Match[str], group: int, line_start: int, line: 
     if text is None:
         return None  # type: ignore[return-value]  # (an optional part: the rule's None)
     at = m.start(group)
-    return Token(kind, text, at, line, at - line_start + 1)
+    return _token(kind, text, at, line, at - line_start + 1)
 
 
 _SHORT_PLAY = 80
@@ -1256,7 +1289,7 @@ def _play_of(text: str) -> Play | None:
     when a part cannot be read (the caller reads it again to place the fault). Records
     repeat their plays, so one :class:`Play` serves every move written the same way."""
     steps: list[Step] = []
-    for piece in _plays_pieces().finditer(text):
+    for piece in _PLAYS_PIECES.finditer(text):
         part = piece[3]
         if part is None:
             continue
@@ -1367,6 +1400,8 @@ def _syntax_error(err: UnexpectedInput, source: str, source_name: str | None) ->
 def _syntax_message(pos: int, expected: set[str], source: str) -> tuple[int, str]:
     """Where in ``source`` the syntax error at ``pos`` stands and what it says, from the
     terminals the parser accepted there."""
+    from lark import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
     if "PART" in expected and _PLAY_START.match(source, pos):
         # a broken play: mat.lark takes a part as one token, so play.lark finds the spot
         line = source[pos : source.find("\n", pos)]
@@ -1397,6 +1432,8 @@ _PLAY_TERMINALS = frozenset({"INT", "BAR", "OFF", "HIT"})
 def _error_place(err: UnexpectedInput, text: str, start: int = 0) -> tuple[int, set[str]]:
     """Where Lark's error stands (an offset in the text parsed, whose part ``text`` from
     offset ``start`` on was given to Lark), and the terminals it would have accepted."""
+    from lark import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     pos: int
     if isinstance(err, UnexpectedCharacters):
         pos = err.pos_in_stream or 0
