@@ -18,7 +18,6 @@ import errno
 import os
 import re
 import stat
-import uuid
 from pathlib import Path
 
 __all__ = ["file_kind", "write_atomic"]
@@ -71,7 +70,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, force: bool = Fal
     if not folder.is_dir():
         raise FileNotFoundError(errno.ENOENT, f"no such folder: {folder}", os.fspath(path))
     _remove_stale(target)
-    tmp = target.with_name(f".{target.name}.bgkit-{os.getpid()}-{uuid.uuid4().hex[:12]}.tmp")
+    tmp = target.with_name(f".{target.name}.bgkit-{os.getpid()}-{os.urandom(6).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:

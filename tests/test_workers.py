@@ -96,7 +96,7 @@ def folder_of_copies(tmp_path: Path, n: int) -> Path:
 
 
 def test_verify_workers_die_with_the_main_process(tmp_path: Path) -> None:
-    folder = folder_of_copies(tmp_path, 600)
+    folder = folder_of_copies(tmp_path, 1500)  # (600 took 1.6 s: little room on a quiet machine)
     kill_main_and_check(["verify", "-q", "--jobs", "2", str(folder)], workers=2, cwd=tmp_path)
 
 
