@@ -279,3 +279,34 @@ def test_two_viewers_in_a_notebook_page_each_keep_their_keys(browser: Any, tmp_p
     assert viewers.nth(0).locator(".bgv-cands").count() == 0
     assert problems == []
     page.close()
+
+
+# Each finding's cells, and whether each is whole on the screen (the page's tables of
+# files may scroll sideways in their box; a finding's message may not hide there).
+FINDINGS = """() => {
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('h3 + .scroll tbody tr')].map(tr =>
+    [...tr.cells].map(td => { const r = td.getBoundingClientRect();
+      return [td.textContent, r.left >= -0.5 && r.right <= width + 0.5 && r.width > 0]; }));
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_audit_page_shows_every_finding_whole(
+    browser: Any, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    from bgkit.audit import audit
+    from bgkit.audit.html import audit_html
+
+    result = audit([str(ROOT / "data" / "faults")], jobs=1, progress=False)
+    page_path = tmp_path / "audit.html"
+    page_path.write_text(audit_html(result), encoding="utf-8")
+    page, problems = open_page(browser, page_path, size)
+    rows = page.evaluate(FINDINGS)
+    assert len(rows) == len(result.findings) > 10
+    hidden = [cells for cells in rows if not all(whole for _, whole in cells)]
+    assert hidden == [], f"at {size[0]} px, findings not whole on the screen: {hidden[:3]}"
+    found = page.evaluate(LAYOUT)
+    assert found["scroll"] <= found["width"] and found["small"] == []
+    assert problems == []
+    page.close()

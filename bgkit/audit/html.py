@@ -32,6 +32,11 @@ th,td{padding:4px 8px;text-align:left;vertical-align:top;border-bottom:1px solid
 th{background:#f0f0f1;position:sticky;top:0}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 td.file{word-break:break-all;min-width:12em}
+td.where{min-width:9em}
+@media (max-width:640px){table.stack thead{display:none}
+table.stack tr{display:block;padding:4px 8px;border-bottom:1px solid #eee}
+table.stack td{display:inline;padding:0 6px 0 0;border:0}
+table.stack td:last-child{display:block;padding:2px 0 2px}}
 .badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:.8rem;
 font-weight:600;white-space:nowrap}
 .clean{background:#d1f0d9;color:#0a5c26}.notes{background:#e5eefa;color:#1e4b8f}
@@ -83,18 +88,30 @@ def _stat(value: int, label: str) -> str:
     return f"<div><b>{value}</b>{escape(label)}</div>"
 
 
-def _table(head: list[str], rows: list[list[str]], numeric: set[int] | None = None) -> str:
+def _table(
+    head: list[str],
+    rows: list[list[str]],
+    numeric: set[int] | None = None,
+    *,
+    stack: bool = False,
+) -> str:
+    """A table in a box that scrolls sideways; ``stack``: on a phone each row is shown as
+    its cells in a line and the last (the message) below them, the whole width of the
+    screen, instead (the first cell is then a place, not a file)."""
     numeric = numeric or set()
+    first = " class='where'" if stack else " class='file'"
     cells = "".join(f"<th scope='col'>{escape(h)}</th>" for h in head)
     body = []
     for row in rows:
         tds = []
         for i, cell in enumerate(row):
-            cls = " class='num'" if i in numeric else " class='file'" if i == 0 else ""
+            cls = " class='num'" if i in numeric else first if i == 0 else ""
             tds.append(f"<td{cls}>{cell}</td>")
         body.append("<tr>" + "".join(tds) + "</tr>")
+    table = "<table class='stack'>" if stack else "<table>"
     return (
-        f"<div class='scroll'><table><thead><tr>{cells}</tr></thead>"
+        f"<div class='scroll'>{table}"
+        f"<thead><tr>{cells}</tr></thead>"
         f"<tbody>{''.join(body)}</tbody></table></div>"
     )
 
@@ -348,7 +365,7 @@ def _findings_section(result: AuditResult) -> str:
                 ]
             )
         out.append(f"<h3 id='{_anchor(file)}'>{escape(str(file))}</h3>")
-        out.append(_table(["where", "severity", "kind", "message"], rows))
+        out.append(_table(["where", "severity", "kind", "message"], rows, stack=True))
     return "".join(out)
 
 
