@@ -542,7 +542,10 @@ class _Reader:
         of its ``member``'s value."""
         pos = self.here.get(tuple(path))
         if pos is not None and member is not None:
-            pos = _locate(self.text, [member], pos)
+            # (the object's members are checked already: a string of an annotation cannot
+            # hold the member's key followed by ':', so the first one found is the member)
+            found = _MEMBER[member].search(self.text, pos)
+            pos = found.end() if found else _locate(self.text, [member], pos)
         return (0, 0) if pos is None else self.place(pos)
 
     # -- the match
@@ -704,12 +707,17 @@ class _Reader:
 
 
 _KINDS = ("move", "double", "take", "drop", "beaver", "raccoon")
+_MEMBER = {key: re.compile(f'"{key}"[ \t\n\r]*:[ \t\n\r]*') for key in ("play", "value", "type")}
+"""The key of the member an action is placed at, up to its value."""
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()  # (its raw_decode keeps no state: one for every walk)
 
 
 def _skip(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in " \t\n\r":
-        pos += 1
-    return pos
+    """The offset of the first character at or after ``pos`` that is not JSON's space."""
+    return _SPACE.match(text, pos).end()  # type: ignore[union-attr]  # (always matches)
 
 
 def _item_offsets(text: str, pos: int) -> list[int]:
@@ -717,7 +725,7 @@ def _item_offsets(text: str, pos: int) -> list[int]:
     item decoded once (in C)."""
     if text[pos : pos + 1] != "[":
         return []
-    decoder = json.JSONDecoder()
+    decoder = _DECODER
     out: list[int] = []
     pos = _skip(text, pos + 1)
     try:
@@ -734,7 +742,7 @@ def _item_offsets(text: str, pos: int) -> list[int]:
 def _locate(text: str, path: _Path, start: int = 0) -> int:
     """The offset in ``text`` (valid JSON) of the value at ``path`` from the value at
     ``start`` (the document's top), as near as it can tell."""
-    decoder = json.JSONDecoder()
+    decoder = _DECODER
 
     def skip(pos: int) -> int:
         return _skip(text, pos)
