@@ -535,3 +535,22 @@ def test_a_step_away_from_home_is_an_illegal_play_not_a_bad_document() -> None:
     (error,) = verify(match).errors
     assert (error.kind.value, error.player_name) == ("illegal-play", "Ann")
     assert error.message == "illegal play 8/5 6/7 for 31: 6/7 moves a checker away from its home"
+
+
+def test_a_valid_records_issues_are_placed_at_the_values_they_are_about() -> None:
+    """Every issue in a valid JSON record carries the line:col of its value: an illegal
+    play at its ``play``, a wrong double at its ``value``, a wrong result at its object
+    (data/faults/illegal_play_cube_result.json, converted from a .mat written for it)."""
+    from bgkit.verify import IssueKind, Severity, verify
+
+    path = DATA / "faults" / "illegal_play_cube_result.json"
+    text = path.read_text(encoding="utf-8").splitlines()
+    errors = [i for i in verify(read_json(path)).issues if i.severity is Severity.ERROR]
+    assert [(i.line, i.column, i.kind, i.player) for i in errors] == [
+        (16, 50, IssueKind.CUBE_VALUE, 0),
+        (34, 63, IssueKind.ILLEGAL_PLAY, 0),
+        (53, 17, IssueKind.RESULT, 0),
+    ]
+    starts = ("4}", "[[24, 21, false]]", '{"winner": 0, "points": 2')
+    for issue, start in zip(errors, starts, strict=True):
+        assert text[issue.line - 1][issue.column - 1 :].startswith(start)

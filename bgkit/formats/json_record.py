@@ -66,8 +66,12 @@ that is not JSON, and JSON that is not this shape, with the path of the offendin
 e.g. ``length must be at least 0``. A value that breaks the shape inside a game, a tag, a
 comment or an annotation costs only what it spoils (the action, the game's result, the
 game, the tag...): it is a :class:`~bgkit.records.ReadError` at its line and column
-(``games[2].actions[5].dice must be two numbers 1-6``), the rest is read, and the games and
-actions of such a record carry their lines, so the verifier places every issue.
+(``games[2].actions[5].dice must be two numbers 1-6``), and the rest is read.
+
+Every game, action and result read carries the line and column of its value, so that the
+verifier places every issue at the token it is about: a move at its ``play`` value, a
+double (beaver, raccoon) at its ``value``, a take or drop at its ``type``, a result at its
+object, a game at its object and its score line at each score number.
 """
 
 from __future__ import annotations
@@ -309,26 +313,20 @@ def parse_json(text: str, *, source_name: str | None = None) -> Match:
     except _LongNumber as err:
         check_integer(err.digits, text, _find_number(text, err.digits), source_name)
         raise  # not reached: check_integer refuses the number
-    reader = _Reader(text, source_name)
+    # Read leniently, a valid record too: every game, action and result is placed at its
+    # value's line:col, so that the verifier locates each issue it finds (about a third more
+    # time to read than json.loads and a strict build; see the commit measuring it).
+    reader = _Reader(text, source_name, lenient=True)
+    before = sys.getrecursionlimit()  # (room to place values nested as deep as read)
+    sys.setrecursionlimit(before + min(active().max_nesting, 20_000) + 100)
     try:
         match = reader.match(doc)
-    except _Fault as fault:
-        if not _recoverable(fault.path):
-            raise reader.error(fault) from None  # (the document is not a match record)
-        before = sys.getrecursionlimit()  # (room to place values nested as deep as read)
-        sys.setrecursionlimit(before + min(active().max_nesting, 20_000) + 100)
-        try:
-            match = _Reader(text, source_name, lenient=True).match(doc)
-        finally:
-            sys.setrecursionlimit(before)
+    except _Fault as fault:  # (a member that makes the document a match record)
+        raise reader.error(fault) from None
+    finally:
+        sys.setrecursionlimit(before)
     check_names(match.players, text, source_name)
     return match
-
-
-def _recoverable(path: _Path) -> bool:
-    """Whether a fault at ``path`` spoils only a part of the record: an item of the
-    games, tags, comments or annotations (the document's other members make it a record)."""
-    return len(path) >= 2 and path[0] in ("games", "tags", "comments", "annotations")
 
 
 # strings (whose brackets do not count) and the brackets of arrays and objects
@@ -539,9 +537,15 @@ class _Reader:
             rolls += isinstance(value, dict) and value.get("type") == "move"
         return out
 
-    def at(self, path: _Path) -> tuple[int, int]:
-        """Lenient: the line and column of the game or action at ``path`` (else 0, 0)."""
+    def at(self, path: _Path, member: str | None = None) -> tuple[int, int]:
+        """Lenient: the line and column of the game or action at ``path`` (else 0, 0), or
+        of its ``member``'s value."""
         pos = self.here.get(tuple(path))
+        if pos is not None and member is not None:
+            # (the object's members are checked already: a string of an annotation cannot
+            # hold the member's key followed by ':', so the first one found is the member)
+            found = _MEMBER[member].search(self.text, pos)
+            pos = found.end() if found else _locate(self.text, [member], pos)
         return (0, 0) if pos is None else self.place(pos)
 
     # -- the match
@@ -597,6 +601,14 @@ class _Reader:
             self.keep(fault)  # (the result is lost with its value; the game is read)
             result = None
         line, column = self.at(path)
+        places = (
+            (
+                self.place(self.offset([*path, "score", 0])),
+                self.place(self.offset([*path, "score", 1])),
+            )
+            if self.lenient and line
+            else ()
+        )
         return Game(
             number,
             score,
@@ -606,6 +618,7 @@ class _Reader:
             line=line,
             column=column,
             annotations=self.annotations(doc, path),
+            score_places=places,
         )
 
     def result(self, value: object, path: _Path) -> Result | None:
@@ -643,7 +656,9 @@ class _Reader:
         doc = self.obj(value, path, ("type", "player", *fields.get(kind, ())), ("annotations",))
         player = self.integer(doc["player"], [*path, "player"], 0, 1)
         notes = self.annotations(doc, path)
-        line, column = self.at(path)
+        # placed at the value an issue is about: the play, the cube's value, a take's type
+        member = {"move": "play", "double": "value", "beaver": "value", "raccoon": "value"}
+        line, column = self.at(path, member.get(kind, "type"))
         where = {"line": line, "column": column} if line else {}
         if kind == "move":
             dice = doc["dice"]
@@ -692,12 +707,17 @@ class _Reader:
 
 
 _KINDS = ("move", "double", "take", "drop", "beaver", "raccoon")
+_MEMBER = {key: re.compile(f'"{key}"[ \t\n\r]*:[ \t\n\r]*') for key in ("play", "value", "type")}
+"""The key of the member an action is placed at, up to its value."""
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()  # (its raw_decode keeps no state: one for every walk)
 
 
 def _skip(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in " \t\n\r":
-        pos += 1
-    return pos
+    """The offset of the first character at or after ``pos`` that is not JSON's space."""
+    return _SPACE.match(text, pos).end()  # type: ignore[union-attr]  # (always matches)
 
 
 def _item_offsets(text: str, pos: int) -> list[int]:
@@ -705,7 +725,7 @@ def _item_offsets(text: str, pos: int) -> list[int]:
     item decoded once (in C)."""
     if text[pos : pos + 1] != "[":
         return []
-    decoder = json.JSONDecoder()
+    decoder = _DECODER
     out: list[int] = []
     pos = _skip(text, pos + 1)
     try:
@@ -722,7 +742,7 @@ def _item_offsets(text: str, pos: int) -> list[int]:
 def _locate(text: str, path: _Path, start: int = 0) -> int:
     """The offset in ``text`` (valid JSON) of the value at ``path`` from the value at
     ``start`` (the document's top), as near as it can tell."""
-    decoder = json.JSONDecoder()
+    decoder = _DECODER
 
     def skip(pos: int) -> int:
         return _skip(text, pos)
