@@ -554,3 +554,17 @@ def test_a_valid_records_issues_are_placed_at_the_values_they_are_about() -> Non
     starts = ("4}", "[[24, 21, false]]", '{"winner": 0, "points": 2')
     for issue, start in zip(errors, starts, strict=True):
         assert text[issue.line - 1][issue.column - 1 :].startswith(start)
+
+
+def test_each_action_is_placed_at_its_member_even_when_a_key_is_escaped() -> None:
+    text = (
+        '{"format": "bgkit-match", "version": 1, "players": ["a", "b"], "length": 0, "games": [\n'
+        '{"number": 1, "score": [0, 0], "result": null, "actions": [\n'
+        ' {"type": "double", "player": 0, "value": 2},\n'
+        ' {"\\u0074ype": "take", "player": 1},\n'
+        ' {"type": "move", "player": 0, "dice": [3, 1], "play": [[8, 5, false]]},\n'
+        ' {"player": 1, "type": "drop"}]}]}\n'
+    )
+    game = parse_json(text).games[0]
+    assert [(a.line, a.column) for a in game.actions] == [(3, 43), (4, 16), (5, 56), (6, 24)]
+    assert game.score_places == ((2, 25), (2, 28))

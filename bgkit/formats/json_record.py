@@ -524,9 +524,9 @@ class _Reader:
         first = values[0] if values else None
         right = int(isinstance(first, dict) and first.get("player") == 1)
         rolls = 0  # (an action's move number, as a .mat line would give it)
+        for i, at in enumerate(offsets[: len(values)]):
+            self.here[(*key, i)] = at
         for i, value in enumerate(values):
-            if i < len(offsets):
-                self.here[(*key, i)] = offsets[i]
             try:
                 out.append(read(value, [*path, i]))
             except _Fault as fault:
@@ -543,8 +543,10 @@ class _Reader:
         pos = self.here.get(tuple(path))
         if pos is not None and member is not None:
             # (the object's members are checked already: a string of an annotation cannot
-            # hold the member's key followed by ':', so the first one found is the member)
-            found = _MEMBER[member].search(self.text, pos)
+            # hold the member's key followed by ':', so the key found before the next item
+            # is the member's; a key written with escapes, or the last item, is walked to)
+            end = self.here.get((*path[:-1], path[-1] + 1)) if isinstance(path[-1], int) else None
+            found = _MEMBER[member].search(self.text, pos, end) if end is not None else None
             pos = found.end() if found else _locate(self.text, [member], pos)
         return (0, 0) if pos is None else self.place(pos)
 
