@@ -138,6 +138,7 @@ from bgkit.records import (
     Take,
     new_move,
 )
+from bgkit.records import _MOVE_SLOTS, _NEW
 
 __all__ = ["dumps_sgf", "parse_sgf", "read_sgf", "write_sgf"]
 
@@ -208,8 +209,24 @@ class _Node:
 
 
 @dataclass(slots=True)
+class _Run:
+    """Nodes of one property with one plain value each (``;B[52bdjl]``), one after the
+    other: the text from ``start`` to ``end`` (:data:`_RUN_NODE` reads them in turn).
+    Most of a record is such runs, kept so without an object per node."""
+
+    start: int
+    end: int
+
+    def nodes(self, source: str) -> Iterator[_Node]:
+        """The run's nodes as the general code has them."""
+        for m in _RUN_NODE.finditer(source, self.start, self.end):
+            at, ident = m.start(2), m[2]
+            yield _Node([_Prop(ident, [m[3]], at, [at + len(ident) + 1])], at)
+
+
+@dataclass(slots=True)
 class _GameTree:
-    nodes: list[_Node]
+    nodes: list[_Node | _Run]
     children: list[_GameTree] = field(default_factory=list)
 
 
@@ -236,7 +253,7 @@ def _simple_text(name: str) -> str:
     return _escape(name)
 
 
-def _tree_sgf(tree: _GameTree) -> str:
+def _tree_sgf(tree: _GameTree, source: str) -> str:
     """A game tree as SGF text (without recursion: variations may nest deeply)."""
     out: list[str] = []
     stack: list[_GameTree | str] = [tree]
@@ -245,7 +262,12 @@ def _tree_sgf(tree: _GameTree) -> str:
         if isinstance(item, str):
             out.append(item)
             continue
-        out.append("(" + "".join(node.sgf() for node in item.nodes))
+        out.append("(")
+        for node in item.nodes:
+            if isinstance(node, _Run):
+                out.extend(one.sgf() for one in node.nodes(source))
+            else:
+                out.append(node.sgf())
         stack.append(")")
         stack.extend(reversed(item.children))
     return "".join(out)
@@ -314,6 +336,12 @@ _SIMPLE_NODE = re.compile(r";([A-Z]+)\[([^\\\]]*+)\]")
 _PLAIN_MOVE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 # The same after the blanks _SGF_TOKENS skips (the next node of a main line).
 _NEXT_SIMPLE_NODE = re.compile(r"[ \t\f\r\n]*;([A-Z]+)\[([^\\\]]*+)\]")
+# A run of such nodes, up to the last of them (group 1: where the last starts).
+_SIMPLE_RUN = re.compile(
+    r"(?:[ \t\f\r\n]*;[A-Z]+\[[^\\\]]*+\])+[ \t\f\r\n]*(;)[A-Z]+\[[^\\\]]*+\]"
+)
+# One node of a run: the blanks before it (1), its name (2) and value (3).
+_RUN_NODE = re.compile(r"([ \t\f\r\n]*);([A-Z]+)\[([^\\\]]*+)\]")
 
 
 def read_sgf(
@@ -424,6 +452,27 @@ def _letter_steps(letters: str, player: int) -> tuple[Step, ...] | None:
     return tuple(steps)
 
 
+_PlainEntry = tuple[tuple[int, int], str, tuple[tuple[int, int, int, int], ...], dict[int, Play]]
+"""A plain move value read once (:func:`_plain_entry`): the dice, the letters, each step's
+``(src, dst, the opponent's point it lands on or -1 off, its hit bit)``, and the plays
+made of it so far by hit bits."""
+
+
+def _plain_entry(value: str, player: int) -> _PlainEntry | None:
+    """What :meth:`_GameState.plain_move` needs of a move value, or ``None`` when the value
+    is not a plain move (:data:`_PLAIN_MOVE`) whose letters are steps."""
+    plain = _PLAIN_MOVE.fullmatch(value)
+    if plain is None:
+        return None
+    steps = _letter_steps(plain[3], player)
+    if steps is None:
+        return None
+    hops = tuple(
+        (s.src, s.dst, -1 if s.dst == OFF else 25 - s.dst, 1 << k) for k, s in enumerate(steps)
+    )
+    return shared_dice(int(plain[1]), int(plain[2])), plain[3], hops, {}
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _marked_play(letters: str, player: int, hits: int) -> Play:
     """The shared :class:`Play` of a move's letter pairs (steps by :func:`_letter_steps`)
@@ -472,6 +521,11 @@ class _Reader:
         self.faults: list[ReadError] = []
         """The nodes and game trees that could not be read (the rest is read)."""
         self.first_syntax_error: NotationError | None = None
+        self.plain_moves: tuple[dict[str, _PlainEntry | None], dict[str, _PlainEntry | None]] = (
+            {},
+            {},
+        )
+        """Per player, what :func:`_plain_entry` made of each move value seen."""
 
     # -- helpers
 
@@ -522,6 +576,7 @@ class _Reader:
         end = len(source)
         match = _SGF_TOKENS.match
         simple = _SIMPLE_NODE.match
+        simple_run = _SIMPLE_RUN.match
         next_simple = _NEXT_SIMPLE_NODE.match
         while pos < end:
             try:
@@ -572,6 +627,21 @@ class _Reader:
                     plain = simple(source, at)  # most nodes: ";B[52bdjl]", read at once
                     if plain is not None:
                         nodes = stack[-1].nodes
+                        # the simple nodes between this one and the last of its run are
+                        # kept as one _Run (text offsets, no object per node)
+                        run = simple_run(source, plain.end())
+                        if run is not None:
+                            ident = plain[1]
+                            node.pos = at + 1
+                            node.props.append(
+                                _Prop(ident, [plain[2]], at + 1, [at + 2 + len(ident)])
+                            )
+                            nodes.append(_Run(plain.end(), run.start(1)))
+                            node = _Node([], 0)
+                            nodes.append(node)
+                            at = run.start(1)
+                            plain = simple(source, at)
+                            assert plain is not None
                         while True:
                             ident = plain[1]
                             prop = _Prop(ident, [plain[2]], at + 1, [at + 2 + len(ident)])
@@ -825,7 +895,7 @@ class _Reader:
         root = self.root(root_node, index == 0, header)
         state = _GameState(self, header, root)
         # the main line: the first sub-tree continues it, the others are variations
-        sequence: list[tuple[_Node, list[_GameTree]]] = []
+        sequence: list[tuple[_Node | _Run, list[_GameTree]]] = []
         current: _GameTree | None = tree
         while current is not None:
             nodes = current.nodes
@@ -834,21 +904,13 @@ class _Reader:
                 sequence.append((node, current.children[1:] if last else []))
             current = current.children[0] if current.children else None
         for k, (node, variations) in enumerate(sequence):
-            if k:
-                try:
-                    state.node(node)
-                except LimitError:
-                    raise
-                except NotationError as err:
-                    # one node that cannot be read costs that node only
-                    if self.strict:
-                        raise
-                    self.faults.append(ReadError(err.line, err.column, err.msg))
-                    state.lost = True
-                    if self.too_many():
-                        break
+            if isinstance(node, _Run):
+                if not state.run(node):
+                    break
+            elif k and not state.node_or_fault(node):
+                break
             if variations:
-                state.keep(_VARIATION, *(_tree_sgf(v) for v in variations))
+                state.keep(_VARIATION, *(_tree_sgf(v, self.source) for v in variations))
         number = index + 1 if root.game is None else root.game + 1
         if root.score_given:
             score = (root.score[0], root.score[1])
@@ -983,6 +1045,9 @@ class _GameState:
         self.setup_owner: int | None = None
         self.setup_seen = False
         self.setup_pos = 0
+        self.plain_moves: tuple[dict[str, _PlainEntry | None], dict[str, _PlainEntry | None]] = (
+            reader.plain_moves
+        )
 
     # -- where things that are not actions go
 
@@ -995,6 +1060,97 @@ class _GameState:
         self.actions[-1] = replace(last, annotations=(*last.annotations, (key, values)))
 
     # -- nodes
+
+    def node_or_fault(self, node: _Node) -> bool:
+        """:meth:`node`, where a node that cannot be read costs that node only (a fault);
+        ``False`` when the game is not read further (too many faults)."""
+        reader = self.reader
+        try:
+            self.node(node)
+        except LimitError:
+            raise
+        except NotationError as err:
+            if reader.strict:
+                raise
+            reader.faults.append(ReadError(err.line, err.column, err.msg))
+            self.lost = True
+            if reader.too_many():
+                return False
+        return True
+
+    def run(self, run: _Run) -> bool:
+        """:meth:`node_or_fault` for each node of ``run``: a plain move (most nodes) is
+        read here at once, anything else by the general code. The moves' lines and
+        columns are counted along the run, from the reader's last place."""
+        reader = self.reader
+        source = reader.source
+        plain_moves = self.plain_moves
+        actions = self.actions
+        append = actions.append
+        sides = self.board.sides
+        set_player, set_dice, set_play, set_line, set_column, set_number, set_notes = _MOVE_SLOTS
+        # (the place of the run's first node, from the reader's cursor)
+        line, column = reader.line_col(run.start)
+        line_start = at = run.start - column + 1
+        for m in _RUN_NODE.finditer(source, run.start, run.end):
+            blanks, ident, value = m.groups()
+            if blanks:
+                if blanks == "\n":
+                    line += 1
+                    line_start = m.start(2) - 1
+                else:
+                    ends = blanks.count("\n")
+                    if ends:
+                        line += ends
+                        line_start = m.start(1) + blanks.rfind("\n") + 1
+            entry = None
+            if not self.lost and (ident == "W" or ident == "B"):
+                player = 1 if ident == "B" else 0
+                known = plain_moves[player]
+                entry = known.get(value)
+                if entry is None and value not in known:
+                    entry = known[value] = _plain_entry(value, player)
+            if entry is None:
+                at = m.start(2)
+                reader._cursor = (at, line, line_start)
+                node = _Node([_Prop(ident, [value], at, [at + len(ident) + 1])], at)
+                if not self.node_or_fault(node):
+                    return False
+                at = m.end()
+                line, column = reader.line_col(at)
+                line_start = at - column + 1
+                sides = self.board.sides  # (a set-up node gives the game a new board)
+                continue
+            dice, letters, hops, plays = entry
+            if self.pending is not None:
+                self.close_exchange()
+            me, opp = sides[player], sides[1 - player]
+            hits = 0
+            for src, dst, landing, bit in hops:
+                if landing >= 0 and opp[landing] == 1:
+                    opp[landing] = 0
+                    opp[BAR] += 1
+                    hits |= bit
+                if me[src] > 0:
+                    me[src] -= 1
+                me[dst] += 1
+            play = plays.get(hits)
+            if play is None:
+                play = plays[hits] = _marked_play(letters, player, hits)
+            move = _NEW(Move)
+            set_player(move, player)
+            set_dice(move, dice)
+            set_play(move, play)
+            set_line(move, line)
+            set_column(move, m.start(2) - line_start + 1)
+            set_number(move, 0)
+            set_notes(move, ())
+            append(move)
+            self.in_setup = False
+            self.turn = 1 - player
+            at = m.end()
+        reader._cursor = (at, line, line_start)  # (the end of the run's last node)
+        return True
 
     def node(self, node: _Node) -> None:
         props = node.props
