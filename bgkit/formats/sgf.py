@@ -100,7 +100,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import IO, NoReturn
+from typing import IO, NoReturn, cast
 
 from lark import Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
@@ -130,6 +130,7 @@ from bgkit.records import (
     Double,
     Drop,
     Game,
+    GameStream,
     Match,
     Move,
     Raccoon,
@@ -220,8 +221,9 @@ class _Run:
     def nodes(self, source: str) -> Iterator[_Node]:
         """The run's nodes as the general code has them."""
         for m in _RUN_NODE.finditer(source, self.start, self.end):
-            at, ident = m.start(2), m[2]
-            yield _Node([_Prop(ident, [m[3]], at, [at + len(ident) + 1])], at)
+            at, text = m.start(2), m[2]
+            ident = text[: text.index("[")]
+            yield _Node([_Prop(ident, [text[len(ident) + 1 : -1]], at, [at + len(ident) + 1])], at)
 
 
 @dataclass(slots=True)
@@ -307,6 +309,18 @@ def parse_sgf(text: str, *, source_name: str | None = None, strict: bool = False
     return reader.match(reader.scan())
 
 
+def stream_sgf(text: str, *, source_name: str | None = None) -> Match:
+    """:func:`parse_sgf` with the games read one at a time as they are gone through
+    (:meth:`_Reader.streamed`): for the verifier, which holds a game or two of a long
+    record instead of all of it. The text is checked as :func:`parse_sgf` checks it."""
+    source = _normalise(text)
+    del text
+    check_text(source, source_name, lines=False)
+    check_nesting(source, _SGF_BRACKETS, source_name)
+    reader = _Reader(source, source_name)
+    return reader.streamed(reader.scan())
+
+
 # property values (whose brackets do not count) and the brackets of game trees
 _SGF_BRACKETS = re.compile(r"\[[^]\\]*+(?:\\.[^]\\]*+)*+\]|[()]")
 # the tokens of grammars/sgf.lark: whitespace, brackets, ';', names and values
@@ -340,8 +354,8 @@ _NEXT_SIMPLE_NODE = re.compile(r"[ \t\f\r\n]*;([A-Z]+)\[([^\\\]]*+)\]")
 _SIMPLE_RUN = re.compile(
     r"(?:[ \t\f\r\n]*;[A-Z]+\[[^\\\]]*+\])+[ \t\f\r\n]*(;)[A-Z]+\[[^\\\]]*+\]"
 )
-# One node of a run: the blanks before it (1), its name (2) and value (3).
-_RUN_NODE = re.compile(r"([ \t\f\r\n]*);([A-Z]+)\[([^\\\]]*+)\]")
+# One node of a run: the blanks before it (1), then its name and value (2).
+_RUN_NODE = re.compile(r"([ \t\f\r\n]*);([A-Z]+\[[^\\\]]*+\])")
 
 
 def read_sgf(
@@ -452,25 +466,32 @@ def _letter_steps(letters: str, player: int) -> tuple[Step, ...] | None:
     return tuple(steps)
 
 
-_PlainEntry = tuple[tuple[int, int], str, tuple[tuple[int, int, int, int], ...], dict[int, Play]]
-"""A plain move value read once (:func:`_plain_entry`): the dice, the letters, each step's
-``(src, dst, the opponent's point it lands on or -1 off, its hit bit)``, and the plays
-made of it so far by hit bits."""
+_PlainEntry = tuple[
+    int, tuple[int, int], str, tuple[tuple[int, int, int, int], ...], dict[int, Play]
+]
+"""A plain move node read once (:func:`_plain_entry`): the player, the dice, the letters,
+each step's ``(src, dst, the opponent's point it lands on or -1 off, its hit bit)``, and
+the plays made of it so far, by hit bits."""
 
 
-def _plain_entry(value: str, player: int) -> _PlainEntry | None:
-    """What :meth:`_GameState.plain_move` needs of a move value, or ``None`` when the value
-    is not a plain move (:data:`_PLAIN_MOVE`) whose letters are steps."""
+def _plain_entry(text: str) -> _PlainEntry | None:
+    """What :meth:`_GameState.plain_move` needs of a node's text (``B[52bdjl]``), or
+    ``None`` when it is not a move written plainly (:data:`_PLAIN_MOVE`) whose letters
+    are steps."""
+    ident, _, value = text[:-1].partition("[")
+    if ident not in ("W", "B"):
+        return None
     plain = _PLAIN_MOVE.fullmatch(value)
     if plain is None:
         return None
+    player = 1 if ident == "B" else 0
     steps = _letter_steps(plain[3], player)
     if steps is None:
         return None
     hops = tuple(
         (s.src, s.dst, -1 if s.dst == OFF else 25 - s.dst, 1 << k) for k, s in enumerate(steps)
     )
-    return shared_dice(int(plain[1]), int(plain[2])), plain[3], hops, {}
+    return player, shared_dice(int(plain[1]), int(plain[2])), plain[3], hops, {}
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -521,11 +542,8 @@ class _Reader:
         self.faults: list[ReadError] = []
         """The nodes and game trees that could not be read (the rest is read)."""
         self.first_syntax_error: NotationError | None = None
-        self.plain_moves: tuple[dict[str, _PlainEntry | None], dict[str, _PlainEntry | None]] = (
-            {},
-            {},
-        )
-        """Per player, what :func:`_plain_entry` made of each move value seen."""
+        self.plain_moves: dict[str, _PlainEntry | None] = {}
+        """What :func:`_plain_entry` made of each node text of a run seen."""
 
     # -- helpers
 
@@ -744,15 +762,16 @@ class _Reader:
 
     # -- the match
 
-    def match(self, trees: Iterable[_GameTree]) -> Match:
-        header = _Header()
-        games: list[Game] = []
+    def games(self, trees: Iterable[_GameTree], header: _Header) -> Iterator[Game]:
+        """The games of ``trees``, one at a time (``header`` takes what the roots say of
+        the match); raises the first error when no game can be read."""
+        last: list[Game] = []  # (the game before: a root without a score follows it)
         first: NotationError | None = None
         for index, tree in enumerate(trees):
             if self.too_many():
                 break
             try:
-                games.append(self.game(tree, index, header, games))
+                game = self.game(tree, index, header, last)
             except LimitError:
                 raise
             except NotationError as err:
@@ -761,10 +780,17 @@ class _Reader:
                     raise
                 first = first or err
                 self.faults.append(ReadError(err.line, err.column, err.msg))
-        if not games and (first or self.first_syntax_error) is not None:
+                continue
+            last = [game]
+            yield game
+        if not last and (first or self.first_syntax_error) is not None:
             raise first or self.first_syntax_error  # type: ignore[misc]
-        if not games:
+        if not last:
             self.fail("no game tree: an SGF record starts with '(;'", len(self.source.rstrip()))
+
+    def match(self, trees: Iterable[_GameTree]) -> Match:
+        header = _Header()
+        games = list(self.games(trees, header))
         tags = header.kept_tags
         if tags is None:
             tags = _with_money_beaver(header.tags(), header.length, games)
@@ -777,6 +803,29 @@ class _Reader:
             source_name=self.source_name,
             annotations=tuple(header.annotations),
             read_errors=tuple(sorted(self.faults, key=lambda f: (f.line, f.column))),
+        )
+
+    def streamed(self, trees: Iterable[_GameTree]) -> Match:
+        """:meth:`match` with its games a :class:`~bgkit.records.GameStream`, read as they
+        are gone through. What the match says beyond its games is read from the first
+        root, reading ahead while a player is not named yet; without the games, the
+        ``Beaver`` tag of a money session that holds a beaver is not added (the verifier
+        allows beavers in money play unless a record says ``Off``). Its ``read_errors``
+        are the stream's :meth:`~bgkit.records.GameStream.unread`."""
+        header = _Header()
+        stream = GameStream(self.games(trees, header), self.faults)
+        stream.any_game(lambda game: all(header.named))
+        tags = header.kept_tags
+        if tags is None:
+            tags = header.tags()
+        return Match(
+            header.players,
+            header.length,
+            cast(tuple[Game, ...], stream),
+            tags=tuple(tags),
+            comments=header.comments,
+            source_name=self.source_name,
+            annotations=tuple(header.annotations),
         )
 
     def root(self, node: _Node, first: bool, header: _Header) -> _Root:
@@ -1045,9 +1094,6 @@ class _GameState:
         self.setup_owner: int | None = None
         self.setup_seen = False
         self.setup_pos = 0
-        self.plain_moves: tuple[dict[str, _PlainEntry | None], dict[str, _PlainEntry | None]] = (
-            reader.plain_moves
-        )
 
     # -- where things that are not actions go
 
@@ -1084,35 +1130,38 @@ class _GameState:
         columns are counted along the run, from the reader's last place."""
         reader = self.reader
         source = reader.source
-        plain_moves = self.plain_moves
-        actions = self.actions
-        append = actions.append
+        plain_moves = reader.plain_moves
+        append = self.actions.append
         sides = self.board.sides
         set_player, set_dice, set_play, set_line, set_column, set_number, set_notes = _MOVE_SLOTS
         # (the place of the run's first node, from the reader's cursor)
         line, column = reader.line_col(run.start)
-        line_start = at = run.start - column + 1
+        line_start = run.start - column + 1
+        lost, pending = self.lost, self.pending is not None
+        player = -1  # the player of the last move read here, not yet said to the state
         for m in _RUN_NODE.finditer(source, run.start, run.end):
-            blanks, ident, value = m.groups()
-            if blanks:
-                if blanks == "\n":
-                    line += 1
-                    line_start = m.start(2) - 1
-                else:
+            blanks, text = m.groups()
+            if blanks == "\n":  # (one node a line: most records)
+                line += 1
+                column = 2
+                line_start = m.start(2) - 1
+            else:
+                if blanks:
                     ends = blanks.count("\n")
                     if ends:
                         line += ends
                         line_start = m.start(1) + blanks.rfind("\n") + 1
-            entry = None
-            if not self.lost and (ident == "W" or ident == "B"):
-                player = 1 if ident == "B" else 0
-                known = plain_moves[player]
-                entry = known.get(value)
-                if entry is None and value not in known:
-                    entry = known[value] = _plain_entry(value, player)
-            if entry is None:
+                column = m.start(2) - line_start + 1
+            entry = plain_moves.get(text)
+            if entry is None and text not in plain_moves:
+                entry = plain_moves[text] = _plain_entry(text)
+            if entry is None or lost:
+                if player >= 0:
+                    self.in_setup, self.turn, player = False, 1 - player, -1
                 at = m.start(2)
                 reader._cursor = (at, line, line_start)
+                ident = text[: text.index("[")]
+                value = text[len(ident) + 1 : -1]
                 node = _Node([_Prop(ident, [value], at, [at + len(ident) + 1])], at)
                 if not self.node_or_fault(node):
                     return False
@@ -1120,10 +1169,12 @@ class _GameState:
                 line, column = reader.line_col(at)
                 line_start = at - column + 1
                 sides = self.board.sides  # (a set-up node gives the game a new board)
+                lost, pending = self.lost, self.pending is not None
                 continue
-            dice, letters, hops, plays = entry
-            if self.pending is not None:
+            player, dice, letters, hops, plays = entry
+            if pending:
                 self.close_exchange()
+                pending = False
             me, opp = sides[player], sides[1 - player]
             hits = 0
             for src, dst, landing, bit in hops:
@@ -1142,14 +1193,13 @@ class _GameState:
             set_dice(move, dice)
             set_play(move, play)
             set_line(move, line)
-            set_column(move, m.start(2) - line_start + 1)
+            set_column(move, column)
             set_number(move, 0)
             set_notes(move, ())
             append(move)
-            self.in_setup = False
-            self.turn = 1 - player
-            at = m.end()
-        reader._cursor = (at, line, line_start)  # (the end of the run's last node)
+        if player >= 0:
+            self.in_setup, self.turn = False, 1 - player
+        reader._cursor = (m.end(), line, line_start)  # (the end of the run's last node)
         return True
 
     def node(self, node: _Node) -> None:
