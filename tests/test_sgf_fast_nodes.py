@@ -103,3 +103,32 @@ def test_lines_counted_from_the_last_place_are_the_lines() -> None:
     for pos in offsets:
         i = bisect.bisect_right(starts, pos) - 1
         assert reader.line_col(pos) == (i + 1, pos - starts[i] + 1), pos
+
+
+def test_nesting_checked_as_the_limit_checks_it() -> None:
+    """The reader's check of how deep game trees nest (values cut out first) refuses
+    exactly the texts :func:`bgkit.limits.check_nesting` refuses, with its error."""
+    from bgkit.limits import Limits, using
+
+    rng = random.Random(6)
+    pieces = ["(", ")", "((", "[a(]", "[\\](((]", "[", "]", ";", "\\", "[x\\", "\n"]
+    refused = 0
+    with using(Limits(max_nesting=3)):
+        for _ in range(3000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 14)))
+            outcomes: list[str | None] = []
+            for check in (sgf._check_nesting, _checked_by_the_limit):
+                try:
+                    check(text, "x.sgf")
+                    outcomes.append(None)
+                except BgkitError as err:
+                    outcomes.append(str(err))
+            assert outcomes[0] == outcomes[1], text
+            refused += outcomes[0] is not None
+    assert 300 < refused < 2700  # (both kinds of text were tried)
+
+
+def _checked_by_the_limit(text: str, name: str) -> None:
+    from bgkit.limits import check_nesting
+
+    check_nesting(text, sgf._SGF_BRACKETS, name)

@@ -72,9 +72,9 @@ def _report(read: Any, path: Path) -> Any:
 
 
 @pytest.mark.parametrize(
-    "path", [*SGF_FILES, *range(len(FAULTY))], ids=[*(p.name for p in SGF_FILES), *map(
-        "faulty-{}".format, range(len(FAULTY))
-    )]
+    "path",
+    [*SGF_FILES, *range(len(FAULTY))],
+    ids=[*(p.name for p in SGF_FILES), *map("faulty-{}".format, range(len(FAULTY)))],
 )
 def test_verified_game_by_game_as_whole(path: Path | int, tmp_path: Path) -> None:
     if isinstance(path, int):
@@ -85,7 +85,7 @@ def test_verified_game_by_game_as_whole(path: Path | int, tmp_path: Path) -> Non
     assert streamed == _report(read_match, path)
 
 
-def test_the_stream_holds_a_game_or_two() -> None:
+def test_the_stream_holds_a_game_or_two(tmp_path: Path) -> None:
     """Going through the games, a game gone through is no longer held; the places of
     the faults are those of the whole record, known as the games are reached."""
     text = "".join(
@@ -95,7 +95,9 @@ def test_the_stream_holds_a_game_or_two() -> None:
     )
     whole = parse_sgf(text)
     places = unread_lines(whole)
-    match = read_streamed(_write(text))
+    path = tmp_path / "session.sgf"
+    path.write_text(text, encoding="utf-8")
+    match = read_streamed(path)
     stream = match.games
     assert isinstance(stream, GameStream)
     assert len(stream) == 1  # (the first game, read for the header)
@@ -111,15 +113,6 @@ def test_the_stream_holds_a_game_or_two() -> None:
     assert len(stream) == 12 and stream[-1] == whole.games[-1]
     with pytest.raises(RuntimeError):
         iter(stream).__next__()
-
-
-def _write(text: str) -> Path:
-    import tempfile
-
-    handle = tempfile.NamedTemporaryFile("w", suffix=".sgf", delete=False, encoding="utf-8")
-    with handle:
-        handle.write(text)
-    return Path(handle.name)
 
 
 if __name__ == "__main__":

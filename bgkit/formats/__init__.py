@@ -448,7 +448,8 @@ def read_streamed(
     past in a later game is raised while going through the games."""
     with using(limits):
         if isinstance(source, (str, os.PathLike)):
-            return _parse(read_file(source), os.fspath(source), format, None, path=True, stream=True)
+            name = os.fspath(source)  # (the bytes are not held here: _parse lets them go)
+            return _parse(read_file(source), name, format, None, path=True, stream=True)
         return _parse(*source_data(source), format, None, stream=True)
 
 

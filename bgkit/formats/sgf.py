@@ -121,9 +121,18 @@ from bgkit.formats._checkers import (
     shared_dice,
     shared_play,
 )
-from bgkit.limits import check_integer, check_name, check_nesting, check_text, json_loads
+from bgkit.limits import (
+    active,
+    check_integer,
+    check_name,
+    check_nesting,
+    check_text,
+    json_loads,
+)
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import (
+    _MOVE_SLOTS,
+    _NEW,
     Action,
     Annotations,
     Beaver,
@@ -139,7 +148,6 @@ from bgkit.records import (
     Take,
     new_move,
 )
-from bgkit.records import _MOVE_SLOTS, _NEW
 
 __all__ = ["dumps_sgf", "parse_sgf", "read_sgf", "write_sgf"]
 
@@ -304,7 +312,7 @@ def parse_sgf(text: str, *, source_name: str | None = None, strict: bool = False
     """
     source = _normalise(text)
     check_text(source, source_name, lines=False)
-    check_nesting(source, _SGF_BRACKETS, source_name)
+    _check_nesting(source, source_name)
     reader = _Reader(source, source_name, strict=strict)
     return reader.match(reader.scan())
 
@@ -316,13 +324,35 @@ def stream_sgf(text: str, *, source_name: str | None = None) -> Match:
     source = _normalise(text)
     del text
     check_text(source, source_name, lines=False)
-    check_nesting(source, _SGF_BRACKETS, source_name)
+    _check_nesting(source, source_name)
     reader = _Reader(source, source_name)
     return reader.streamed(reader.scan())
 
 
 # property values (whose brackets do not count) and the brackets of game trees
 _SGF_BRACKETS = re.compile(r"\[[^]\\]*+(?:\\.[^]\\]*+)*+\]|[()]")
+# the next bracket of a game tree, after the text before it (property values, whose
+# brackets do not count, and a '[' that opens no value, as _SGF_BRACKETS skips them);
+# at the end, nothing (so that no place is scanned twice)
+_NEXT_PARENTHESIS = re.compile(r"(?:[^()\[]++|\[[^]\\]*+(?:\\.[^]\\]*+)*+\]|\[)*+([()]|\Z)")
+
+
+def _check_nesting(source: str, source_name: str | None) -> None:
+    """:func:`~bgkit.limits.check_nesting` of the game trees' brackets, found without a
+    step of Python per property value (a long record has millions): the check itself
+    runs, for its error, only on text that nests too deep."""
+    most = active().max_nesting
+    depth = 0
+    for found in _NEXT_PARENTHESIS.finditer(source):
+        paren = found[1]
+        if not paren:
+            break
+        depth = depth + 1 if paren == "(" else max(depth - 1, 0)
+        if depth > most:
+            check_nesting(source, _SGF_BRACKETS, source_name)
+            break
+
+
 # the tokens of grammars/sgf.lark: whitespace, brackets, ';', names and values
 _SGF_TOKENS = re.compile(
     r"(?P<ws>[ \t\f\r\n]+)|(?P<open>\()|(?P<close>\))|(?P<semi>;)"
@@ -351,9 +381,7 @@ _PLAIN_MOVE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 # The same after the blanks _SGF_TOKENS skips (the next node of a main line).
 _NEXT_SIMPLE_NODE = re.compile(r"[ \t\f\r\n]*;([A-Z]+)\[([^\\\]]*+)\]")
 # A run of such nodes, up to the last of them (group 1: where the last starts).
-_SIMPLE_RUN = re.compile(
-    r"(?:[ \t\f\r\n]*;[A-Z]+\[[^\\\]]*+\])+[ \t\f\r\n]*(;)[A-Z]+\[[^\\\]]*+\]"
-)
+_SIMPLE_RUN = re.compile(r"(?:[ \t\f\r\n]*;[A-Z]+\[[^\\\]]*+\])+[ \t\f\r\n]*(;)[A-Z]+\[[^\\\]]*+\]")
 # One node of a run: the blanks before it (1), then its name and value (2).
 _RUN_NODE = re.compile(r"([ \t\f\r\n]*);([A-Z]+\[[^\\\]]*+\])")
 
@@ -941,6 +969,7 @@ class _Reader:
 
     def game(self, tree: _GameTree, index: int, header: _Header, games: list[Game]) -> Game:
         root_node = tree.nodes[0]
+        assert isinstance(root_node, _Node)  # (a run never starts a tree)
         root = self.root(root_node, index == 0, header)
         state = _GameState(self, header, root)
         # the main line: the first sub-tree continues it, the others are variations
