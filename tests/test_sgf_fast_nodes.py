@@ -79,6 +79,7 @@ def _general(monkeypatch: pytest.MonkeyPatch, text: str) -> Any:
         patch.setattr(sgf, "_PLAIN_MOVE", NEVER)
         patch.setattr(sgf, "_NEXT_SIMPLE_NODE", NEVER)
         patch.setattr(sgf, "_SIMPLE_RUN", NEVER)
+        patch.setattr(sgf, "_PLAIN_VALUES", NEVER)
         return _outcome(text)
 
 

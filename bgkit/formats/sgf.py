@@ -382,6 +382,14 @@ _PLAIN_MOVE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 _NEXT_SIMPLE_NODE = re.compile(r"[ \t\f\r\n]*;([A-Z]+)\[([^\\\]]*+)\]")
 # A run of such nodes, up to the last of them (group 1: where the last starts).
 _SIMPLE_RUN = re.compile(r"(?:[ \t\f\r\n]*;[A-Z]+\[[^\\\]]*+\])+[ \t\f\r\n]*(;)[A-Z]+\[[^\\\]]*+\]")
+# A property's values while none holds a backslash (most do not): read at once.
+_PLAIN_VALUES = re.compile(r"(?:\[[^\\\]]*+\])+")
+# A run's cube actions as gnubg writes them: the player and the word.
+_CUBE_NODES = {
+    f"{side}[{word}]": (player, word)
+    for player, side in enumerate("WB")
+    for word in ("double", "take", "drop")
+}
 # One node of a run: the blanks before it (1), then its name and value (2).
 _RUN_NODE = re.compile(r"([ \t\f\r\n]*);([A-Z]+\[[^\\\]]*+\])")
 
@@ -623,6 +631,7 @@ class _Reader:
         match = _SGF_TOKENS.match
         simple = _SIMPLE_NODE.match
         simple_run = _SIMPLE_RUN.match
+        plain_values = _PLAIN_VALUES.match
         next_simple = _NEXT_SIMPLE_NODE.match
         while pos < end:
             try:
@@ -664,6 +673,14 @@ class _Reader:
                     if not node.props:
                         node.pos = at
                     node.props.append(prop)
+                    values = plain_values(source, pos)  # (its values without escapes, at once)
+                    if values is not None:
+                        at = pos + 1
+                        for value in values[0][1:-1].split("]["):
+                            prop.values.append(value)
+                            prop.value_pos.append(at)
+                            at += len(value) + 2
+                        pos = values.end()
                 elif kind == "semi":
                     if not stack or stack[-1].children:
                         raise _Lost(at)
@@ -1191,8 +1208,12 @@ class _GameState:
                 reader._cursor = (at, line, line_start)
                 ident = text[: text.index("[")]
                 value = text[len(ident) + 1 : -1]
-                node = _Node([_Prop(ident, [value], at, [at + len(ident) + 1])], at)
-                if not self.node_or_fault(node):
+                prop = _Prop(ident, [value], at, [at + len(ident) + 1])
+                node = _Node([prop], at)
+                cube = None if lost else _CUBE_NODES.get(text)
+                if cube is not None:  # (what node() makes of it, without the steps there)
+                    self.cube_action(node, prop, *cube)
+                elif not self.node_or_fault(node):
                     return False
                 at = m.end()
                 line, column = reader.line_col(at)
