@@ -55,6 +55,11 @@ FAULTY = [
     # a single-game session with a gammon on one cube (the Jacoby pattern)
     ROOT.format(length=16, game=0, ws=0, bs=0, names="PW[a]PB[b]", result="RE[W+1]")
     + ";W[31hefe])\n",
+    # a limit past in a later game's root (the whole record is refused)
+    ROOT.format(length=0, game=0, ws=0, bs=0, names="PW[a]PB[b]", result="RE[W+1]")
+    + PLAYED
+    + ROOT.format(length=0, game=99999999999, ws=0, bs=0, names="", result="RE[W+1]")
+    + PLAYED,
     # no game at all, and a text that is no SGF
     "(;GM[7]PW[a])\n",
     "not an SGF text\n",
