@@ -382,6 +382,7 @@ _PLAIN_MOVE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 _NEXT_SIMPLE_NODE = re.compile(r"[ \t\f\r\n]*;([A-Z]+)\[([^\\\]]*+)\]")
 # A run of such nodes, up to the last of them (group 1: where the last starts).
 _SIMPLE_RUN = re.compile(r"(?:[ \t\f\r\n]*;[A-Z]+\[[^\\\]]*+\])+[ \t\f\r\n]*(;)[A-Z]+\[[^\\\]]*+\]")
+_BLANKS = re.compile(r"[ \t\f\r\n]*")
 # A property's values while none holds a backslash (most do not): read at once.
 _PLAIN_VALUES = re.compile(r"(?:\[[^\\\]]*+\])+")
 # A run's cube actions as gnubg writes them: the player and the word.
@@ -632,6 +633,7 @@ class _Reader:
         simple = _SIMPLE_NODE.match
         simple_run = _SIMPLE_RUN.match
         plain_values = _PLAIN_VALUES.match
+        blanks = _BLANKS.match
         next_simple = _NEXT_SIMPLE_NODE.match
         while pos < end:
             try:
@@ -690,16 +692,26 @@ class _Reader:
                     plain = simple(source, at)  # most nodes: ";B[52bdjl]", read at once
                     if plain is not None:
                         nodes = stack[-1].nodes
-                        # the simple nodes between this one and the last of its run are
-                        # kept as one _Run (text offsets, no object per node)
+                        # a run of simple nodes is kept as one _Run (text offsets, no
+                        # object per node), but for a top-level tree's root and a last
+                        # node that more properties may join
                         run = simple_run(source, plain.end())
                         if run is not None:
-                            ident = plain[1]
-                            node.pos = at + 1
-                            node.props.append(
-                                _Prop(ident, [plain[2]], at + 1, [at + 2 + len(ident)])
-                            )
-                            nodes.append(_Run(plain.end(), run.start(1)))
+                            begin = at
+                            if len(stack) > 1 or len(nodes) > 1:
+                                nodes.pop()  # (the node begun here is the run's first)
+                            else:
+                                ident = plain[1]
+                                node.pos = at + 1
+                                node.props.append(
+                                    _Prop(ident, [plain[2]], at + 1, [at + 2 + len(ident)])
+                                )
+                                begin = plain.end()
+                            if source.startswith(("(", ")"), blanks(source, run.end()).end()):
+                                nodes.append(_Run(begin, run.end()))
+                                node, prop, pos = None, None, run.end()
+                                continue
+                            nodes.append(_Run(begin, run.start(1)))
                             node = _Node([], 0)
                             nodes.append(node)
                             at = run.start(1)
