@@ -382,7 +382,8 @@ _PLAIN_MOVE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 _NEXT_SIMPLE_NODE = re.compile(r"[ \t\f\r\n]*;([A-Z]+)\[([^\\\]]*+)\]")
 # A run of such nodes, up to the last of them (group 1: where the last starts).
 _SIMPLE_RUN = re.compile(r"(?:[ \t\f\r\n]*;[A-Z]+\[[^\\\]]*+\])+[ \t\f\r\n]*(;)[A-Z]+\[[^\\\]]*+\]")
-_BLANKS = re.compile(r"[ \t\f\r\n]*")
+# A game tree's bracket next (after blanks): no property can join the node before it.
+_TREE_BRACKET = re.compile(r"[ \t\f\r\n]*[()]")
 # A property's values while none holds a backslash (most do not): read at once.
 _PLAIN_VALUES = re.compile(r"(?:\[[^\\\]]*+\])+")
 # A run's cube actions as gnubg writes them: the player and the word.
@@ -633,7 +634,7 @@ class _Reader:
         simple = _SIMPLE_NODE.match
         simple_run = _SIMPLE_RUN.match
         plain_values = _PLAIN_VALUES.match
-        blanks = _BLANKS.match
+        tree_bracket = _TREE_BRACKET.match
         next_simple = _NEXT_SIMPLE_NODE.match
         while pos < end:
             try:
@@ -707,7 +708,7 @@ class _Reader:
                                     _Prop(ident, [plain[2]], at + 1, [at + 2 + len(ident)])
                                 )
                                 begin = plain.end()
-                            if source.startswith(("(", ")"), blanks(source, run.end()).end()):
+                            if tree_bracket(source, run.end()) is not None:
                                 nodes.append(_Run(begin, run.end()))
                                 node, prop, pos = None, None, run.end()
                                 continue
