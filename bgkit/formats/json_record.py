@@ -526,6 +526,7 @@ class _Reader:
         rolls = 0  # (an action's move number, as a .mat line would give it)
         for i, at in enumerate(offsets[: len(values)]):
             self.here[(*key, i)] = at
+        here = self.here
         for i, value in enumerate(values):
             try:
                 out.append(read(value, [*path, i]))
@@ -535,6 +536,10 @@ class _Reader:
                 move = (rolls + 1 + right + 1) // 2 if path[-1] == "actions" else 0
                 self.keep(fault, record=path[0] == "games", player=who, move=move)
             rolls += isinstance(value, dict) and value.get("type") == "move"
+            # the item is read: its parsed JSON and its place go (a long record's peak
+            # memory is the parsed document's, the match's, and these places')
+            values[i] = None
+            here.pop((*key, i), None)
         return out
 
     def at(self, path: _Path, member: str | None = None) -> tuple[int, int]:
