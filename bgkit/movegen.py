@@ -203,7 +203,7 @@ def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Pla
 
 
 def play_as_written(
-    me_t: Side, opp_t: Side, d1: int, d2: int, play: Play
+    me_t: Side, opp_t: Side, d1: int, d2: int, play: Play, *, every_die: bool = True
 ) -> tuple[Key, Play] | None:
     """The result of a play that uses every die, one written step per die, in written order.
 
@@ -216,9 +216,13 @@ def play_as_written(
     written that way (a step spanning two dice, fewer steps than dice, a step that is
     illegal in the written order): the caller then asks :func:`realize` and
     :func:`generate`.
+
+    With ``every_die=False`` a play of fewer steps than dice is played too (it is then
+    legal only when no play uses more dice and the higher die rule allows it: the caller
+    asks :func:`generate`).
     """
     steps = play.steps
-    if len(steps) != (4 if d1 == d2 else 2):
+    if len(steps) != (4 if d1 == d2 else 2) and (every_die or len(steps) > (4 if d1 == d2 else 2)):
         return None
     left = [d1, d1, d1, d1] if d1 == d2 else [d1, d2]
     me = list(me_t)  # changed in place (the hot loop of verify)

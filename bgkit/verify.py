@@ -661,7 +661,7 @@ class _MatchChecker:
                     play = action.play
                     if play is not None and play.steps and pos.game_state == playing:
                         d1, d2 = action.dice
-                        if d1.__class__ is int and d2.__class__ is int and 0 < d1 < 7 and 0 < d2 < 7:
+                        if d1.__class__ is d2.__class__ is int and 0 < d1 < 7 and 0 < d2 < 7:
                             board, turn = pos.board, pos.turn
                             plain = play_as_written(board[turn], board[1 - turn], d1, d2, play)
                             if plain is not None and (plain[1] is play or not hit_marks):
