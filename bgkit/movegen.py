@@ -17,7 +17,7 @@ table instead of constructing them.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from bgkit.play import BAR, OFF, Play, Step, point_name
 
@@ -255,10 +255,10 @@ def play_as_written(
         me[dst] += 1
         hit = held == 1
         if hit:
-            if opp is opp_t:
-                opp = list(opp_t)
-            opp[25 - dst] = 0
-            opp[BAR] += 1
+            hitting = list(opp_t) if opp is opp_t else cast(list[int], opp)
+            hitting[25 - dst] = 0
+            hitting[BAR] += 1
+            opp = hitting
         if hops is None:
             if s.hit == hit:
                 continue  # (written as it hits: the written step is the play's own)
