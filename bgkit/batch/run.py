@@ -26,12 +26,13 @@ from bgkit.batch.common import (
     RowFunction,
     _first_line,
 )
-from bgkit.batch.output import _dtypes, _Key, _settings, _Store
 from bgkit.errors import BatchError, BgkitError, NotationError, error_line
 from bgkit.workers import mark_forked_worker, worker_start
 
 if TYPE_CHECKING:
     from distributed import Client  # type: ignore[import-not-found, unused-ignore]
+
+    from bgkit.batch.output import _Key, _Store
 
 FILES_PER_JOB = 4
 """By default, one more process for every this many files, up to the number of cores."""
@@ -48,8 +49,13 @@ def _stream(
 ) -> Generator[FileRows, None, None]:
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
-    store = _Store(Path(output), _dtypes(columns), _settings(func)) if output is not None else None
-    done = store.load({str(f) for f in files}) if store is not None else {}
+    store: _Store | None = None
+    done: Mapping[_Key, list[Row]] = {}
+    if output is not None:  # (loaded only then: shutil, bz2 and lzma, issue 31)
+        from bgkit.batch.output import _dtypes, _settings, _Store
+
+        store = _Store(Path(output), _dtypes(columns), _settings(func))
+        done = store.load({str(f) for f in files})
     items = [_item(path, done) for path in files]
     todo = sum(item.rows is None for item in items)
     return _ordered(items, functools.partial(_runner, func, todo, jobs, client), store)
