@@ -377,16 +377,33 @@ class _Reading:
     """The illegal play as the record writes it."""
 
 
-@dataclass(frozen=True, slots=True)
 class _Trial(Generic[_T]):
-    """What a check run aside found (:meth:`_MatchChecker.trial`)."""
+    """What a check run aside found (:meth:`_MatchChecker.trial`).
+
+    (This and the two classes below are plain classes, not dataclasses: a dataclass costs
+    every ``bgkit verify`` a few tenths of a millisecond to make at its start, issue 31.)
+    """
+
+    __slots__ = ("issues", "needs_value", "readings", "state", "value")
 
     value: _T
     issues: list[Issue]
     state: _State
-    readings: list[_Reading] = field(default_factory=list)
-    needs_value: bool = True
+    readings: list[_Reading]
+    needs_value: bool
     """``None`` as the value (no position to go on from) makes the check a fault."""
+
+    def __init__(
+        self,
+        value: _T,
+        issues: list[Issue],
+        state: _State,
+        readings: list[_Reading],
+        *,
+        needs_value: bool = True,
+    ) -> None:
+        self.value, self.issues, self.state = value, issues, state
+        self.readings, self.needs_value = readings, needs_value
 
     @property
     def fits(self) -> bool:
@@ -396,52 +413,63 @@ class _Trial(Generic[_T]):
         return not any(i.severity is Severity.ERROR for i in self.issues)
 
 
-@dataclass
 class _GameOutcome:
     """What replaying one game established."""
+
+    __slots__ = ("result", "unfinished")
 
     result: tuple[int, int] | None
     """(winner, points) to add to the running score: the verified result where the record's
     is wrong, the record's where it cannot be checked; ``None`` when the game has none."""
-    unfinished: bool = False
+    unfinished: bool
     """The replay reached the last action and the game is still being played, no result."""
 
+    def __init__(self, result: tuple[int, int] | None, *, unfinished: bool = False) -> None:
+        self.result, self.unfinished = result, unfinished
 
-@dataclass
+
 class _MatchChecker:
     match: Match
-    stop_at_first: bool = False
-    jacoby: bool = False
-    issues: list[Issue] = field(default_factory=list)
-    checked: int = 0
-    hit_marks: bool = True
-    exchange: str | None = None
+    stop_at_first: bool
+    jacoby: bool
+    issues: list[Issue]
+    checked: int
+    hit_marks: bool
+    exchange: str | None
     """Within a cube exchange: "double", "beaver" or "raccoon" was the last word."""
-    dropped: tuple[int, int] | None = None
+    dropped: tuple[int, int] | None
     """(winner, points) of the game ended by a drop."""
-    ended_by: str = ""
+    ended_by: str
     """What ended the game being replayed, for messages ("Bob's drop on line 11")."""
-    cube_taken: str = ""
+    cube_taken: str
     """Where the cube owner took it, for messages ("took the double on line 21")."""
-    session: bool = False
+    session: bool
     """The record is a single-game session scored with the Jacoby rule (recognised)."""
-    here: Position | None = None
+    here: Position | None
     """The position before the action being checked (see :meth:`position_here`)."""
-    here_roll: Move | None = None
+    here_roll: Move | None
     """The move being checked, whose roll :meth:`position_here` puts on :attr:`here`."""
-    unread: list[ReadError] = field(default_factory=list)
+    unread: list[ReadError]
     """The lines of the game being replayed that could not be read, not yet reported."""
-    consumed: int = -1
+    consumed: int
     """The index of the last action of the game already replayed with an earlier one (the
     second of two rolls written in each other's columns)."""
-    readings: list[_Reading] = field(default_factory=list)
+    readings: list[_Reading]
     """Where an earlier illegal play of the game leaves the position in doubt: the other
     positions the game may be in (see :meth:`among`)."""
-    new_readings: list[_Reading] = field(default_factory=list)
+    new_readings: list[_Reading]
     """The legal readings of the illegal play just checked (set by :meth:`as_written`)."""
-    standing: _Reading | None = None
+    standing: _Reading | None
     """The legal reading of an earlier illegal play that the game's position stands for
     (``None``: the record's own position, every play as written)."""
+
+    def __init__(self, match: Match, *, stop_at_first: bool = False, jacoby: bool = False) -> None:
+        self.match, self.stop_at_first, self.jacoby = match, stop_at_first, jacoby
+        self.issues, self.checked, self.hit_marks = [], 0, True
+        self.exchange, self.dropped, self.ended_by, self.cube_taken = None, None, "", ""
+        self.session, self.here, self.here_roll = False, None, None
+        self.unread, self.consumed = [], -1
+        self.readings, self.new_readings, self.standing = [], [], None
 
     def run(self) -> None:
         m = self.match
