@@ -14,7 +14,6 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -61,12 +60,20 @@ def _stream(
     return _ordered(items, functools.partial(_runner, func, todo, jobs, client), store)
 
 
-@dataclass(slots=True)
 class _Item:
-    file: str
-    size: int | None
-    mtime_ns: int | None
-    rows: list[Row] | None  # the stored rows of a file done by an earlier run
+    """A file of the batch: its name, size and time, and the rows an earlier run stored.
+
+    (This and the other small classes here are plain classes, not dataclasses: each of
+    those costs every ``bgkit verify`` some tenths of a millisecond at its start, issue 31.)
+    """
+
+    __slots__ = ("file", "mtime_ns", "rows", "size")
+
+    def __init__(
+        self, file: str, size: int | None, mtime_ns: int | None, rows: list[Row] | None
+    ) -> None:
+        self.file, self.size, self.mtime_ns = file, size, mtime_ns
+        self.rows = rows  # the stored rows of a file done by an earlier run
 
 
 def _item(path: Path, done: Mapping[_Key, list[Row]]) -> _Item:
@@ -227,12 +234,13 @@ def _chunk_size(todo: int, workers: int, most: int) -> int:
     return max(1, min(most, todo // (workers * 8)))
 
 
-@dataclass
 class _Later:
     """A chunk run in this process when its result is asked for."""
 
-    func: RowFunction
-    paths: list[str]
+    __slots__ = ("func", "paths")
+
+    def __init__(self, func: RowFunction, paths: list[str]) -> None:
+        self.func, self.paths = func, paths
 
     def result(self) -> list[list[Row]]:
         return _run_chunk(self.func, self.paths)
@@ -330,12 +338,15 @@ class _ForkRunner:
             worker.stop(now=cancel)
 
 
-@dataclass(slots=True)
 class _ForkHandle:
-    runner: _ForkRunner
-    paths: list[str]
-    done: bool = False
-    answer: tuple[bool, Any] = (False, None)
+    """A chunk given to the forked workers, and its answer once it has come."""
+
+    __slots__ = ("answer", "done", "paths", "runner")
+
+    def __init__(self, runner: _ForkRunner, paths: list[str]) -> None:
+        self.runner, self.paths = runner, paths
+        self.done = False
+        self.answer: tuple[bool, Any] = (False, None)
 
     def result(self) -> list[list[Row]]:
         self.runner.wait(self)
@@ -349,14 +360,14 @@ class _ForkHandle:
 _HEADER = 8  # bytes of a message's length
 
 
-@dataclass(slots=True)
 class _Forked:
     """One forked worker: its process, the pipe it reads chunks from and the one it
     answers on."""
 
-    pid: int
-    tasks: int
-    answers: int
+    __slots__ = ("answers", "pid", "tasks")
+
+    def __init__(self, pid: int, tasks: int, answers: int) -> None:
+        self.pid, self.tasks, self.answers = pid, tasks, answers
 
     @classmethod
     def start(cls, func: RowFunction, parent: int, others: list[_Forked]) -> _Forked:
