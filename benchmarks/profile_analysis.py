@@ -16,8 +16,14 @@ default cache emptied first), after one analysis that loads gnubg. Printed:
   CPU seconds (a command waits for gnubg's threads: that wait is wall time, not work);
 - at 0-ply, the floor, paired in this process: gnubg's own ``analyse match`` of the file
   against bgkit's luck calls alone (the ``findbestmoves`` of every possible roll,
-  replayed on an empty cache), in CPU seconds and as a ratio. bgkit's figures need those
-  calls, so its analysis cannot cost less than that ratio of gnubg's.
+  replayed on an empty cache), in CPU seconds and as a ratio; the same calls with
+  ``findbestmove`` (the best play only: what building the list of every play costs);
+  and every call bgkit's analysis made into gnubg (luck, made-up turns, ``evaluate``,
+  commands) replayed in its order on an empty cache, without the Python around them.
+  gnubg's cache answers for a position as it was first figured, and a call it drops
+  changes what the cache keeps, and so later figures in their last bits: bgkit's
+  figures need exactly those calls, so the replay is the floor of its analysis at
+  identical figures, and the analysis less the replay is what its Python costs.
 """
 
 from __future__ import annotations
@@ -52,11 +58,14 @@ class Counted:
         self.cpu: collections.Counter[str] = collections.Counter()
         self.wall: collections.Counter[str] = collections.Counter()
         self.luck: list[tuple[Any, ...]] = []
+        self.sequence: list[tuple[str, tuple[Any, ...]]] = []
+        """Every call into gnubg, in order: (function name, arguments)."""
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.gnubg, name)
 
     def _timed(self, kind: str, call: Any, *args: Any) -> Any:
+        self.sequence.append((call.__name__, args))
         wall, cpu = time.perf_counter(), time.process_time()
         try:
             return call(*args)
@@ -127,7 +136,7 @@ def profile(path: Path, plies: int, repeat: int) -> None:
     if plies:
         return
     # the floor: gnubg's analyse match against bgkit's luck calls alone, on empty caches
-    gnubg_cpu, luck_cpu = [], []
+    gnubg_cpu, luck_cpu, best_cpu, all_cpu = [], [], [], []
     ev = evaluator.GnubgEvaluator()
     for _ in range(repeat):
         ev.clear_cache()
@@ -143,12 +152,39 @@ def profile(path: Path, plies: int, repeat: int) -> None:
         for args in counted.luck:
             real.findbestmoves(*args)
         luck_cpu.append(time.process_time() - started)
-    g, luck = min(gnubg_cpu), min(luck_cpu)
+        ev.clear_cache()
+        started = time.process_time()
+        for args in counted.luck:
+            real.findbestmove(*args)
+        best_cpu.append(time.process_time() - started)
+        all_cpu.append(_replay(real, counted.sequence))
+    g, luck, best_only, every = min(gnubg_cpu), min(luck_cpu), min(best_cpu), min(all_cpu)
     print(
         f"  floor: gnubg's analyse match {g:.3f} CPU s; bgkit's luck calls alone"
         f" ({len(counted.luck) / rolls:.2f} a roll) {luck:.3f} s = {luck / g:.2f}x;"
         f" bgkit's analysis {best / g:.2f}x"
     )
+    print(
+        f"  the luck calls with findbestmove (best play only, no list) {best_only:.3f} s ="
+        f" {best_only / g:.2f}x; every call of the analysis replayed"
+        f" ({len(counted.sequence) / rolls:.1f} a roll) {every:.3f} s = {every / g:.2f}x"
+        f" (the floor at identical figures; Python around the calls {best - every:.3f} s)"
+    )
+
+
+def _replay(gnubg: Any, sequence: list[tuple[str, tuple[Any, ...]]]) -> float:
+    """CPU seconds of ``sequence`` (:attr:`Counted.sequence`) replayed in this process,
+    from the empty cache its first commands make (its commands' output captured)."""
+    from bgkit.analysis.gnubg_process import _Capture
+
+    with _Capture() as out:
+        started = time.process_time()
+        for name, args in sequence:
+            if name == "command":
+                out.run(gnubg, *args)
+            else:
+                getattr(gnubg, name)(*args)
+        return time.process_time() - started
 
 
 def main(argv: list[str] | None = None) -> int:

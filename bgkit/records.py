@@ -33,9 +33,12 @@ output compares equal.
 
 from __future__ import annotations
 
+import bisect
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from html import escape as html_escape
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias, overload
 
 from bgkit.play import Play
 
@@ -49,6 +52,7 @@ __all__ = [
     "Double",
     "Drop",
     "Game",
+    "GameStream",
     "Match",
     "Move",
     "Raccoon",
@@ -566,3 +570,117 @@ class Match:
             f"<Match ({self.players[0]!r} vs. {self.players[1]!r}, {length}, "
             f"{n} game{'' if n == 1 else 's'})>"
         )
+
+
+def read_error_slot(starts: Sequence[tuple[int, int]], err: ReadError) -> int:
+    """Which place a line that could not be read belongs to, given the ``(line, column)``
+    where each game starts, in file order: 0 before the first game, ``k + 1`` from the
+    start of game ``k`` to the next game's (a fault of a binary record, with no line,
+    stands first). :func:`bgkit.replay.unread_lines` places faults so."""
+    if not err.line:
+        return 0
+    return bisect.bisect_right(starts, (err.line, err.column))
+
+
+class GameStream(Sequence[Game]):
+    """The games of a record, read one at a time as they are gone through (once, in
+    order), for a caller that only checks each in turn: memory holds a game or two, not
+    the whole record (a 64 MiB SGF holds 5 million moves). Made by
+    :func:`bgkit.formats.read_streamed` where the format allows it (SGF).
+
+    Besides going through the games, it answers what the verifier asks on the way:
+    ``stream[i]`` for the game being gone through and those read ahead; ``stream[-1]``,
+    once read to the end, the last game (before, the last game read ahead);
+    ``len(stream)`` the number of games read so far (the record's, once at the end):
+    while game ``k`` is being gone through, the next one is already read, so ``len``
+    tells whether ``k`` is the last; :meth:`unread` the faults of the reading by place
+    (as :func:`bgkit.replay.unread_lines`), and :meth:`any_game` reads ahead until a game
+    fits.
+    """
+
+    def __init__(self, games: Iterator[Game], faults: list[ReadError]) -> None:
+        self._games = games
+        self._faults = faults  # (the reader appends to it as it reads)
+        self._seen = 0  # faults taken from it
+        self._pending: list[ReadError] = []  # faults whose place is not known yet
+        self._slots: dict[int, list[ReadError]] = {}
+        self._starts: list[tuple[int, int]] = []  # where each game read starts
+        self._ahead: deque[Game] = deque()  # read, not yet gone through
+        self._current: tuple[int, Game] | None = None
+        self._done = False
+        self._iterated = False
+
+    def _read(self) -> bool:
+        """Read one more game into :attr:`_ahead` (``False`` at the end)."""
+        if self._done:
+            return False
+        game = next(self._games, None)
+        if game is None:
+            self._done = True
+        else:
+            self._ahead.append(game)
+            self._starts.append((game.line, game.column))
+        faults = self._faults
+        if self._seen < len(faults):
+            self._pending.extend(faults[self._seen :])
+            self._seen = len(faults)
+        if self._pending:
+            waiting = []
+            for err in self._pending:
+                slot = read_error_slot(self._starts, err)
+                if slot < len(self._starts) or self._done:
+                    self._slots.setdefault(slot, []).append(err)
+                else:  # (a later game may still start before it)
+                    waiting.append(err)
+            self._pending = waiting
+        return game is not None
+
+    def __iter__(self) -> Iterator[Game]:
+        if self._iterated:
+            raise RuntimeError("a GameStream is gone through once")
+        self._iterated = True
+        index = 0
+        while self._ahead or self._read():
+            game = self._ahead.popleft()
+            if not self._ahead:
+                self._read()  # (the next game, read ahead: whether this one is the last)
+            self._current = (index, game)
+            yield game
+            index += 1
+
+    def any_game(self, fits: Callable[[Game], bool]) -> bool:
+        """Whether a game fits, reading ahead (and keeping what it reads) until one does."""
+        if self._current is not None and fits(self._current[1]):
+            return True
+        if any(fits(game) for game in self._ahead):
+            return True
+        while self._read():
+            if fits(self._ahead[-1]):
+                return True
+        return False
+
+    def unread(self, slot: int) -> list[ReadError]:
+        """The faults of place ``slot`` (0 before the first game, ``k + 1`` game ``k``'s),
+        in file order: known for the game being gone through and the one before it."""
+        return sorted(self._slots.get(slot, ()), key=lambda err: (err.line, err.column))
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> Game: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Game]: ...
+
+    def __getitem__(self, index: int | slice) -> Game | Sequence[Game]:
+        if isinstance(index, slice):
+            raise TypeError("a GameStream cannot be sliced")
+        if index < 0:
+            index += len(self._starts)
+        if self._current is not None and index == self._current[0]:
+            return self._current[1]
+        first_ahead = len(self._starts) - len(self._ahead)
+        if first_ahead <= index < len(self._starts):
+            return self._ahead[index - first_ahead]
+        raise IndexError(f"game {index} of a GameStream is not held (gone through, or ahead)")

@@ -36,8 +36,9 @@ drop 0 (160, 163) None
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import overload
 
 from bgkit.errors import IllegalActionError, IllegalPlayError
 from bgkit.play import Play
@@ -48,6 +49,7 @@ from bgkit.records import (
     Double,
     Drop,
     Game,
+    GameStream,
     Match,
     Move,
     Raccoon,
@@ -124,7 +126,7 @@ def move_number(turn: int, actions: tuple[Action, ...]) -> int:
     return (turn + int(right_opened) + 1) // 2
 
 
-def unread_lines(match: Match) -> list[list[ReadError]]:
+def unread_lines(match: Match) -> Sequence[list[ReadError]]:
     """The lines of the file that could not be read (:attr:`Match.read_errors
     <bgkit.records.Match.read_errors>`), by place: those before the first game, then
     those of each game (from its ``Game`` line to the next), in file order.
@@ -133,7 +135,12 @@ def unread_lines(match: Match) -> list[list[ReadError]]:
     >>> match = parse_mat(" 1 point match\\n Game 1\\n A : 0   B : 0\\n  1) 27: 8/1\\n")
     >>> [[(e.line, e.message) for e in place] for place in unread_lines(match)]
     [[], [(4, "dice must be 1-6: '27'")]]
+
+    Of a match whose games are a :class:`~bgkit.records.GameStream`, the places are the
+    stream's :meth:`~bgkit.records.GameStream.unread`, known as its games are gone through.
     """
+    if isinstance(match.games, GameStream):
+        return _StreamedPlaces(match.games)
     out: list[list[ReadError]] = [[] for _ in range(len(match.games) + 1)]
     if any(err.source_name is not None for err in match.read_errors):
         return _unread_by_file(match, out)
@@ -144,6 +151,27 @@ def unread_lines(match: Match) -> list[list[ReadError]]:
             index += 1
         out[index].append(err)
     return out
+
+
+class _StreamedPlaces(Sequence[list[ReadError]]):
+    """:func:`unread_lines` of a :class:`~bgkit.records.GameStream`."""
+
+    def __init__(self, games: GameStream) -> None:
+        self.games = games
+
+    def __len__(self) -> int:
+        return len(self.games) + 1
+
+    @overload
+    def __getitem__(self, index: int) -> list[ReadError]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[list[ReadError]]: ...
+
+    def __getitem__(self, index: int | slice) -> list[ReadError] | Sequence[list[ReadError]]:
+        if isinstance(index, slice):
+            raise TypeError("the places of a GameStream cannot be sliced")
+        return self.games.unread(index)
 
 
 def _starts_before(game: Game, err: ReadError) -> bool:

@@ -52,6 +52,7 @@ from bgkit.records import (
     Double,
     Drop,
     Game,
+    GameStream,
     Match,
     Move,
     Raccoon,
@@ -1620,8 +1621,10 @@ def _clamp_score(score: tuple[int, int], length: int) -> tuple[int, int]:
 
 def _writes_hit_marks(match: Match) -> bool:
     """Whether the record marks hits at all (some writers never write ``*``)."""
-    for game in match.games:
-        for action in game.actions:
-            if isinstance(action, Move) and action.play and action.play.hits():
-                return True
-    return False
+    if isinstance(match.games, GameStream):  # (read ahead to the first game with a hit)
+        return match.games.any_game(_marks_hits)
+    return any(_marks_hits(game) for game in match.games)
+
+
+def _marks_hits(game: Game) -> bool:
+    return any(isinstance(a, Move) and a.play is not None and a.play.hits() for a in game.actions)

@@ -45,6 +45,8 @@ def test_profile_analysis_prints_calls_per_roll_and_the_floor() -> None:
     assert re.search(r"^    findbestmoves \(luck\) +\d+\.\d\d$", out, re.M), out
     assert re.search(r"^    Python function calls +\d+$", out, re.M), out
     assert re.search(r"floor: gnubg's analyse match \d\.\d{3} CPU s; .* = \d+\.\d\dx", out), out
+    replayed = r"every call of the analysis replayed \(\d+\.\d a roll\) \d\.\d{3} s"
+    assert re.search(replayed, out), out
 
 
 def _run(script: Path, *args: str) -> str:

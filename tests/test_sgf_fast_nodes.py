@@ -40,6 +40,17 @@ AWKWARD = [
     # two games, the second on the same line as the first ends
     "(;GM[6]MI[length:3][game:0]PW[a]PB[b]RE[W+1]\n;W[31hefe]\n;B[double]\n;W[drop])"
     "(;GM[6]MI[length:3][game:1][ws:1]PW[a]PB[b]\n;B[42xtxv])",
+    # runs of one-property nodes holding what is not a plain move: a bad node, cube
+    # actions and a beaver, a Gibbon word, set-up nodes, a comment, blanks of every kind
+    "(;GM[6]MI[length:0]PW[a]PB[b]\n;W[31hefe]\n;B[64xroo]\n;W[7]\n;B[52xsxv]\n;W[double]"
+    "\n;B[double]\n;W[take]\n;B[43lpaa]\r\n;W[55yzyz]\t;B[resign:2] ;W[accept]\n;B[66])",
+    "(;GM[6]MI[length:0]PW[a]PB[b]\n;AE[a]\n;AB[b]\n;AW[x]\n;PL[B]\n;CV[2]\n;B[21bcbd]"
+    "\n;C[hi]\n\n\n;W[31xwxu]\n;B[62cedf]\n;W[44zz]\n;B[11aa])",
+    # runs in variations, and a run whose last node has a second property
+    "(;GM[6]MI[length:3]PW[a]PB[b]\n;W[31hefe]\n;B[62xrrp]\n;W[43mgmj](;B[62xrrp]\n"
+    ";W[43mgmj]\n;B[11aabb]\n;W[22ffgg])(;B[11aa];W[43mgmj];B[64xroo]))\n"
+    "(;GM[6]MI[length:3][game:1]PW[a]PB[b]\n;W[31hefe]\n;B[62xrrp]\n;W[43mgmj]LU[0.5]\n"
+    ";B[64xroo])",
 ]
 
 
@@ -67,6 +78,8 @@ def _general(monkeypatch: pytest.MonkeyPatch, text: str) -> Any:
     with monkeypatch.context() as patch:
         patch.setattr(sgf, "_PLAIN_MOVE", NEVER)
         patch.setattr(sgf, "_NEXT_SIMPLE_NODE", NEVER)
+        patch.setattr(sgf, "_SIMPLE_RUN", NEVER)
+        patch.setattr(sgf, "_PLAIN_VALUES", NEVER)
         return _outcome(text)
 
 
@@ -91,3 +104,32 @@ def test_lines_counted_from_the_last_place_are_the_lines() -> None:
     for pos in offsets:
         i = bisect.bisect_right(starts, pos) - 1
         assert reader.line_col(pos) == (i + 1, pos - starts[i] + 1), pos
+
+
+def test_nesting_checked_as_the_limit_checks_it() -> None:
+    """The reader's check of how deep game trees nest (values cut out first) refuses
+    exactly the texts :func:`bgkit.limits.check_nesting` refuses, with its error."""
+    from bgkit.limits import Limits, using
+
+    rng = random.Random(6)
+    pieces = ["(", ")", "((", "[a(]", "[\\](((]", "[", "]", ";", "\\", "[x\\", "\n"]
+    refused = 0
+    with using(Limits(max_nesting=3)):
+        for _ in range(3000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 14)))
+            outcomes: list[str | None] = []
+            for check in (sgf._check_nesting, _checked_by_the_limit):
+                try:
+                    check(text, "x.sgf")
+                    outcomes.append(None)
+                except BgkitError as err:
+                    outcomes.append(str(err))
+            assert outcomes[0] == outcomes[1], text
+            refused += outcomes[0] is not None
+    assert 300 < refused < 2700  # (both kinds of text were tried)
+
+
+def _checked_by_the_limit(text: str, name: str) -> None:
+    from bgkit.limits import check_nesting
+
+    check_nesting(text, sgf._SGF_BRACKETS, name)

@@ -55,7 +55,9 @@ def verify_rows(
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DecodingWarning)
-        match = _read(path, max_size, format)
+        # (without --strict, an SGF record's games are read as they are verified: memory
+        # holds a game or two, not the record; --strict may stop before the last game)
+        match = _read(path, max_size, format, stream=not strict)
     report = verify(match, stop_at_first=strict, jacoby=jacoby)
     del match  # (not held while the rows are made: a long record's moves are most of memory)
     summary = {"games": report.games, "actions": report.actions_checked, "ok": report.ok}
@@ -78,15 +80,20 @@ def verify_rows(
     return rows or [summary]
 
 
-def _read(path: Path, max_size: int | None, format: str | None = None) -> Match:
-    """The record at ``path`` (``-``: stdin), read with the file size raised to ``max_size``."""
-    from bgkit.formats import read_match
+def _read(
+    path: Path, max_size: int | None, format: str | None = None, *, stream: bool = False
+) -> Match:
+    """The record at ``path`` (``-``: stdin), read with the file size raised to ``max_size``;
+    ``stream``: its games read as they are gone through, where the format allows
+    (:func:`bgkit.formats.read_streamed`)."""
+    from bgkit.formats import read_match, read_streamed
     from bgkit.limits import active
 
     limits = active().with_max_size(max_size)
-    if str(path) == "-":
-        return read_match(sys.stdin.buffer, format=format, limits=limits)
-    return read_match(path, format=format, limits=limits)
+    source = sys.stdin.buffer if str(path) == "-" else path
+    if stream:
+        return read_streamed(source, format=format, limits=limits)
+    return read_match(source, format=format, limits=limits)
 
 
 def issues_from_rows(rows: Iterable[Row]) -> list[Issue]:

@@ -44,6 +44,7 @@ __all__ = [
     "find_records",
     "read_file",
     "read_match",
+    "read_streamed",
     "source_data",
     "source_text",
     "write_match",
@@ -436,6 +437,22 @@ def read_match(
         return _parse(*source_data(source), format, encoding)
 
 
+def read_streamed(
+    source: RecordSource, *, format: str | None = None, limits: Limits | None = None
+) -> Match:
+    """:func:`read_match` for a caller that goes through the games once, in order (the
+    verifier): where the format allows (SGF), the match's ``games`` is a
+    :class:`~bgkit.records.GameStream`, each game read as it is reached and let go after,
+    so that memory holds a game or two of a long record; other formats are read whole.
+    Text that cannot be read at all is refused here, as by :func:`read_match`; a limit
+    past in a later game is raised while going through the games."""
+    with using(limits):
+        if isinstance(source, (str, os.PathLike)):
+            name = os.fspath(source)  # (the bytes are not held here: _parse lets them go)
+            return _parse(read_file(source), name, format, None, path=True, stream=True)
+        return _parse(*source_data(source), format, None, stream=True)
+
+
 def _parse(
     data: str | bytes,
     name: str | None,
@@ -443,6 +460,7 @@ def _parse(
     encoding: str | None,
     *,
     path: bool = False,
+    stream: bool = False,
 ) -> Match:
     """Pick the format (named, else by extension, else by content) and parse ``data``;
     ``path``: ``name`` is the file's path (a gnubg export series is read from it)."""
@@ -472,6 +490,10 @@ def _parse(
         from bgkit.formats.gnubg_text import parse_gnubg_series
 
         return parse_gnubg_series(decoded, name, encoding=encoding)
+    if stream and fmt.name == "sgf":
+        from bgkit.formats.sgf import stream_sgf
+
+        return stream_sgf(decoded, source_name=name)
     return fmt.parse(decoded, source_name=name)
 
 

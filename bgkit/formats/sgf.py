@@ -100,7 +100,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import IO, NoReturn
+from typing import IO, NoReturn, cast
 
 from lark import Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
@@ -121,15 +121,25 @@ from bgkit.formats._checkers import (
     shared_dice,
     shared_play,
 )
-from bgkit.limits import check_integer, check_name, check_nesting, check_text, json_loads
+from bgkit.limits import (
+    active,
+    check_integer,
+    check_name,
+    check_nesting,
+    check_text,
+    json_loads,
+)
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import (
+    _MOVE_SLOTS,
+    _NEW,
     Action,
     Annotations,
     Beaver,
     Double,
     Drop,
     Game,
+    GameStream,
     Match,
     Move,
     Raccoon,
@@ -208,8 +218,25 @@ class _Node:
 
 
 @dataclass(slots=True)
+class _Run:
+    """Nodes of one property with one plain value each (``;B[52bdjl]``), one after the
+    other: the text from ``start`` to ``end`` (:data:`_RUN_NODE` reads them in turn).
+    Most of a record is such runs, kept so without an object per node."""
+
+    start: int
+    end: int
+
+    def nodes(self, source: str) -> Iterator[_Node]:
+        """The run's nodes as the general code has them."""
+        for m in _RUN_NODE.finditer(source, self.start, self.end):
+            at, text = m.start(2), m[2]
+            ident = text[: text.index("[")]
+            yield _Node([_Prop(ident, [text[len(ident) + 1 : -1]], at, [at + len(ident) + 1])], at)
+
+
+@dataclass(slots=True)
 class _GameTree:
-    nodes: list[_Node]
+    nodes: list[_Node | _Run]
     children: list[_GameTree] = field(default_factory=list)
 
 
@@ -236,7 +263,7 @@ def _simple_text(name: str) -> str:
     return _escape(name)
 
 
-def _tree_sgf(tree: _GameTree) -> str:
+def _tree_sgf(tree: _GameTree, source: str) -> str:
     """A game tree as SGF text (without recursion: variations may nest deeply)."""
     out: list[str] = []
     stack: list[_GameTree | str] = [tree]
@@ -245,7 +272,12 @@ def _tree_sgf(tree: _GameTree) -> str:
         if isinstance(item, str):
             out.append(item)
             continue
-        out.append("(" + "".join(node.sgf() for node in item.nodes))
+        out.append("(")
+        for node in item.nodes:
+            if isinstance(node, _Run):
+                out.extend(one.sgf() for one in node.nodes(source))
+            else:
+                out.append(node.sgf())
         stack.append(")")
         stack.extend(reversed(item.children))
     return "".join(out)
@@ -280,13 +312,47 @@ def parse_sgf(text: str, *, source_name: str | None = None, strict: bool = False
     """
     source = _normalise(text)
     check_text(source, source_name, lines=False)
-    check_nesting(source, _SGF_BRACKETS, source_name)
+    _check_nesting(source, source_name)
     reader = _Reader(source, source_name, strict=strict)
     return reader.match(reader.scan())
 
 
+def stream_sgf(text: str, *, source_name: str | None = None) -> Match:
+    """:func:`parse_sgf` with the games read one at a time as they are gone through
+    (:meth:`_Reader.streamed`): for the verifier, which holds a game or two of a long
+    record instead of all of it. The text is checked as :func:`parse_sgf` checks it."""
+    source = _normalise(text)
+    del text
+    check_text(source, source_name, lines=False)
+    _check_nesting(source, source_name)
+    reader = _Reader(source, source_name)
+    return reader.streamed(reader.scan())
+
+
 # property values (whose brackets do not count) and the brackets of game trees
 _SGF_BRACKETS = re.compile(r"\[[^]\\]*+(?:\\.[^]\\]*+)*+\]|[()]")
+# the next bracket of a game tree, after the text before it (property values, whose
+# brackets do not count, and a '[' that opens no value, as _SGF_BRACKETS skips them);
+# at the end, nothing (so that no place is scanned twice)
+_NEXT_PARENTHESIS = re.compile(r"(?:[^()\[]++|\[[^]\\]*+(?:\\.[^]\\]*+)*+\]|\[)*+([()]|\Z)")
+
+
+def _check_nesting(source: str, source_name: str | None) -> None:
+    """:func:`~bgkit.limits.check_nesting` of the game trees' brackets, found without a
+    step of Python per property value (a long record has millions): the check itself
+    runs, for its error, only on text that nests too deep."""
+    most = active().max_nesting
+    depth = 0
+    for found in _NEXT_PARENTHESIS.finditer(source):
+        paren = found[1]
+        if not paren:
+            break
+        depth = depth + 1 if paren == "(" else max(depth - 1, 0)
+        if depth > most:
+            check_nesting(source, _SGF_BRACKETS, source_name)
+            break
+
+
 # the tokens of grammars/sgf.lark: whitespace, brackets, ';', names and values
 _SGF_TOKENS = re.compile(
     r"(?P<ws>[ \t\f\r\n]+)|(?P<open>\()|(?P<close>\))|(?P<semi>;)"
@@ -314,6 +380,20 @@ _SIMPLE_NODE = re.compile(r";([A-Z]+)\[([^\\\]]*+)\]")
 _PLAIN_MOVE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 # The same after the blanks _SGF_TOKENS skips (the next node of a main line).
 _NEXT_SIMPLE_NODE = re.compile(r"[ \t\f\r\n]*;([A-Z]+)\[([^\\\]]*+)\]")
+# A run of such nodes, up to the last of them (group 1: where the last starts).
+_SIMPLE_RUN = re.compile(r"(?:[ \t\f\r\n]*;[A-Z]+\[[^\\\]]*+\])+[ \t\f\r\n]*(;)[A-Z]+\[[^\\\]]*+\]")
+# A game tree's bracket next (after blanks): no property can join the node before it.
+_TREE_BRACKET = re.compile(r"[ \t\f\r\n]*[()]")
+# A property's values while none holds a backslash (most do not): read at once.
+_PLAIN_VALUES = re.compile(r"(?:\[[^\\\]]*+\])+")
+# A run's cube actions as gnubg writes them: the player and the word.
+_CUBE_NODES = {
+    f"{side}[{word}]": (player, word)
+    for player, side in enumerate("WB")
+    for word in ("double", "take", "drop")
+}
+# One node of a run: the blanks before it (1), then its name and value (2).
+_RUN_NODE = re.compile(r"([ \t\f\r\n]*);([A-Z]+\[[^\\\]]*+\])")
 
 
 def read_sgf(
@@ -424,6 +504,34 @@ def _letter_steps(letters: str, player: int) -> tuple[Step, ...] | None:
     return tuple(steps)
 
 
+_PlainEntry = tuple[
+    int, tuple[int, int], str, tuple[tuple[int, int, int, int], ...], dict[int, Play]
+]
+"""A plain move node read once (:func:`_plain_entry`): the player, the dice, the letters,
+each step's ``(src, dst, the opponent's point it lands on or -1 off, its hit bit)``, and
+the plays made of it so far, by hit bits."""
+
+
+def _plain_entry(text: str) -> _PlainEntry | None:
+    """What :meth:`_GameState.plain_move` needs of a node's text (``B[52bdjl]``), or
+    ``None`` when it is not a move written plainly (:data:`_PLAIN_MOVE`) whose letters
+    are steps."""
+    ident, _, value = text[:-1].partition("[")
+    if ident not in ("W", "B"):
+        return None
+    plain = _PLAIN_MOVE.fullmatch(value)
+    if plain is None:
+        return None
+    player = 1 if ident == "B" else 0
+    steps = _letter_steps(plain[3], player)
+    if steps is None:
+        return None
+    hops = tuple(
+        (s.src, s.dst, -1 if s.dst == OFF else 25 - s.dst, 1 << k) for k, s in enumerate(steps)
+    )
+    return player, shared_dice(int(plain[1]), int(plain[2])), plain[3], hops, {}
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _marked_play(letters: str, player: int, hits: int) -> Play:
     """The shared :class:`Play` of a move's letter pairs (steps by :func:`_letter_steps`)
@@ -472,6 +580,8 @@ class _Reader:
         self.faults: list[ReadError] = []
         """The nodes and game trees that could not be read (the rest is read)."""
         self.first_syntax_error: NotationError | None = None
+        self.plain_moves: dict[str, _PlainEntry | None] = {}
+        """What :func:`_plain_entry` made of each node text of a run seen."""
 
     # -- helpers
 
@@ -522,6 +632,9 @@ class _Reader:
         end = len(source)
         match = _SGF_TOKENS.match
         simple = _SIMPLE_NODE.match
+        simple_run = _SIMPLE_RUN.match
+        plain_values = _PLAIN_VALUES.match
+        tree_bracket = _TREE_BRACKET.match
         next_simple = _NEXT_SIMPLE_NODE.match
         while pos < end:
             try:
@@ -563,6 +676,14 @@ class _Reader:
                     if not node.props:
                         node.pos = at
                     node.props.append(prop)
+                    values = plain_values(source, pos)  # (its values without escapes, at once)
+                    if values is not None:
+                        at = pos + 1
+                        for value in values[0][1:-1].split("]["):
+                            prop.values.append(value)
+                            prop.value_pos.append(at)
+                            at += len(value) + 2
+                        pos = values.end()
                 elif kind == "semi":
                     if not stack or stack[-1].children:
                         raise _Lost(at)
@@ -572,6 +693,31 @@ class _Reader:
                     plain = simple(source, at)  # most nodes: ";B[52bdjl]", read at once
                     if plain is not None:
                         nodes = stack[-1].nodes
+                        # a run of simple nodes is kept as one _Run (text offsets, no
+                        # object per node), but for a top-level tree's root and a last
+                        # node that more properties may join
+                        run = simple_run(source, plain.end())
+                        if run is not None:
+                            begin = at
+                            if len(stack) > 1 or len(nodes) > 1:
+                                nodes.pop()  # (the node begun here is the run's first)
+                            else:
+                                ident = plain[1]
+                                node.pos = at + 1
+                                node.props.append(
+                                    _Prop(ident, [plain[2]], at + 1, [at + 2 + len(ident)])
+                                )
+                                begin = plain.end()
+                            if tree_bracket(source, run.end()) is not None:
+                                nodes.append(_Run(begin, run.end()))
+                                node, prop, pos = None, None, run.end()
+                                continue
+                            nodes.append(_Run(begin, run.start(1)))
+                            node = _Node([], 0)
+                            nodes.append(node)
+                            at = run.start(1)
+                            plain = simple(source, at)
+                            assert plain is not None
                         while True:
                             ident = plain[1]
                             prop = _Prop(ident, [plain[2]], at + 1, [at + 2 + len(ident)])
@@ -674,15 +820,16 @@ class _Reader:
 
     # -- the match
 
-    def match(self, trees: Iterable[_GameTree]) -> Match:
-        header = _Header()
-        games: list[Game] = []
+    def games(self, trees: Iterable[_GameTree], header: _Header) -> Iterator[Game]:
+        """The games of ``trees``, one at a time (``header`` takes what the roots say of
+        the match); raises the first error when no game can be read."""
+        last: list[Game] = []  # (the game before: a root without a score follows it)
         first: NotationError | None = None
         for index, tree in enumerate(trees):
             if self.too_many():
                 break
             try:
-                games.append(self.game(tree, index, header, games))
+                game = self.game(tree, index, header, last)
             except LimitError:
                 raise
             except NotationError as err:
@@ -691,10 +838,17 @@ class _Reader:
                     raise
                 first = first or err
                 self.faults.append(ReadError(err.line, err.column, err.msg))
-        if not games and (first or self.first_syntax_error) is not None:
+                continue
+            last = [game]
+            yield game
+        if not last and (first or self.first_syntax_error) is not None:
             raise first or self.first_syntax_error  # type: ignore[misc]
-        if not games:
+        if not last:
             self.fail("no game tree: an SGF record starts with '(;'", len(self.source.rstrip()))
+
+    def match(self, trees: Iterable[_GameTree]) -> Match:
+        header = _Header()
+        games = list(self.games(trees, header))
         tags = header.kept_tags
         if tags is None:
             tags = _with_money_beaver(header.tags(), header.length, games)
@@ -707,6 +861,29 @@ class _Reader:
             source_name=self.source_name,
             annotations=tuple(header.annotations),
             read_errors=tuple(sorted(self.faults, key=lambda f: (f.line, f.column))),
+        )
+
+    def streamed(self, trees: Iterable[_GameTree]) -> Match:
+        """:meth:`match` with its games a :class:`~bgkit.records.GameStream`, read as they
+        are gone through. What the match says beyond its games is read from the first
+        root, reading ahead while a player is not named yet; without the games, the
+        ``Beaver`` tag of a money session that holds a beaver is not added (the verifier
+        allows beavers in money play unless a record says ``Off``). Its ``read_errors``
+        are the stream's :meth:`~bgkit.records.GameStream.unread`."""
+        header = _Header()
+        stream = GameStream(self.games(trees, header), self.faults)
+        stream.any_game(lambda game: all(header.named))
+        tags = header.kept_tags
+        if tags is None:
+            tags = header.tags()
+        return Match(
+            header.players,
+            header.length,
+            cast(tuple[Game, ...], stream),
+            tags=tuple(tags),
+            comments=header.comments,
+            source_name=self.source_name,
+            annotations=tuple(header.annotations),
         )
 
     def root(self, node: _Node, first: bool, header: _Header) -> _Root:
@@ -822,10 +999,11 @@ class _Reader:
 
     def game(self, tree: _GameTree, index: int, header: _Header, games: list[Game]) -> Game:
         root_node = tree.nodes[0]
+        assert isinstance(root_node, _Node)  # (a run never starts a tree)
         root = self.root(root_node, index == 0, header)
         state = _GameState(self, header, root)
         # the main line: the first sub-tree continues it, the others are variations
-        sequence: list[tuple[_Node, list[_GameTree]]] = []
+        sequence: list[tuple[_Node | _Run, list[_GameTree]]] = []
         current: _GameTree | None = tree
         while current is not None:
             nodes = current.nodes
@@ -834,21 +1012,13 @@ class _Reader:
                 sequence.append((node, current.children[1:] if last else []))
             current = current.children[0] if current.children else None
         for k, (node, variations) in enumerate(sequence):
-            if k:
-                try:
-                    state.node(node)
-                except LimitError:
-                    raise
-                except NotationError as err:
-                    # one node that cannot be read costs that node only
-                    if self.strict:
-                        raise
-                    self.faults.append(ReadError(err.line, err.column, err.msg))
-                    state.lost = True
-                    if self.too_many():
-                        break
+            if isinstance(node, _Run):
+                if not state.run(node):
+                    break
+            elif k and not state.node_or_fault(node):
+                break
             if variations:
-                state.keep(_VARIATION, *(_tree_sgf(v) for v in variations))
+                state.keep(_VARIATION, *(_tree_sgf(v, self.source) for v in variations))
         number = index + 1 if root.game is None else root.game + 1
         if root.score_given:
             score = (root.score[0], root.score[1])
@@ -995,6 +1165,105 @@ class _GameState:
         self.actions[-1] = replace(last, annotations=(*last.annotations, (key, values)))
 
     # -- nodes
+
+    def node_or_fault(self, node: _Node) -> bool:
+        """:meth:`node`, where a node that cannot be read costs that node only (a fault);
+        ``False`` when the game is not read further (too many faults)."""
+        reader = self.reader
+        try:
+            self.node(node)
+        except LimitError:
+            raise
+        except NotationError as err:
+            if reader.strict:
+                raise
+            reader.faults.append(ReadError(err.line, err.column, err.msg))
+            self.lost = True
+            if reader.too_many():
+                return False
+        return True
+
+    def run(self, run: _Run) -> bool:
+        """:meth:`node_or_fault` for each node of ``run``: a plain move (most nodes) is
+        read here at once, anything else by the general code. The moves' lines and
+        columns are counted along the run, from the reader's last place."""
+        reader = self.reader
+        source = reader.source
+        plain_moves = reader.plain_moves
+        append = self.actions.append
+        sides = self.board.sides
+        set_player, set_dice, set_play, set_line, set_column, set_number, set_notes = _MOVE_SLOTS
+        # (the place of the run's first node, from the reader's cursor)
+        line, column = reader.line_col(run.start)
+        line_start = run.start - column + 1
+        lost, pending = self.lost, self.pending is not None
+        player = -1  # the player of the last move read here, not yet said to the state
+        for m in _RUN_NODE.finditer(source, run.start, run.end):
+            blanks, text = m.groups()
+            if blanks == "\n":  # (one node a line: most records)
+                line += 1
+                column = 2
+                line_start = m.start(2) - 1
+            else:
+                if blanks:
+                    ends = blanks.count("\n")
+                    if ends:
+                        line += ends
+                        line_start = m.start(1) + blanks.rfind("\n") + 1
+                column = m.start(2) - line_start + 1
+            entry = plain_moves.get(text)
+            if entry is None and text not in plain_moves:
+                entry = plain_moves[text] = _plain_entry(text)
+            if entry is None or lost:
+                if player >= 0:
+                    self.in_setup, self.turn, player = False, 1 - player, -1
+                at = m.start(2)
+                reader._cursor = (at, line, line_start)
+                ident = text[: text.index("[")]
+                value = text[len(ident) + 1 : -1]
+                prop = _Prop(ident, [value], at, [at + len(ident) + 1])
+                node = _Node([prop], at)
+                cube = None if lost else _CUBE_NODES.get(text)
+                if cube is not None:  # (what node() makes of it, without the steps there)
+                    self.cube_action(node, prop, *cube)
+                elif not self.node_or_fault(node):
+                    return False
+                at = m.end()
+                line, column = reader.line_col(at)
+                line_start = at - column + 1
+                sides = self.board.sides  # (a set-up node gives the game a new board)
+                lost, pending = self.lost, self.pending is not None
+                continue
+            player, dice, letters, hops, plays = entry
+            if pending:
+                self.close_exchange()
+                pending = False
+            me, opp = sides[player], sides[1 - player]
+            hits = 0
+            for src, dst, landing, bit in hops:
+                if landing >= 0 and opp[landing] == 1:
+                    opp[landing] = 0
+                    opp[BAR] += 1
+                    hits |= bit
+                if me[src] > 0:
+                    me[src] -= 1
+                me[dst] += 1
+            play = plays.get(hits)
+            if play is None:
+                play = plays[hits] = _marked_play(letters, player, hits)
+            move = _NEW(Move)
+            set_player(move, player)
+            set_dice(move, dice)
+            set_play(move, play)
+            set_line(move, line)
+            set_column(move, column)
+            set_number(move, 0)
+            set_notes(move, ())
+            append(move)
+        if player >= 0:
+            self.in_setup, self.turn = False, 1 - player
+        reader._cursor = (m.end(), line, line_start)  # (the end of the run's last node)
+        return True
 
     def node(self, node: _Node) -> None:
         props = node.props
