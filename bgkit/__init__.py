@@ -86,8 +86,9 @@ def _read(source: RecordSource | bytes) -> Match:
     return read_match(source)
 
 
-_LAZY = ("analyze", "hint", "svg")
+_LAZY = ("analyze", "audit", "hint", "svg")
 """Names loaded on first use: analysis needs gnubg and pandas (the ``analysis`` extra);
+``bgkit.audit`` (the package, callable) and its batch machinery double the import time;
 ``bgkit.svg`` is the module :mod:`bgkit.reports.svg` (``from bgkit import reports, svg``)."""
 
 

@@ -14,6 +14,7 @@ import bisect
 import dataclasses
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +130,28 @@ def test_nesting_checked_as_the_limit_checks_it() -> None:
     assert 300 < refused < 2700  # (both kinds of text were tried)
 
 
+# property values (whose brackets do not count; an escaped line end in one, as the
+# reader's tokens have it) and the brackets of game trees
+_SGF_BRACKETS = re.compile(r"\[[^]\\]*+(?:\\.[^]\\]*+)*+\]|[()]", re.S)
+
+
+def test_a_bracket_that_opens_no_value_is_looked_past_once() -> None:
+    """The nesting check is linear in the text: 10,000 and 160,000 '[' that no ']' closes
+    (then a tree nested too deep) cost in proportion (it was quadratic: 17 s for 100,000)."""
+    from bgkit.limits import Limits, using
+
+    def cost(n: int) -> float:
+        text = "(;GM[6]" + "C[" * n + "(" * 4
+        start = time.process_time()
+        with using(Limits(max_nesting=3)), pytest.raises(BgkitError, match="max_nesting"):
+            sgf._check_nesting(text, "x.sgf")
+        return time.process_time() - start
+
+    small, large = min(cost(10_000) for _ in range(3)), min(cost(160_000) for _ in range(3))
+    assert large < 2 and large < 16 * 4 * max(small, 1e-4), (small, large)
+
+
 def _checked_by_the_limit(text: str, name: str) -> None:
     from bgkit.limits import check_nesting
 
-    check_nesting(text, sgf._SGF_BRACKETS, name)
+    check_nesting(text, _SGF_BRACKETS, name)
