@@ -17,7 +17,7 @@ table instead of constructing them.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from bgkit.play import BAR, OFF, Play, Step, point_name
 
@@ -88,6 +88,8 @@ def generate(me_t: Side, opp_t: Side, d1: int, d2: int) -> dict[Key, Play]:
 
     Empty when no play is possible.
     """
+    if me_t[BAR] and opp_t[d1] >= 2 and opp_t[d2] >= 2:
+        return {}  # a dance: both entry points (the opponent's d1 and d2 points) are held
     me, opp = list(me_t), list(opp_t)
     far = _far(me)
     if d1 == d2:
@@ -201,7 +203,7 @@ def _doubles(me: list[int], opp: list[int], far: int, die: int) -> dict[Key, Pla
 
 
 def play_as_written(
-    me_t: Side, opp_t: Side, d1: int, d2: int, play: Play
+    me_t: Side, opp_t: Side, d1: int, d2: int, play: Play, *, every_die: bool = True
 ) -> tuple[Key, Play] | None:
     """The result of a play that uses every die, one written step per die, in written order.
 
@@ -214,18 +216,19 @@ def play_as_written(
     written that way (a step spanning two dice, fewer steps than dice, a step that is
     illegal in the written order): the caller then asks :func:`realize` and
     :func:`generate`.
+
+    With ``every_die=False`` a play of fewer steps than dice is played too (it is then
+    legal only when no play uses more dice and the higher die rule allows it: the caller
+    asks :func:`generate`).
     """
     steps = play.steps
-    if len(steps) != (4 if d1 == d2 else 2):
+    if len(steps) != (4 if d1 == d2 else 2) and (every_die or len(steps) > (4 if d1 == d2 else 2)):
         return None
     left = [d1, d1, d1, d1] if d1 == d2 else [d1, d2]
-    me, opp = list(me_t), list(opp_t)  # changed in place (the hot loop of verify)
-    far = BAR  # (_far inlined)
-    while far and not me[far]:
-        far -= 1
-    hops: list[Step] = []
-    marked = True  # every step written with its hit mark right: the play is its own result
-    for s in steps:
+    me = list(me_t)  # changed in place (the hot loop of verify)
+    opp: Side | list[int] = opp_t  # (copied at the first hit only)
+    hops: list[Step] | None = None  # (made at the first step whose hit mark is wrong)
+    for k, s in enumerate(steps):
         src, dst = s.src, s.dst
         die = src - dst
         if die not in left:
@@ -235,26 +238,36 @@ def play_as_written(
             die = min((d for d in left if d > die), default=0)
             if not die:
                 return None
-        if not me[src] or (far == BAR and src != BAR):
-            return None  # (_dest inlined from here: the verifier's hot path)
-        if dst:
-            if opp[25 - dst] >= 2:
-                return None
-        elif far > 6 or (die > src and src != far):
+        # (_dest inlined, the mover's highest point looked at only where a rule needs it:
+        # a checker on the bar, a bear-off)
+        if not me[src] or (me[BAR] and src != BAR):
             return None
+        if dst:
+            held = opp[25 - dst]
+            if held >= 2:
+                return None
+        elif any(me[7:]) or (die > src and any(me[src + 1 : 7])):
+            return None  # (a checker outside home; a bear-off with a larger die from below)
+        else:
+            held = 0
         left.remove(die)
         me[src] -= 1
         me[dst] += 1
-        if src == far and not me[src]:
-            while far > 0 and not me[far]:
-                far -= 1
-        hit = dst > 0 and opp[25 - dst] == 1
+        hit = held == 1
         if hit:
-            opp[25 - dst] = 0
-            opp[BAR] += 1
-        marked = marked and s.hit == hit
+            hitting = list(opp_t) if opp is opp_t else cast(list[int], opp)
+            hitting[25 - dst] = 0
+            hitting[BAR] += 1
+            opp = hitting
+        if hops is None:
+            if s.hit == hit:
+                continue  # (written as it hits: the written step is the play's own)
+            hops = list(steps[:k])
         hops.append(_STEPS[src][dst][hit])
-    return (tuple(me), tuple(opp)), play if marked else Play(tuple(hops))
+    return (
+        (tuple(me), opp_t if opp is opp_t else tuple(opp)),
+        play if hops is None else Play(tuple(hops)),
+    )
 
 
 def realize(me_t: Side, opp_t: Side, d1: int, d2: int, play: Play) -> dict[Key, Play]:

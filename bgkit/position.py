@@ -703,6 +703,17 @@ class Position:
             plain = play_as_written(me0, opp0, d1, d2, play)
             if plain is not None:
                 return plain[1], self._after(plain[0]), True
+            if len(steps) < (4 if d1 == d2 else 2) and all(s.dst for s in steps):
+                # fewer steps than dice, each of one die, none bearing off (a roll of which
+                # one die only can be played): made in the written order, each step has
+                # one result, the one the search below finds; legal when a legal play
+                # gives it, and the only one that leaves the mover's checkers so
+                part = play_as_written(me0, opp0, d1, d2, play, every_die=False)
+                if part is not None:
+                    key = part[0]
+                    results = generate(me0, opp0, d1, d2)
+                    if key in results and sum(k[0] == key[0] for k in results) == 1:
+                        return results[key].ordered(), self._after(key), True
         idle = next((s for s in steps if s.src == s.dst), None)
         if idle is not None:  # (a record read as written may hold one: 6/6)
             raise IllegalPlayError(f"{play.spelled()}: {idle} does not move the checker")

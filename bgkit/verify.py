@@ -43,6 +43,7 @@ from typing import Generic, TypeVar
 
 from bgkit._gc import without_gc
 from bgkit.errors import AmbiguousPlayError, BgkitError, IllegalActionError, IllegalPlayError
+from bgkit.movegen import play_as_written
 from bgkit.play import BAR, OFF, Play
 from bgkit.position import GameState, Position, ResultKind
 from bgkit.records import (
@@ -377,16 +378,33 @@ class _Reading:
     """The illegal play as the record writes it."""
 
 
-@dataclass(frozen=True, slots=True)
 class _Trial(Generic[_T]):
-    """What a check run aside found (:meth:`_MatchChecker.trial`)."""
+    """What a check run aside found (:meth:`_MatchChecker.trial`).
+
+    (This and the two classes below are plain classes, not dataclasses: a dataclass costs
+    every ``bgkit verify`` a few tenths of a millisecond to make at its start, issue 31.)
+    """
+
+    __slots__ = ("issues", "needs_value", "readings", "state", "value")
 
     value: _T
     issues: list[Issue]
     state: _State
-    readings: list[_Reading] = field(default_factory=list)
-    needs_value: bool = True
+    readings: list[_Reading]
+    needs_value: bool
     """``None`` as the value (no position to go on from) makes the check a fault."""
+
+    def __init__(
+        self,
+        value: _T,
+        issues: list[Issue],
+        state: _State,
+        readings: list[_Reading],
+        *,
+        needs_value: bool = True,
+    ) -> None:
+        self.value, self.issues, self.state = value, issues, state
+        self.readings, self.needs_value = readings, needs_value
 
     @property
     def fits(self) -> bool:
@@ -396,52 +414,63 @@ class _Trial(Generic[_T]):
         return not any(i.severity is Severity.ERROR for i in self.issues)
 
 
-@dataclass
 class _GameOutcome:
     """What replaying one game established."""
+
+    __slots__ = ("result", "unfinished")
 
     result: tuple[int, int] | None
     """(winner, points) to add to the running score: the verified result where the record's
     is wrong, the record's where it cannot be checked; ``None`` when the game has none."""
-    unfinished: bool = False
+    unfinished: bool
     """The replay reached the last action and the game is still being played, no result."""
 
+    def __init__(self, result: tuple[int, int] | None, *, unfinished: bool = False) -> None:
+        self.result, self.unfinished = result, unfinished
 
-@dataclass
+
 class _MatchChecker:
     match: Match
-    stop_at_first: bool = False
-    jacoby: bool = False
-    issues: list[Issue] = field(default_factory=list)
-    checked: int = 0
-    hit_marks: bool = True
-    exchange: str | None = None
+    stop_at_first: bool
+    jacoby: bool
+    issues: list[Issue]
+    checked: int
+    hit_marks: bool
+    exchange: str | None
     """Within a cube exchange: "double", "beaver" or "raccoon" was the last word."""
-    dropped: tuple[int, int] | None = None
+    dropped: tuple[int, int] | None
     """(winner, points) of the game ended by a drop."""
-    ended_by: str = ""
+    ended_by: str
     """What ended the game being replayed, for messages ("Bob's drop on line 11")."""
-    cube_taken: str = ""
+    cube_taken: str
     """Where the cube owner took it, for messages ("took the double on line 21")."""
-    session: bool = False
+    session: bool
     """The record is a single-game session scored with the Jacoby rule (recognised)."""
-    here: Position | None = None
+    here: Position | None
     """The position before the action being checked (see :meth:`position_here`)."""
-    here_roll: Move | None = None
+    here_roll: Move | None
     """The move being checked, whose roll :meth:`position_here` puts on :attr:`here`."""
-    unread: list[ReadError] = field(default_factory=list)
+    unread: list[ReadError]
     """The lines of the game being replayed that could not be read, not yet reported."""
-    consumed: int = -1
+    consumed: int
     """The index of the last action of the game already replayed with an earlier one (the
     second of two rolls written in each other's columns)."""
-    readings: list[_Reading] = field(default_factory=list)
+    readings: list[_Reading]
     """Where an earlier illegal play of the game leaves the position in doubt: the other
     positions the game may be in (see :meth:`among`)."""
-    new_readings: list[_Reading] = field(default_factory=list)
+    new_readings: list[_Reading]
     """The legal readings of the illegal play just checked (set by :meth:`as_written`)."""
-    standing: _Reading | None = None
+    standing: _Reading | None
     """The legal reading of an earlier illegal play that the game's position stands for
     (``None``: the record's own position, every play as written)."""
+
+    def __init__(self, match: Match, *, stop_at_first: bool = False, jacoby: bool = False) -> None:
+        self.match, self.stop_at_first, self.jacoby = match, stop_at_first, jacoby
+        self.issues, self.checked, self.hit_marks = [], 0, True
+        self.exchange, self.dropped, self.ended_by, self.cube_taken = None, None, "", ""
+        self.session, self.here, self.here_roll = False, None, None
+        self.unread, self.consumed = [], -1
+        self.readings, self.new_readings, self.standing = [], [], None
 
     def run(self) -> None:
         m = self.match
@@ -585,6 +614,7 @@ class _MatchChecker:
         stop_at_first = self.stop_at_first
         last_index = len(actions) - 1
         playing = GameState.PLAYING
+        hit_marks = self.hit_marks
         for i, action in enumerate(actions):
             if stop_at_first and self.errors():
                 return _GameOutcome(self.recorded_result(game))
@@ -653,9 +683,23 @@ class _MatchChecker:
                     if standing is not None:
                         self.marks_in_doubt(mark, standing)
                 else:
-                    new = self.check_move(game, move_no, pos, action, last=last)
-                    if self.new_readings:
-                        self.readings, self.new_readings = _distinct(self.new_readings, new), []
+                    # nearly every roll: a play written one step per die, each legal in the
+                    # written order, hit marks as it hits (check_move's own first answer,
+                    # without its calls: the hot loop of verify)
+                    new = None
+                    play = action.play
+                    if play is not None and play.steps and pos.game_state == playing:
+                        d1, d2 = action.dice
+                        if d1.__class__ is d2.__class__ is int and 0 < d1 < 7 and 0 < d2 < 7:
+                            board, turn = pos.board, pos.turn
+                            plain = play_as_written(board[turn], board[1 - turn], d1, d2, play)
+                            if plain is not None and (plain[1] is play or not hit_marks):
+                                new = pos._after(plain[0])
+                    if new is None:
+                        new = self.check_move(game, move_no, pos, action, last=last)
+                        if self.new_readings:
+                            self.readings = _distinct(self.new_readings, new)
+                            self.new_readings = []
                 if new is None:
                     stopped_at = i + 1
                     break
@@ -892,6 +936,11 @@ class _MatchChecker:
             if results:
                 # rolled, then resigned before moving (gnubg's reading of the record)
                 return rolled
+            if rolled.game_state == GameState.PLAYING:
+                # a dance: what rolled.apply(Play()) gives, without generating the plays
+                # again (one roll in eight of a gnubg record is a dance)
+                board, turn = rolled.board, rolled.turn
+                return rolled._after((board[turn], board[1 - turn]))
             return rolled.apply(Play())
         return self.check_play(game, move_no, pos, action, action.play)
 
@@ -1080,7 +1129,6 @@ class _MatchChecker:
         if result is None:
             return actual
         where_line, where_col = result.line, result.column
-        move_no = _last_move(game)
         recorded = (result.winner, result.points)
         needed = m.length - score[result.winner] if m.length else None
         if actual is not None:
@@ -1091,7 +1139,7 @@ class _MatchChecker:
                     f"the record gives the game to {self.name(result.winner)}, but"
                     f" {self.name(winner)} won it",
                     game,
-                    move_no,
+                    _last_move(game),
                     result.winner,
                     where_line,
                     where_col,
@@ -1111,7 +1159,7 @@ class _MatchChecker:
                 f"the game is worth {points} point(s) ({how}, cube {pos.cube}),"
                 f" not {result.points}",
                 game,
-                move_no,
+                _last_move(game),
                 result.winner,
                 where_line,
                 where_col,
@@ -1124,6 +1172,7 @@ class _MatchChecker:
             values = {cube}
         loser = self.name(1 - result.winner)
         if result.points in values or (needed is not None and needed <= result.points <= 3 * cube):
+            move_no = _last_move(game)
             self.add(
                 IssueKind.RESIGNATION,
                 f"game {game.number} ends by resignation ({_pts(result.points)}) at move"
@@ -1146,7 +1195,7 @@ class _MatchChecker:
                 f"match forfeited at {score[0]}-{score[1]}: {loser} leaves in game"
                 f" {game.number}, {self.name(result.winner)} is credited {credit}",
                 game,
-                move_no,
+                _last_move(game),
                 1 - result.winner,
                 where_line,
                 where_col,
@@ -1157,7 +1206,7 @@ class _MatchChecker:
                 f"a resignation is worth 1, 2 or 3 times the cube ({cube}),"
                 f" not {result.points} point(s)",
                 game,
-                move_no,
+                _last_move(game),
                 result.winner,
                 where_line,
                 where_col,

@@ -15,20 +15,20 @@ from __future__ import annotations
 
 import ctypes
 import faulthandler
-import multiprocessing
 import os
 import signal
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bgkit.errors import EngineCrashError
 
-__all__ = ["Isolated", "die_with_parent", "in_worker", "worker_start"]
+if TYPE_CHECKING:  # (imported where used: 13 ms of a short command's start, issue 31)
+    from concurrent.futures import ProcessPoolExecutor
+
+__all__ = ["Isolated", "die_with_parent", "in_worker", "mark_forked_worker", "worker_start"]
 
 T = TypeVar("T")
 
@@ -69,9 +69,23 @@ def worker_start(parent: int | None = None) -> None:
     die_with_parent(parent)
 
 
+_forked_worker = False
+
+
+def mark_forked_worker() -> None:
+    """In a worker process bgkit forked itself (a batch's, :mod:`bgkit.batch`): say so to
+    :func:`in_worker`."""
+    global _forked_worker
+    _forked_worker = True
+
+
 def in_worker() -> bool:
     """Whether this process is a worker that :mod:`multiprocessing` started (a pool's,
-    a Dask worker's), not a program's own process."""
+    a Dask worker's) or that a bgkit batch forked, not a program's own process."""
+    if _forked_worker:
+        return True
+    import multiprocessing
+
     return multiprocessing.parent_process() is not None
 
 
@@ -105,6 +119,8 @@ class Isolated:
     """
 
     def __init__(self, *, enabled: bool = True) -> None:
+        import multiprocessing
+
         self.enabled = enabled and "fork" in multiprocessing.get_all_start_methods()
         self._pool: ProcessPoolExecutor | None = None
 
@@ -131,6 +147,10 @@ class Isolated:
         """
         if not self.enabled:
             return function(*args, **kwargs)
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=1,

@@ -68,7 +68,6 @@ from bgkit.batch.common import (
     Row,
     RowFunction,
 )
-from bgkit.batch.output import _dtypes, _frame, _Store
 from bgkit.batch.rows import (
     analysis_columns,
     analyze_rows,
@@ -209,6 +208,8 @@ def map_files(
     """
     import pandas as pd
 
+    from bgkit.batch.output import _dtypes, _frame
+
     files = record_files(paths)
     dtypes = _dtypes(columns)
     frames: list[pd.DataFrame] = []
@@ -300,6 +301,8 @@ def analyze_files(
     if client is None and importlib.util.find_spec("gnubg") is None:
         raise ImportError("analysis needs GNU Backgammon: pip install 'bgkit[analysis]'")
     if output is not None:
+        from bgkit.batch.output import _dtypes, _Store
+
         store = _Store(Path(output), _dtypes(columns))
         other = store.values("plies") - {plies}
         if other:

@@ -4,14 +4,16 @@ order; and the progress bar."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import multiprocessing
 import os
+import pickle
+import select
+import signal
 import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -23,12 +25,13 @@ from bgkit.batch.common import (
     RowFunction,
     _first_line,
 )
-from bgkit.batch.output import _dtypes, _Key, _settings, _Store
 from bgkit.errors import BatchError, BgkitError, NotationError, error_line
-from bgkit.workers import worker_start
+from bgkit.workers import mark_forked_worker, worker_start
 
 if TYPE_CHECKING:
     from distributed import Client  # type: ignore[import-not-found, unused-ignore]
+
+    from bgkit.batch.output import _Key, _Store
 
 FILES_PER_JOB = 4
 """By default, one more process for every this many files, up to the number of cores."""
@@ -45,19 +48,32 @@ def _stream(
 ) -> Generator[FileRows, None, None]:
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
-    store = _Store(Path(output), _dtypes(columns), _settings(func)) if output is not None else None
-    done = store.load({str(f) for f in files}) if store is not None else {}
+    store: _Store | None = None
+    done: Mapping[_Key, list[Row]] = {}
+    if output is not None:  # (loaded only then: shutil, bz2 and lzma, issue 31)
+        from bgkit.batch.output import _dtypes, _settings, _Store
+
+        store = _Store(Path(output), _dtypes(columns), _settings(func))
+        done = store.load({str(f) for f in files})
     items = [_item(path, done) for path in files]
     todo = sum(item.rows is None for item in items)
     return _ordered(items, functools.partial(_runner, func, todo, jobs, client), store)
 
 
-@dataclass(slots=True)
 class _Item:
-    file: str
-    size: int | None
-    mtime_ns: int | None
-    rows: list[Row] | None  # the stored rows of a file done by an earlier run
+    """A file of the batch: its name, size and time, and the rows an earlier run stored.
+
+    (This and the other small classes here are plain classes, not dataclasses: each of
+    those costs every ``bgkit verify`` some tenths of a millisecond at its start, issue 31.)
+    """
+
+    __slots__ = ("file", "mtime_ns", "rows", "size")
+
+    def __init__(
+        self, file: str, size: int | None, mtime_ns: int | None, rows: list[Row] | None
+    ) -> None:
+        self.file, self.size, self.mtime_ns = file, size, mtime_ns
+        self.rows = rows  # the stored rows of a file done by an earlier run
 
 
 def _item(path: Path, done: Mapping[_Key, list[Row]]) -> _Item:
@@ -198,6 +214,8 @@ def _runner(func: RowFunction, todo: int, jobs: int | None, client: Client | str
     jobs = _default_jobs(todo) if jobs is None else min(jobs, max(1, todo))
     if jobs <= 1:
         return _SerialRunner(func)
+    if _fork_is_safe():
+        return _ForkRunner(func, todo, jobs)
     return _PoolRunner(func, todo, jobs)
 
 
@@ -216,12 +234,13 @@ def _chunk_size(todo: int, workers: int, most: int) -> int:
     return max(1, min(most, todo // (workers * 8)))
 
 
-@dataclass
 class _Later:
     """A chunk run in this process when its result is asked for."""
 
-    func: RowFunction
-    paths: list[str]
+    __slots__ = ("func", "paths")
+
+    def __init__(self, func: RowFunction, paths: list[str]) -> None:
+        self.func, self.paths = func, paths
 
     def result(self) -> list[list[Row]]:
         return _run_chunk(self.func, self.paths)
@@ -261,26 +280,222 @@ class _PoolRunner:
         self.pool.shutdown(wait=True, cancel_futures=cancel)
 
 
-def ignore_interrupts() -> None:
+class _ForkRunner:
+    """Worker processes forked from this one, each given one chunk at a time through a
+    pipe and answering with its rows: what :class:`_PoolRunner` does with ``fork``, without
+    :mod:`concurrent.futures` and :mod:`multiprocessing`, whose import alone costs a short
+    ``bgkit verify`` 13 ms of its start (issue 31), nor their threads in this process.
+
+    The workers inherit ``func`` (nothing is pickled but the paths and the rows), ignore
+    Ctrl-C and die with this process (:func:`ignore_interrupts`); a worker that dies in a
+    chunk (a crash in C code) raises :exc:`~concurrent.futures.process.BrokenProcessPool`,
+    as the pool does.
+    """
+
+    def __init__(self, func: RowFunction, todo: int, jobs: int) -> None:
+        self.slots = jobs * 3
+        self.workers = jobs
+        self.chunk = _chunk_size(todo, jobs, 16)
+        self._idle: list[_Forked] = []
+        self._busy: dict[int, tuple[_Forked, _ForkHandle]] = {}  # by the worker's answer pipe
+        self._queue: deque[_ForkHandle] = deque()
+        _flush_std_streams()  # (else a worker could write their buffers again)
+        parent = os.getpid()
+        try:
+            for _ in range(jobs):
+                self._idle.append(_Forked.start(func, parent, self._idle))
+        except BaseException:
+            self.close([], cancel=True)
+            raise
+
+    def submit(self, paths: list[str]) -> _Handle:
+        handle = _ForkHandle(self, paths)
+        self._queue.append(handle)
+        self._dispatch()
+        return handle
+
+    def _dispatch(self) -> None:
+        while self._idle and self._queue:
+            worker, handle = self._idle.pop(), self._queue.popleft()
+            worker.send(handle.paths)
+            self._busy[worker.answers] = (worker, handle)
+
+    def wait(self, handle: _ForkHandle) -> None:
+        """Take the workers' answers until ``handle``'s has come."""
+        while not handle.done:
+            ready, _, _ = select.select(list(self._busy), [], [])
+            for fd in ready:
+                worker, done = self._busy.pop(fd)
+                done.answer = worker.receive()
+                done.done = True
+                self._idle.append(worker)
+            self._dispatch()
+
+    def close(self, pending: list[_Handle], *, cancel: bool) -> None:
+        workers = self._idle + [worker for worker, _ in self._busy.values()]
+        self._idle, self._busy = [], {}
+        for worker in workers:
+            worker.stop(now=cancel)
+
+
+class _ForkHandle:
+    """A chunk given to the forked workers, and its answer once it has come."""
+
+    __slots__ = ("answer", "done", "paths", "runner")
+
+    def __init__(self, runner: _ForkRunner, paths: list[str]) -> None:
+        self.runner, self.paths = runner, paths
+        self.done = False
+        self.answer: tuple[bool, Any] = (False, None)
+
+    def result(self) -> list[list[Row]]:
+        self.runner.wait(self)
+        ok, value = self.answer
+        if not ok:
+            raise value
+        rows: list[list[Row]] = value
+        return rows
+
+
+_HEADER = 8  # bytes of a message's length
+
+
+class _Forked:
+    """One forked worker: its process, the pipe it reads chunks from and the one it
+    answers on."""
+
+    __slots__ = ("answers", "pid", "tasks")
+
+    def __init__(self, pid: int, tasks: int, answers: int) -> None:
+        self.pid, self.tasks, self.answers = pid, tasks, answers
+
+    @classmethod
+    def start(cls, func: RowFunction, parent: int, others: list[_Forked]) -> _Forked:
+        task_r, task_w = os.pipe()
+        answer_r, answer_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker
+            code = 1
+            try:
+                for fd in (task_w, answer_r, *(f for o in others for f in (o.tasks, o.answers))):
+                    os.close(fd)  # (the other workers' pipes: each must see its own end)
+                mark_forked_worker()
+                ignore_interrupts(parent)
+                _serve(func, task_r, answer_w)
+                code = 0
+            finally:
+                _flush_std_streams()
+                os._exit(code)
+        os.close(task_r)
+        os.close(answer_w)
+        return cls(pid, task_w, answer_r)
+
+    def send(self, paths: list[str]) -> None:
+        _write(self.tasks, pickle.dumps(paths, pickle.HIGHEST_PROTOCOL))
+
+    def receive(self) -> tuple[bool, Any]:
+        data = _read(self.answers)
+        if data is None:
+            from concurrent.futures.process import BrokenProcessPool
+
+            _, status = os.waitpid(self.pid, 0)
+            self.pid = 0
+            code = os.waitstatus_to_exitcode(status)
+            raise BrokenProcessPool(
+                f"a worker process ended while running a chunk (exit code {code})"
+            )
+        answer: tuple[bool, Any] = pickle.loads(data)
+        return answer
+
+    def stop(self, *, now: bool) -> None:
+        """End the worker: at once (``now``), else once it has answered its chunk."""
+        if self.pid and now:
+            with contextlib.suppress(ProcessLookupError):  # (it died already)
+                os.kill(self.pid, signal.SIGKILL)
+        for fd in (self.tasks, self.answers):  # (no more chunks: the worker ends)
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        if self.pid:
+            os.waitpid(self.pid, 0)
+            self.pid = 0
+
+
+def _flush_std_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.flush()
+
+
+def _serve(func: RowFunction, tasks: int, answers: int) -> None:
+    """In a forked worker: run each chunk that comes, answer with its rows (or the
+    exception), until the pipe is closed."""
+    while (data := _read(tasks)) is not None:
+        paths: list[str] = pickle.loads(data)
+        try:
+            answer = pickle.dumps((True, _run_chunk(func, paths)), pickle.HIGHEST_PROTOCOL)
+        except Exception as err:
+            try:
+                answer = pickle.dumps((False, err), pickle.HIGHEST_PROTOCOL)
+            except Exception:
+                failure = RuntimeError(f"{type(err).__name__}: {_first_line(err)}")
+                answer = pickle.dumps((False, failure), pickle.HIGHEST_PROTOCOL)
+        _write(answers, answer)
+
+
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(len(data).to_bytes(_HEADER, "little") + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read(fd: int) -> bytes | None:
+    """One message from the pipe ``fd``, ``None`` at its end."""
+    header = _read_exactly(fd, _HEADER)
+    if header is None:
+        return None
+    return _read_exactly(fd, int.from_bytes(header, "little"))
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    parts: list[bytes] = []
+    while size:
+        part = os.read(fd, min(size, 1 << 20))
+        if not part:
+            return None
+        parts.append(part)
+        size -= len(part)
+    return b"".join(parts)
+
+
+def ignore_interrupts(parent: int | None = None) -> None:
     """In a worker process: leave Ctrl-C (SIGINT, sent to the whole process group) to the
     parent, which stops the run and reports it once, instead of a traceback per worker;
     and die with the parent (:func:`bgkit.workers.worker_start`)."""
-    worker_start()
+    worker_start(parent)
+
+
+def _fork_is_safe() -> bool:
+    """Whether workers may be forked from this process (fast: they inherit bgkit already
+    imported): not when GNU Backgammon is loaded (its threads would not exist in a forked
+    child, which would wait for them forever), nor, on Python 3.12+, when this process
+    runs threads."""
+    return (
+        hasattr(os, "fork")
+        and sys.platform != "win32"
+        and "gnubg" not in sys.modules
+        and (sys.version_info < (3, 12) or threading.active_count() == 1)
+    )
 
 
 def _mp_context() -> Any:
-    """``fork`` (fast: the workers inherit bgkit already imported) when it is safe, else
-    ``forkserver``: not when GNU Backgammon is loaded (its threads would not exist in a
-    forked child, which would wait for them forever), nor, on Python 3.12+, when this
-    process runs threads. A script must then guard its main code with
-    ``if __name__ == "__main__":``, as for any :mod:`multiprocessing` program.
+    """``fork`` when :func:`_fork_is_safe`, else ``forkserver``. A script must then guard
+    its main code with ``if __name__ == "__main__":``, as for any :mod:`multiprocessing`
+    program.
     """
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
-    if (
-        "fork" in methods
-        and "gnubg" not in sys.modules
-        and (sys.version_info < (3, 12) or threading.active_count() == 1)
-    ):
+    if "fork" in methods and _fork_is_safe():
         return multiprocessing.get_context("fork")
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")

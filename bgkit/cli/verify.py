@@ -96,6 +96,7 @@ def verify(
     import functools
 
     from bgkit import batch
+    from bgkit.batch.run import _stream
     from bgkit.verify import Severity
 
     if output:
@@ -132,7 +133,8 @@ def verify(
 
     done = reused = 0
     try:
-        results = batch.stream_files(
+        # (batch.stream_files less its search for the files, made above)
+        results = _stream(
             func, files, jobs=jobs, client=scheduler, output=output, columns=batch.VERIFY_COLUMNS
         )
         with contextlib.closing(results):
