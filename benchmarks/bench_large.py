@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,7 +31,11 @@ from bgkit.records import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample.mat"
-FORMATS = ("mat", "sgf", "json")
+FORMATS = ("mat", "sgf", "json", "gmd", "javafibs")
+REAL = {  # the formats bgkit reads but does not write: a real record's games, repeated
+    "gmd": ROOT / "data" / "real" / "gmd" / "gitGNU__gnu_gibbon__7point.gmd",
+    "javafibs": ROOT / "data" / "real" / "javafibs" / "gitGNU__gnu_gibbon__7point.match",
+}
 
 
 def session(games: int) -> Match:
@@ -49,6 +54,31 @@ def session(games: int) -> Match:
     return Match(source.players, 0, tuple(out))
 
 
+def real_session(fmt: str, games: int) -> bytes:
+    """A money session in ``fmt`` (``gmd`` or ``javafibs``, which bgkit does not write) of
+    :data:`REAL`'s games over and over, each line as its writer wrote it: the record's
+    header with the length made unlimited, then its games (a GMD ``Game:`` line or a
+    JavaFIBS ``13:`` line and what follows it; JavaFIBS's match-won line left out)."""
+    lines = REAL[fmt].read_bytes().decode("utf-8").splitlines(keepends=True)
+    starts = ("Game:", "13:")
+    first = next(i for i, line in enumerate(lines) if line.startswith(starts))
+    head = [
+        re.sub(r"^(Length: )[0-9]+|^(8:[^:]*:)[0-9]+", _unlimited, line) for line in lines[:first]
+    ]
+    blocks: list[list[str]] = []
+    for line in lines[first:]:
+        if line.startswith(starts):
+            blocks.append([])
+        if not line.startswith("9:"):
+            blocks[-1].append(line)
+    body = [line for i in range(games) for line in blocks[i % len(blocks)]]
+    return "".join(head + body).encode("utf-8")
+
+
+def _unlimited(m: re.Match[str]) -> str:
+    return f"{m[1]}unlimited" if m[1] else f"{m[2]}9999"
+
+
 def dump(match: Match, fmt: str) -> bytes:
     from bgkit.formats.ogxm_record import dumps_ogxm
 
@@ -58,16 +88,22 @@ def dump(match: Match, fmt: str) -> bytes:
     return text.encode("utf-8")
 
 
+def records(games: int, fmt: str) -> bytes:
+    """A money session of ``games`` games in ``fmt``: :func:`session` written by bgkit, or
+    for a format bgkit does not write, :func:`real_session`."""
+    return real_session(fmt, games) if fmt in REAL else dump(session(games), fmt)
+
+
 def make(fmt: str, size: int, folder: Path) -> Path:
     """A record of ``fmt`` of at most ``size`` bytes, as close under it as whole games
     allow (the number of games is scaled from a small record, then trimmed)."""
     path = folder / f"max_{size}.{fmt}"
     if path.exists() and path.stat().st_size <= size:
         return path
-    probe = len(dump(session(200), fmt)) / 200
+    probe = len(records(200, fmt)) / 200
     games = int(size / probe)
     while True:
-        data = dump(session(games), fmt)
+        data = records(games, fmt)
         if len(data) <= size:
             break
         games -= max(1, int((len(data) - size) / probe) + 1)

@@ -1,14 +1,22 @@
-"""Reading a line-based record line by line, after a parse of the whole record failed.
+"""Reading a line-based record line by line.
 
-One line that cannot be read must not cost the rest of the file: each reader parses the
-whole record first (the fast path), and where that fails it reads each line alone with a
+One line that cannot be read must not cost the rest of the file: :func:`parse_lines`
+parses the whole record first, and where that fails it reads each line alone with a
 start rule of its grammar, keeping a :class:`~bgkit.records.ReadError` for each line it
 cannot read. Each line is parsed once, its tokens placed in the whole text.
+
+:func:`read_lines` reads as :func:`parse_lines` does, in time and memory linear in the
+record's size (issue 29): a reader's own function reads the lines its writers write
+(a regular expression each, no Lark), Lark reads any other line alone, and the lines are
+handed on as they are read, so that a reader can let each go once it has used it.
+:func:`parse_lines` stays the reference (the tests compare both over real records).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from lark import Lark, Token, Transformer, UnexpectedInput
@@ -17,15 +25,21 @@ from lark.utils import TextSlice
 
 from bgkit._grammars import build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
+from bgkit.limits import check_text
 from bgkit.records import ReadError
 
 __all__ = [
+    "FastLine",
+    "LineReading",
     "LostGameLines",
     "keep_fault",
     "line_starts",
     "parse_lines",
     "parse_slice",
     "read_by_lines",
+    "read_line",
+    "read_lines",
+    "reference_lines",
 ]
 
 MAX_FAULTS = 1000
@@ -97,21 +111,43 @@ def read_by_lines(
                 )
             )
             break
-        try:
-            tree = parse_slice(lark, source, start, end, index + 1, rule)
-            items.append(build(builder, tree, source, source_name=source_name))
-        except UnexpectedInput as err:
-            fault = notation_error(err, source, what)
-            if fault.pos >= len(source):  # the line ends too early (Lark's end is the file's)
-                text = source[start:end].rstrip()
-                faults.append(ReadError(index + 1, len(text) + 1, fault.msg))
-            else:
-                faults.append(ReadError(fault.line, fault.column, fault.msg))
-        except LimitError:
-            raise
-        except NotationError as err:
-            faults.append(ReadError(err.line, err.column, err.msg))
+        item = read_line(lark, builder, source, start, end, index + 1, rule, what, source_name)
+        if isinstance(item, ReadError):
+            faults.append(item)
+        else:
+            items.append(item)
     return items, faults
+
+
+def read_line(
+    lark: Lark,
+    builder: Transformer[Token, Any],
+    source: str,
+    start: int,
+    end: int,
+    line: int,
+    rule: str,
+    what: str,
+    source_name: str | None,
+) -> Any:
+    """What ``builder`` makes of line ``line`` (``source[start:end]``) read alone with
+    ``lark``'s start rule ``rule``, or a :class:`ReadError` where it cannot be read.
+
+    :raises LimitError: a limit passed (it costs the file).
+    """
+    try:
+        tree = parse_slice(lark, source, start, end, line, rule)
+        return build(builder, tree, source, source_name=source_name)
+    except UnexpectedInput as err:
+        fault = notation_error(err, source, what)
+        if fault.pos >= len(source):  # the line ends too early (Lark's end is the file's)
+            text = source[start:end].rstrip()
+            return ReadError(line, len(text) + 1, fault.msg)
+        return ReadError(fault.line, fault.column, fault.msg)
+    except LimitError:
+        raise
+    except NotationError as err:
+        return ReadError(err.line, err.column, err.msg)
 
 
 def parse_lines(
@@ -142,6 +178,163 @@ def parse_lines(
     return [line for line in lines if line is not None], faults
 
 
+FastLine = Callable[[str, int, int, int], Any]
+"""A reader's own reading of one line: ``fast(source, start, end, line)`` is what the
+reader's builder makes of ``source[start:end]`` (line ``line``, with its line end), or
+``None`` when it leaves the line to Lark (a line of another shape, or one with a fault:
+Lark reads it again and places the fault)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineReading:
+    """A record's lines, as :func:`read_lines` hands them on."""
+
+    items: Iterable[Any]
+    """The lines read, in file order: an iterator that reads as it is consumed."""
+    faults: list[ReadError]
+    """The lines that cannot be read: those before the item last taken from
+    :attr:`items`, all of them once it is exhausted."""
+    unread: dict[int, int] | None
+    """The offset of each line of :attr:`faults` (filled as they are met); ``None`` when
+    :attr:`faults` is complete from the start."""
+
+    def lost(self, source: str, game_line: re.Pattern[str]) -> LostGameLines:
+        """The :class:`LostGameLines` of :attr:`faults`, following them as they are met."""
+        return LostGameLines(source, self.faults, game_line, unread=self.unread)
+
+
+def read_lines(
+    name: str,
+    source: str,
+    builder: Transformer[Token, Any],
+    what: str,
+    source_name: str | None,
+    fast: FastLine,
+    *,
+    strict: bool,
+) -> LineReading:
+    """The lines of a record of ``grammars/<name>.lark`` as :func:`parse_lines` reads
+    them: the same items and faults, each line read by ``fast`` where it can and alone
+    with Lark's ``<name>_line`` rule where it cannot. The header line (the first that is
+    not blank) is read with the whole grammar; where it cannot be read, or with
+    ``strict`` where a line cannot be read, the record is left to :func:`parse_lines`
+    (which raises its error).
+
+    :raises NotationError: as :func:`parse_lines`.
+    """
+    check_text(source, source_name)
+
+    def reference() -> LineReading:
+        return reference_lines(name, source, builder, what, source_name, fast, strict=strict)
+
+    size = len(source)
+    start = 0
+    line = 1
+    while True:  # the header line: the first that is not blank
+        end = source.find("\n", start)
+        end = size if end < 0 else end + 1
+        if source[start:end].strip() or end >= size:
+            break
+        start, line = end, line + 1
+    try:
+        header = build(builder, parser(name).parse(source[:end]), source)
+    except (UnexpectedInput, NotationError):
+        return reference()
+    faults: list[ReadError] = []
+    unread: dict[int, int] = {}
+    items = _read_after(
+        name, source, builder, what, source_name, fast, end, line + 1, faults, unread
+    )
+    if strict:
+        found = [*_flat([header]), *items]
+        if faults:
+            return reference()
+        return LineReading(found, faults, unread)
+    return LineReading(_chain(header, items), faults, unread)
+
+
+def reference_lines(
+    name: str,
+    source: str,
+    builder: Transformer[Token, Any],
+    what: str,
+    source_name: str | None,
+    _fast: FastLine,
+    *,
+    strict: bool,
+) -> LineReading:
+    """:func:`parse_lines`' reading as a :class:`LineReading` (``_fast`` is not used): what
+    :func:`read_lines` falls back on, and the tests' reference."""
+    items, faults = parse_lines(name, source, builder, what, source_name, strict=strict)
+    return LineReading(items, faults, None)
+
+
+def _chain(header: Any, items: Iterator[Any]) -> Iterator[Any]:
+    yield from _flat([header])
+    yield from items
+
+
+def _flat(items: Iterable[Any]) -> Iterator[Any]:
+    """The lines of ``items`` (a builder returns a list for the header line, ``None`` for
+    a line that makes nothing), as :func:`parse_lines` lists them."""
+    for item in items:
+        if isinstance(item, list):
+            yield from (line for line in item if line is not None)
+        elif item is not None:
+            yield item
+
+
+def _read_after(
+    name: str,
+    source: str,
+    builder: Transformer[Token, Any],
+    what: str,
+    source_name: str | None,
+    fast: FastLine,
+    start: int,
+    line: int,
+    faults: list[ReadError],
+    unread: dict[int, int],
+) -> Iterator[Any]:
+    """The lines from offset ``start`` (line ``line``) on, as :func:`read_by_lines`
+    reads them; a fault goes to ``faults`` (its offset to ``unread``) as it is met."""
+    size = len(source)
+    rule = f"{name}_line"
+    lark: Lark | None = None
+    find = source.find
+    while start < size:
+        end = find("\n", start)
+        end = size if end < 0 else end + 1
+        if len(faults) >= MAX_FAULTS and source[start:end].strip():
+            faults.append(
+                ReadError(
+                    line,
+                    1,
+                    f"more than {MAX_FAULTS} lines could not be read:"
+                    " the rest of the file is not read",
+                )
+            )
+            unread[line] = start
+            return
+        item = fast(source, start, end, line)
+        if item is None:
+            if not source[start:end].strip():
+                start, line = end, line + 1
+                continue
+            lark = lark or parser(name, rule)
+            item = read_line(lark, builder, source, start, end, line, rule, what, source_name)
+            if isinstance(item, ReadError):
+                faults.append(item)
+                unread[item.line] = start
+                item = None
+        if item is not None:
+            if isinstance(item, list):
+                yield from _flat(item)
+            else:
+                yield item
+        start, line = end, line + 1
+
+
 def keep_fault(faults: list[ReadError] | None, err: NotationError) -> None:
     """Record ``err`` (at a line an assembler cannot use) in ``faults``, or raise it when
     there is no list (a strict reading) or it is a limit passed."""
@@ -157,13 +350,36 @@ class LostGameLines:
     starts a game there when that line acts after a game's end)."""
 
     def __init__(
-        self, source: str, faults: list[ReadError] | None, game_line: re.Pattern[str]
+        self,
+        source: str,
+        faults: list[ReadError] | None,
+        game_line: re.Pattern[str],
+        *,
+        unread: dict[int, int] | None = None,
     ) -> None:
-        self.faults = sorted(faults or (), key=lambda f: f.line)
+        """With ``unread`` (the offset of each line of ``faults``), ``faults`` is followed
+        as it grows (in line order, as :func:`read_lines` fills it); without, it is taken
+        as it is now."""
+        self.unread = unread
+        self.source = source
+        if unread is None:
+            self.faults = sorted(faults or (), key=lambda f: f.line)
+        else:
+            self.faults = [] if faults is None else faults  # (the same list, as it grows)
         self.index = 0
         self.pending: ReadError | None = None
         self.game_line = game_line
-        self.lines = source.split("\n") if self.faults else []
+        self.lines = source.split("\n") if self.faults and unread is None else []
+
+    def _text(self, line: int) -> str:
+        """The text of line ``line`` (one of the faults')."""
+        if self.unread is None:
+            return self.lines[line - 1] if line <= len(self.lines) else ""
+        start = self.unread.get(line)
+        if start is None:
+            return ""
+        end = self.source.find("\n", start)
+        return self.source[start : end if end >= 0 else len(self.source)]
 
     def before(self, line: int) -> list[ReadError]:
         """The game lines among the unread lines before ``line`` (others: :attr:`pending`)."""
@@ -171,8 +387,7 @@ class LostGameLines:
         while self.index < len(self.faults) and self.faults[self.index].line < line:
             fault = self.faults[self.index]
             self.index += 1
-            text = self.lines[fault.line - 1] if fault.line <= len(self.lines) else ""
-            if self.game_line.match(text):
+            if self.game_line.match(self._text(fault.line)):
                 games.append(fault)
                 self.pending = None
             else:

@@ -60,8 +60,10 @@ illegal play.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
@@ -70,8 +72,8 @@ from lark import Token, v_args
 from bgkit._grammars import SourceText, SourceTransformer
 from bgkit.errors import BgkitError, NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import LostGameLines, keep_fault, parse_lines
-from bgkit.limits import check_names, check_play_steps
+from bgkit.formats._by_lines import LostGameLines, keep_fault, read_lines
+from bgkit.limits import active, check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
 
@@ -125,10 +127,12 @@ def parse_gmd(text: str, *, source_name: str | None = None, strict: bool = False
     """
     source = text[1:] if text.startswith("\ufeff") else text
     builder = _GmdBuilder(source, source_name)
-    lines, faults = parse_lines("gmd", source, builder, "GMD record", source_name, strict=strict)
-    assembler = _Assembler(source, source_name, None if strict else faults)
-    match = assembler.match(lines)
+    fast = _fast_line if active().max_integer_digits >= 3 else _no_fast_line
+    reading = read_lines("gmd", source, builder, "GMD record", source_name, fast, strict=strict)
+    assembler = _Assembler(source, source_name, None if strict else [])
+    match = assembler.match(reading.items, reading.lost(source, _GAME_LINE))
     check_names(match.players, source, source_name)
+    faults = reading.faults + (assembler.faults or [])
     if faults:
         match = replace(match, read_errors=tuple(sorted(faults, key=lambda f: f.line)))
     return match
@@ -139,12 +143,20 @@ def parse_gmd(text: str, *, source_name: str | None = None, strict: bool = False
 
 @dataclass(slots=True)
 class _Line:
-    """One line of the file: its keyword, colour (0 white, 1 black, None) and values."""
+    """One line of the file: its keyword, the place of its token (the colour's, or the
+    keyword's or value's where there is no colour: line, column and offset), its colour
+    (0 white, 1 black, None) and values (a move's: ``(from, to, offset)`` per step)."""
 
     kind: str
-    token: Token
+    line: int
+    column: int
+    pos: int
     color: int | None = None
     values: tuple[Any, ...] = ()
+
+
+def _line(kind: str, token: Token, color: int | None = None, values: tuple[Any, ...] = ()) -> _Line:
+    return _Line(kind, token.line or 0, token.column or 0, token.start_pos or 0, color, values)
 
 
 _COLORS = {"w": 0, "b": 1, "-": None}
@@ -159,35 +171,35 @@ class _GmdBuilder(SourceTransformer[list[_Line]]):
         return line
 
     def comment(self, token: Token) -> _Line:
-        return _Line("comment", token, values=(str(token)[1:].strip(),))
+        return _line("comment", token, values=(str(token)[1:].strip(),))
 
     def length(self, value: Token) -> _Line:
         number = 0 if value.type == "UNLIMITED" else self._int(value)
-        return _Line("length", value, values=(number,))
+        return _line("length", value, values=(number,))
 
     def player(self, color: Token, text: Token | None) -> _Line:
-        return _Line("player", color, _COLORS[color.lower()], (_text(text),))
+        return _line("player", color, _COLORS[color.lower()], (_text(text),))
 
     def rank(self, color: Token, text: Token | None) -> _Line:
-        return _Line("rank", color, _COLORS[color.lower()], (_text(text),))
+        return _line("rank", color, _COLORS[color.lower()], (_text(text),))
 
     def location(self, text: Token | None) -> _Line | None:
-        return None if text is None else _Line("location", text, values=(_text(text),))
+        return None if text is None else _line("location", text, values=(_text(text),))
 
     def rule(self, text: Token | None) -> _Line | None:
-        return None if text is None else _Line("rule", text, values=(_text(text),))
+        return None if text is None else _line("rule", text, values=(_text(text),))
 
-    def setup(self, name: Token, *numbers: Token) -> tuple[str, Token, tuple[int, ...]]:
-        return (str(name).lower(), name, tuple(self._int(n) for n in numbers))
+    def setup(self, name: Token, *numbers: Token) -> tuple[str, int, tuple[int, ...]]:
+        return (str(name).lower(), name.start_pos or 0, tuple(self._int(n) for n in numbers))
 
-    def game(self, keyword: Token, *setups: tuple[str, Token, tuple[int, ...]]) -> _Line:
-        return _Line("game", keyword, values=setups)
+    def game(self, keyword: Token, *setups: tuple[str, int, tuple[int, ...]]) -> _Line:
+        return _line("game", keyword, values=setups)
 
     def roll(self, color: Token, _time: Token | None, d1: Token, d2: Token) -> _Line:
         dice = (self._int(d1), self._int(d2))
         if not all(1 <= d <= 6 for d in dice):
             raise self._fail(f"dice must be 1-6: {dice[0]} {dice[1]}", d1)
-        return _Line("roll", color, _COLORS[color.lower()], dice)
+        return _line("roll", color, _COLORS[color.lower()], dice)
 
     def point_number(self, token: Token) -> tuple[int, Token]:
         value = self._int(token)
@@ -201,16 +213,21 @@ class _GmdBuilder(SourceTransformer[list[_Line]]):
     def off(self, token: Token) -> tuple[int, Token]:
         return (-2, token)
 
-    def movement(self, src: tuple[int, Token], dst: tuple[int, Token]) -> tuple[int, int, Token]:
-        return (src[0], dst[0], src[1])
+    def movement(self, src: tuple[int, Token], dst: tuple[int, Token]) -> tuple[int, int, int]:
+        return (src[0], dst[0], src[1].start_pos or 0)
 
-    def move(self, color: Token, _time: Token | None, *steps: tuple[int, int, Token]) -> _Line:
+    def move(self, color: Token, _time: Token | None, *steps: tuple[int, int, int]) -> _Line:
         if len(steps) > 4:
-            raise self._fail("a move has at most four steps", steps[4][2])
-        return _Line("move", color, _COLORS[color.lower()], steps)
+            raise NotationError(
+                "a move has at most four steps",
+                self.source,
+                steps[4][2],
+                source_name=self.source_name,
+            )
+        return _line("move", color, _COLORS[color.lower()], steps)
 
     def _simple(self, kind: str, color: Token) -> _Line:
-        return _Line(kind, color, _COLORS[color.lower()])
+        return _line(kind, color, _COLORS[color.lower()])
 
     def double(self, color: Token, _time: Token | None) -> _Line:
         return self._simple("double", color)
@@ -231,11 +248,72 @@ class _GmdBuilder(SourceTransformer[list[_Line]]):
         points = self._int(value)
         if points < 1:
             raise self._fail("a resignation must offer at least 1 point", value)
-        return _Line("resign", color, _COLORS[color.lower()], (points,))
+        return _line("resign", color, _COLORS[color.lower()], (points,))
 
 
 def _text(token: Token | None) -> str:
     return "" if token is None else str(token).strip()
+
+
+# ---------------------------------------------------------------------------- fast path
+# The lines Gibbon writes for a game (Game:, Roll, Move, Double, Take, Drop, Resign,
+# Accept, Reject: all but a few lines of a record) are read here without Lark, each as
+# _GmdBuilder makes it of the grammar's parse (the same _Line); any other line, or one
+# that breaks a rule the builder checks, is left to Lark (issue 29: Lark's parse of every
+# line was 37 s of a 16 MB record). tests/test_line_readers.py compares both readings.
+
+_FAST_LINE = re.compile(
+    r"(?:Roll:([WB-]):[0-9]*: ([1-6]) ([1-6])"
+    r"|Move:([WB]):[0-9]*:((?: +(?:[0-9]{1,2}|bar|off)/(?:[0-9]{1,2}|bar|off))*)"
+    r"|(Double|Take|Drop|Accept|Reject):([WB]):[0-9]*"
+    r"|Resign:([WB]):[0-9]*: ([1-9][0-9]?[0-9]?)"
+    r"|(Game):)[ \t]*(?:\r?\n)?\Z"
+)
+_FAST_STEP = re.compile(r" +([0-9]+|bar|off)/([0-9]+|bar|off)")
+_FAST_POINTS = {"bar": -1, "off": -2, **{str(n): n for n in range(1, 25)}}
+_FAST_COLORS = {"W": 0, "B": 1, "-": None}
+
+
+def _fast_line(source: str, start: int, end: int, line: int) -> _Line | None:
+    """Line ``line`` (``source[start:end]``) as _GmdBuilder makes it, or ``None`` when it is
+    not one of the lines read here (see above)."""
+    m = _FAST_LINE.match(source, start, end)
+    if m is None:
+        return None
+    if m[1] is not None:
+        pos = start + 5
+        return _Line("roll", line, 6, pos, _FAST_COLORS[m[1]], (int(m[2]), int(m[3])))
+    if m[4] is not None:
+        steps = _fast_steps(m[5])
+        if steps is None:
+            return None
+        at = m.start(5)
+        values = tuple([(a, b, at + offset) for a, b, offset in steps])
+        return _Line("move", line, 6, start + 5, _FAST_COLORS[m[4]], values)
+    if m[6] is not None:
+        column = len(m[6]) + 2
+        return _Line(m[6].lower(), line, column, start + column - 1, _FAST_COLORS[m[7]])
+    if m[8] is not None:
+        return _Line("resign", line, 8, start + 7, _FAST_COLORS[m[8]], (int(m[9]),))
+    return _Line("game", line, 1, start)
+
+
+def _no_fast_line(source: str, start: int, end: int, line: int) -> None:
+    """Every line left to Lark (a limit on digits tighter than the fast path's numbers)."""
+    return None
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _fast_steps(text: str) -> tuple[tuple[int, int, int], ...] | None:
+    """The steps written ``text`` (`` 8/4 6/4``) as ``(from, to, offset in text)``, or
+    ``None`` for a point outside 1-24 or more than four steps (faults Lark places)."""
+    steps = []
+    for m in _FAST_STEP.finditer(text):
+        a, b = _FAST_POINTS.get(m[1]), _FAST_POINTS.get(m[2])
+        if a is None or b is None:
+            return None
+        steps.append((a, b, m.start(1)))
+    return tuple(steps) if len(steps) <= 4 else None
 
 
 # ---------------------------------------------------------------------------- match
@@ -248,7 +326,7 @@ class _GameState:
     actions: list[Action] = field(default_factory=list)
     result: Result | None = None
     cube: int = 1
-    roll: tuple[int | None, tuple[int, int], Token] | None = None
+    roll: tuple[int | None, tuple[int, int], tuple[int, int]] | None = None  # (its place)
     resign: tuple[int, int] | None = None
     line: int = 0
     column: int = 0
@@ -268,18 +346,22 @@ class _Assembler(SourceText):
         self.faults = faults
         self.after_lost = False  # the line before the one being read could not be read
 
-    def match(self, lines: list[_Line]) -> Match:
+    def _fail_at(self, msg: str, pos: int) -> NotationError:
+        """A NotationError at offset ``pos`` (for the caller to raise)."""
+        return NotationError(msg, self.source, pos, source_name=self.source_name)
+
+    def match(self, lines: Iterable[_Line], lost: LostGameLines) -> Match:
+        """The match of ``lines``; ``lost`` has the lines that could not be read."""
         names = ["", ""]
         tags: list[tuple[str, str]] = []
         comments: list[str] = []
         length = 0
         crawford = False
         games: list[_GameState] = []
-        lost = LostGameLines(self.source, self.faults, _GAME_LINE)
         failed = False  # the line before could not be used
         for line in lines:
             kind = line.kind
-            for fault in lost.before(line.token.line or 0):
+            for fault in lost.before(line.line):
                 # a Game: line that could not be read starts its game all the same
                 if games:
                     self.finish(games[-1])
@@ -318,12 +400,12 @@ class _Assembler(SourceText):
                     # its set-up cannot be read: the game is kept, not replayed (the
                     # verifier leaves the actions after an unread line unverified)
                     keep_fault(self.faults, err)
-                    games.append(_GameState(line=line.token.line or 0, column=1))
+                    games.append(_GameState(line=line.line, column=1))
             else:
                 try:
                     if not games:
                         msg = f"'{kind.capitalize()}' before the first 'Game:' line"
-                        raise self._fail(msg, line.token)
+                        raise self._fail_at(msg, line.pos)
                     self.action(games[-1], line)
                 except NotationError as err:
                     keep_fault(self.faults, err)
@@ -374,27 +456,27 @@ class _Assembler(SourceText):
         return out
 
     def new_game(self, line: _Line) -> _GameState:
-        state = _GameState(line=line.token.line or 0, column=line.token.column or 0)
-        setups = {name: (token, values) for name, token, values in line.values}
+        state = _GameState(line=line.line, column=line.column)
+        setups = {name: (pos, values) for name, pos, values in line.values}
         if "scores" in setups:
-            token, values = setups["scores"]
+            pos, values = setups["scores"]
             if len(values) != 2 or min(values) < 0:
-                raise self._fail("Scores{} needs two numbers", token)
+                raise self._fail_at("Scores{} needs two numbers", pos)
             state.score = (values[0], values[1])
         cube = 1
         if "cube" in setups:
-            token, values = setups["cube"]
+            pos, values = setups["cube"]
             if len(values) != 1 or values[0] < 1 or values[0] & (values[0] - 1):
-                raise self._fail("Cube{} needs one power of two", token)
+                raise self._fail_at("Cube{} needs one power of two", pos)
             cube = values[0]
         state.cube = cube
         if "points" in setups or cube > 1:
             state.setup = self.setup(setups, cube)
         return state
 
-    def setup(self, setups: dict[str, tuple[Token, tuple[int, ...]]], cube: int) -> str:
+    def setup(self, setups: dict[str, tuple[int, tuple[int, ...]]], cube: int) -> str:
         """XG's ``Set Pos`` text: index i is White's point i (25 its bar, 0 Black's bar)."""
-        token, values = setups.get("points", (Token("POINTS", ""), ()))
+        pos, values = setups.get("points", (0, ()))
         if not values:  # the standard start with a turned cube
             values = (
                 0,
@@ -425,7 +507,7 @@ class _Assembler(SourceText):
                 0,
             )
         if len(values) != 26:
-            raise self._fail(f"Points{{}} needs 26 numbers, not {len(values)}", token)
+            raise self._fail_at(f"Points{{}} needs 26 numbers, not {len(values)}", pos)
         cells = [0] * 26
         for i in range(1, 25):
             cells[i] = values[i]
@@ -437,13 +519,13 @@ class _Assembler(SourceText):
         letters = []
         for count in cells:
             if abs(count) > 15:
-                raise self._fail(f"Points{{}} puts {abs(count)} checkers on one point", token)
+                raise self._fail_at(f"Points{{}} puts {abs(count)} checkers on one point", pos)
             letters.append(
                 "-" if not count else chr((ord("A") if count > 0 else ord("a")) + abs(count) - 1)
             )
         owner = 0
         if cube > 1:
-            may = setups.get("may-double", (token, (1, 1)))[1]
+            may = setups.get("may-double", (pos, (1, 1)))[1]
             if len(may) == 2 and may[0] != may[1]:
                 owner = -1 if may[0] else 1  # only player 0 may double: player 0 owns it
         exponent = cube.bit_length() - 1
@@ -451,17 +533,17 @@ class _Assembler(SourceText):
 
     def action(self, game: _GameState, line: _Line) -> None:
         if game.result is not None:
-            raise self._fail(f"'{line.kind.capitalize()}' after the game has ended", line.token)
+            raise self._fail_at(f"'{line.kind.capitalize()}' after the game has ended", line.pos)
         color = line.color
-        where: dict[str, Any] = {"line": line.token.line or 0, "column": line.token.column or 0}
+        where: dict[str, Any] = {"line": line.line, "column": line.column}
         if line.kind == "roll":
             self.pending_roll(game)
             if color is None and line.values[0] == line.values[1]:
                 return  # an opening double is rerolled
-            game.roll = (color, (line.values[0], line.values[1]), line.token)
+            game.roll = (color, (line.values[0], line.values[1]), (line.line, line.column))
             return
         if color is None:
-            raise self._fail(f"'{line.kind.capitalize()}' needs a colour, W or B", line.token)
+            raise self._fail_at(f"'{line.kind.capitalize()}' needs a colour, W or B", line.pos)
         if line.kind == "move":
             dice: tuple[int, int] | None = None
             if game.roll is not None and game.roll[0] in (None, color):
@@ -470,7 +552,7 @@ class _Assembler(SourceText):
             if dice is None and self.after_lost:
                 return  # its roll was on the line before, which could not be read
             if dice is None:
-                raise self._fail("a move without a roll before it", line.token)
+                raise self._fail_at("a move without a roll before it", line.pos)
             game.actions.append(Move(color, dice, self.play(color, line), **where))
             return
         if line.kind in ("double", "take", "drop"):
@@ -498,17 +580,15 @@ class _Assembler(SourceText):
     def pending_roll(self, game: _GameState) -> None:
         """A roll that no move follows: a move whose play is unknown."""
         if game.roll is not None and game.roll[0] is not None:
-            color, dice, token = game.roll
+            color, dice, (at, column) = game.roll
             assert color is not None
-            game.actions.append(
-                Move(color, dice, None, line=token.line or 0, column=token.column or 0)
-            )
+            game.actions.append(Move(color, dice, None, line=at, column=column))
         game.roll = None
 
     def play(self, color: int, line: _Line) -> Play:
         steps = []
         if line.values:
-            first = line.values[0][2].start_pos or 0
+            first = line.values[0][2]
             check_play_steps(len(line.values), self.source, first, self.source_name)
         for src, dst, _token in line.values:
             a = BAR if src == -1 else OFF if src == -2 else src
