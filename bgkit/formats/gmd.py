@@ -263,7 +263,7 @@ def _text(token: Token | None) -> str:
 # line was 37 s of a 16 MB record). tests/test_line_readers.py compares both readings.
 
 _FAST_LINE = re.compile(
-    r"(?:Roll:([WB-]):[0-9]*: ([1-6]) ([1-6])"
+    r"(?:Roll:([WB-]):[0-9]*: ([1-6] [1-6])"
     r"|Move:([WB]):[0-9]*:((?: +(?:[0-9]{1,2}|bar|off)/(?:[0-9]{1,2}|bar|off))*)"
     r"|(Double|Take|Drop|Accept|Reject):([WB]):[0-9]*"
     r"|Resign:([WB]):[0-9]*: ([1-9][0-9]?[0-9]?)"
@@ -272,6 +272,7 @@ _FAST_LINE = re.compile(
 _FAST_STEP = re.compile(r" +([0-9]+|bar|off)/([0-9]+|bar|off)")
 _FAST_POINTS = {"bar": -1, "off": -2, **{str(n): n for n in range(1, 25)}}
 _FAST_COLORS = {"W": 0, "B": 1, "-": None}
+_FAST_DICE = {f"{a} {b}": (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
 
 
 def _fast_line(source: str, start: int, end: int, line: int) -> _Line | None:
@@ -281,20 +282,19 @@ def _fast_line(source: str, start: int, end: int, line: int) -> _Line | None:
     if m is None:
         return None
     if m[1] is not None:
-        pos = start + 5
-        return _Line("roll", line, 6, pos, _FAST_COLORS[m[1]], (int(m[2]), int(m[3])))
-    if m[4] is not None:
-        steps = _fast_steps(m[5])
+        return _Line("roll", line, 6, start + 5, _FAST_COLORS[m[1]], _FAST_DICE[m[2]])
+    if m[3] is not None:
+        steps = _fast_steps(m[4])
         if steps is None:
             return None
-        at = m.start(5)
+        at = m.start(4)
         values = tuple([(a, b, at + offset) for a, b, offset in steps])
-        return _Line("move", line, 6, start + 5, _FAST_COLORS[m[4]], values)
-    if m[6] is not None:
-        column = len(m[6]) + 2
-        return _Line(m[6].lower(), line, column, start + column - 1, _FAST_COLORS[m[7]])
-    if m[8] is not None:
-        return _Line("resign", line, 8, start + 7, _FAST_COLORS[m[8]], (int(m[9]),))
+        return _Line("move", line, 6, start + 5, _FAST_COLORS[m[3]], values)
+    if m[5] is not None:
+        column = len(m[5]) + 2
+        return _Line(m[5].lower(), line, column, start + column - 1, _FAST_COLORS[m[6]])
+    if m[7] is not None:
+        return _Line("resign", line, 8, start + 7, _FAST_COLORS[m[7]], (int(m[8]),))
     return _Line("game", line, 1, start)
 
 
@@ -345,6 +345,7 @@ class _Assembler(SourceText):
         super().__init__(source, source_name)
         self.faults = faults
         self.after_lost = False  # the line before the one being read could not be read
+        self.made: dict[tuple[Any, ...], Play] = {}  # the plays made, by colour and steps
 
     def _fail_at(self, msg: str, pos: int) -> NotationError:
         """A NotationError at offset ``pos`` (for the caller to raise)."""
@@ -540,7 +541,7 @@ class _Assembler(SourceText):
             self.pending_roll(game)
             if color is None and line.values[0] == line.values[1]:
                 return  # an opening double is rerolled
-            game.roll = (color, (line.values[0], line.values[1]), (line.line, line.column))
+            game.roll = (color, line.values, (line.line, line.column))  # (values: the dice)
             return
         if color is None:
             raise self._fail_at(f"'{line.kind.capitalize()}' needs a colour, W or B", line.pos)
@@ -586,10 +587,18 @@ class _Assembler(SourceText):
         game.roll = None
 
     def play(self, color: int, line: _Line) -> Play:
-        steps = []
+        """The play of a move line, one :class:`Play` for every move written alike."""
         if line.values:
             first = line.values[0][2]
             check_play_steps(len(line.values), self.source, first, self.source_name)
+        key = (color, *[(src, dst) for src, dst, _pos in line.values])
+        play = self.made.get(key)
+        if play is None:
+            play = self.made[key] = self._play(color, line)
+        return play
+
+    def _play(self, color: int, line: _Line) -> Play:
+        steps = []
         for src, dst, _token in line.values:
             a = BAR if src == -1 else OFF if src == -2 else src
             b = BAR if dst == -1 else OFF if dst == -2 else dst

@@ -252,7 +252,7 @@ class _Builder(SourceTransformer[list[_Line]]):
 _NAME = r"([^:\s][^:\r\n]*)"
 _POINT = r"(?:[0-9]{1,2}|bar|off)"
 _FAST_LINE = re.compile(
-    rf"(?:(0|11):{_NAME}:([1-6]) ([1-6])"
+    rf"(?:(0|11):{_NAME}:([1-6] [1-6])"
     rf"|1:{_NAME}:({_POINT}-{_POINT}(?: +{_POINT}-{_POINT})*)"
     rf"|(15|2|4|5|12|13):{_NAME}:"
     rf"|([3789]):{_NAME}:([0-9]{{1,4}})"
@@ -261,6 +261,7 @@ _FAST_LINE = re.compile(
 )
 _FAST_STEP = re.compile(r"([0-9]+|bar|off)-([0-9]+|bar|off)")
 _FAST_POINTS = {"bar": BAR, "off": OFF, **{str(n): n for n in range(1, 25)}}
+_FAST_DICE = {f"{a} {b}": (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
 _FAST_KINDS = {
     "15": "move",
     "2": "double",
@@ -283,26 +284,26 @@ def _fast_line(source: str, start: int, end: int, line: int) -> _Line | None:
         return None
     if m[1] is not None:  # a roll or the opening roll
         column = len(m[1]) + 2
-        return _Line("roll", m[2], line, column, start + column - 1, (int(m[3]), int(m[4])))
-    if m[5] is not None:  # a move
-        steps = _fast_steps(m[6])
+        return _Line("roll", m[2], line, column, start + column - 1, _FAST_DICE[m[3]])
+    if m[4] is not None:  # a move
+        steps = _fast_steps(m[5])
         if steps is None:
             return None
-        at = m.start(6)
+        at = m.start(5)
         values = tuple([(a, b, at + offset) for a, b, offset in steps])
-        return _Line("move", m[5], line, 3, start + 2, values)
-    if m[7] is not None:  # a line of a code and a name
-        column = len(m[7]) + 2
-        return _Line(_FAST_KINDS[m[7]], m[8], line, column, start + column - 1)
-    if m[9] is not None:  # a code, a name and a number
-        return _Line(_FAST_KINDS[m[9]], m[10], line, 3, start + 2, (int(m[11]),))
-    if m[12] is not None:  # the players of a game
-        return _Line("players", m[12], line, 3, start + 2, (m[13].strip(),))
+        return _Line("move", m[4], line, 3, start + 2, values)
+    if m[6] is not None:  # a line of a code and a name
+        column = len(m[6]) + 2
+        return _Line(_FAST_KINDS[m[6]], m[7], line, column, start + column - 1)
+    if m[8] is not None:  # a code, a name and a number
+        return _Line(_FAST_KINDS[m[8]], m[9], line, 3, start + 2, (int(m[10]),))
+    if m[11] is not None:  # the players of a game
+        return _Line("players", m[11], line, 3, start + 2, (m[12].strip(),))
     entries = []
-    for entry in (m[14], m[15]):
+    for entry in (m[13], m[14]):
         who, _, points = entry.strip().rpartition("-")
         entries.append((who.strip(), int(points)))
-    return _Line("score", m[14], line, 4, start + 3, tuple(entries))
+    return _Line("score", m[13], line, 4, start + 3, tuple(entries))
 
 
 def _no_fast_line(source: str, start: int, end: int, line: int) -> None:
@@ -347,6 +348,7 @@ class _Assembler(SourceText):
         # made when the next game starts (at the end with a strict reading, which raises
         # at the first line that cannot be read as a whole reading finds it)
         self.moves: list[tuple[_GameState, int, _Line]] = []
+        self.made: dict[tuple[Any, ...], Play] = {}  # the plays made, by direction and steps
         self.after_lost = False  # the line before the one being read could not be read
 
     def _fail_at(self, msg: str, pos: int) -> NotationError:
@@ -444,7 +446,7 @@ class _Assembler(SourceText):
                     return  # its roll was on the line before, which could not be read
                 raise self._fail_at("a move without a roll of the same player before it", line.pos)
             self.moves.append((game, len(game.actions), line))  # (its play: see plays)
-            game.actions.append(Move(who, game.roll[1], Play(), **where))
+            game.actions.append(Move(who, game.roll[1], _NO_PLAY, **where))
             game.roll = None
         elif kind == "double":
             game.cube *= 2
@@ -504,14 +506,19 @@ class _Assembler(SourceText):
         if line.values:
             first = line.values[0][2]
             check_play_steps(len(line.values), self.source, first, self.source_name)
-        steps = []
-        for src, dst, _token in line.values:
-            a = src if src in (BAR, OFF) or not up else 25 - src
-            b = dst if dst in (BAR, OFF) or not up else 25 - dst
-            steps.append(Step(a, b))
-        return Play(steps)
+        key = (up, *[(src, dst) for src, dst, _pos in line.values])
+        play = self.made.get(key)
+        if play is None:  # (one Play for every move written alike)
+            steps = []
+            for src, dst, _pos in line.values:
+                a = src if src in (BAR, OFF) or not up else 25 - src
+                b = dst if dst in (BAR, OFF) or not up else 25 - dst
+                steps.append(Step(a, b))
+            play = self.made[key] = Play(steps)
+        return play
 
 
+_NO_PLAY = Play()  # (a move's play until plays makes it)
 _ACTION_KINDS = frozenset({"roll", "move", "double", "take", "drop", "resign", "reject"})
 _GAME_START_LINE = re.compile(r"[ \t]*13:")
 
