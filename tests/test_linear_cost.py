@@ -29,7 +29,7 @@ from bgkit.records import Match
 from bgkit.verify import verify
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from bench_large import dump, records, session
+from bench_large import records, session
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
