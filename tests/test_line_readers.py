@@ -39,9 +39,14 @@ SEVEN = {
 }
 
 
-def _outcome(parse: Callable[..., Any], text: str, strict: bool) -> Any:
+def _seven(suffix: str) -> str:
+    """The real 7-point record's text, its line ends as written (CR LF for JavaFIBS)."""
+    return SEVEN[suffix].read_bytes().decode("utf-8")
+
+
+def _outcome(parse: Callable[..., Any], text: str, strict: bool, issues: bool) -> Any:
     """What ``parse`` makes of ``text``: the match, its actions with their places, the
-    faults and the verifier's issues; or the error."""
+    faults and (with ``issues``) the verifier's issues; or the error."""
     try:
         match = parse(text, source_name="x", strict=strict)
     except BgkitError as err:
@@ -62,13 +67,14 @@ def _outcome(parse: Callable[..., Any], text: str, strict: bool) -> Any:
             )
             for game in match.games
         ],
-        [(i.line, i.column, i.game, i.move, i.kind, str(i)) for i in verify(match).issues],
+        issues and [(i.line, i.column, i.game, i.move, i.kind, str(i)) for i in verify(match)],
     )
 
 
-def _both(suffix: str, text: str, strict: bool = False) -> tuple[Any, Any]:
+def _both(suffix: str, text: str, strict: bool = False, issues: bool = True) -> tuple[Any, Any]:
     """The outcome of the reader as it is, and with the reference reading; each with the
-    lines its reading hands to the assembler (with their places) and its faults."""
+    lines its reading hands to the assembler (with their places) and its faults (read
+    before they are assembled, which must not change the outcome)."""
     module, parse = READERS[suffix]
     readings: list[Any] = []
 
@@ -81,13 +87,16 @@ def _both(suffix: str, text: str, strict: bool = False) -> tuple[Any, Any]:
 
         return reading
 
+    fast = _outcome(parse, text, strict, issues)  # (the lines assembled as they are read)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, "read_lines", kept(by_lines.read_lines))
-        fast = _outcome(parse, text, strict), readings[:]
+        read_first = _outcome(parse, text, strict, issues)
+        assert read_first == fast
+        fast_lines = readings[:]
         readings.clear()
         patch.setattr(module, "read_lines", kept(by_lines.reference_lines))
-        reference = _outcome(parse, text, strict), readings[:]
-    return fast, reference
+        reference = _outcome(parse, text, strict, issues)
+    return (fast, fast_lines), (reference, readings)
 
 
 def test_there_are_records_to_compare() -> None:
@@ -118,7 +127,7 @@ def test_the_fast_path_reads_every_line_of_a_real_record(
         return read_line(*args)
 
     monkeypatch.setattr(by_lines, "read_line", counted)
-    text = SEVEN[suffix].read_text("utf-8")
+    text = _seven(suffix)
     match = parse(text)
     assert len(match.games) == 9 and not match.read_errors
     assert by_lark == ([2, 3, 4, 5, 6, 7, 8] if suffix == ".gmd" else [])
@@ -130,7 +139,7 @@ def test_the_fast_path_reads_every_line_of_a_real_record(
 def test_a_tight_limit_on_digits_is_kept(suffix: str, digits: int) -> None:
     """Under a limit on digits tighter than the fast path's numbers, Lark reads every
     line (and refuses a number of two digits, a point, under a limit of one)."""
-    text = SEVEN[suffix].read_text("utf-8")
+    text = _seven(suffix)
     with using(Limits(max_integer_digits=digits)):
         fast, reference = _both(suffix, text)
     assert fast == reference
@@ -240,11 +249,12 @@ EDGES = {
 _LINES = st.sampled_from([line for lines in EDGES.values() for line in lines])
 
 
-def _with_lines(suffix: str, changes: list[tuple[int, str]]) -> str:
-    """The real 7-point record with line ``k`` (modulo its length) replaced by ``text``
-    for each change."""
+def _with_lines(suffix: str, changes: list[tuple[int, str]], first: int | None = None) -> str:
+    """The real 7-point record (its ``first`` lines) with line ``k`` (modulo their
+    number) replaced by ``text`` for each change."""
     newline = "\r\n" if suffix == ".match" else "\n"
-    lines = SEVEN[suffix].read_text("utf-8").split(newline)
+    lines = _seven(suffix).split(newline)[:first]
+    assert len(lines) >= min(first or 700, 700)
     for k, text in changes:
         lines[k % len(lines)] = text
     return newline.join(lines)
@@ -255,17 +265,17 @@ def _with_lines(suffix: str, changes: list[tuple[int, str]]) -> str:
 def test_each_edge_line_reads_as_the_reference_reads_it(suffix: str, index: int) -> None:
     lines = EDGES[suffix]
     text = lines[index % len(lines)]
-    for at in (1, 9, 40, 200, -2):  # (the header, a game's start, its moves, the end)
-        damaged = _with_lines(suffix, [(at, text)])
-        for strict in (False, True):
-            fast, reference = _both(suffix, damaged, strict)
-            assert fast == reference, (text, at, strict)
+    for at, strict in ((1, False), (9, True), (40, False), (-2, False)):
+        # (the line after the header, a game's start, a move, the last line)
+        damaged = _with_lines(suffix, [(at, text)], first=80)  # (two games and more)
+        fast, reference = _both(suffix, damaged, strict, issues=False)
+        assert fast == reference, (text, at, strict)
 
 
 def _mutated(draw: st.DrawFn, suffix: str) -> str:
     """The real record with a few lines changed: a character put in, taken out or
     replaced, or a line of either writer put in its place."""
-    lines = SEVEN[suffix].read_text("utf-8").splitlines()
+    lines = _seven(suffix).splitlines()
     shapes = {line.split(":")[0] + line[-1:].isdigit() * "#": k for k, line in enumerate(lines)}
     changes = []
     for _ in range(draw(st.integers(1, 4))):
@@ -294,7 +304,7 @@ def _damaged(draw: st.DrawFn) -> tuple[str, str, bool]:
     return suffix, _mutated(draw, suffix), draw(st.booleans())
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_damaged())
 @example((".gmd", _with_lines(".gmd", [(1, "Move:W:: 8/4")]), False))
 def test_changed_lines_read_as_the_reference_reads_them(case: tuple[str, str, bool]) -> None:
@@ -308,7 +318,7 @@ def _one_line(suffix: str, text: str, end: str) -> tuple[Any, Any]:
     what Lark's reading of that line alone makes of it (``end``: the line's end)."""
     module, _ = READERS[suffix]
     name = "gmd" if suffix == ".gmd" else "javafibs"
-    header = SEVEN[suffix].read_text("utf-8").splitlines(keepends=True)[0]
+    header = _seven(suffix).splitlines(keepends=True)[0]
     source = header + text + end
     builder = module._GmdBuilder(source, "x") if suffix == ".gmd" else module._Builder(source, "x")
     fast = module._fast_line(source, len(header), len(source), 2)
@@ -327,7 +337,7 @@ def test_every_change_of_a_character_reads_as_lark_reads_it(suffix: str) -> None
     its characters taken out, replaced or preceded by each character that matters to the
     grammar: where the fast path reads it, it reads it as Lark does (the same line, with
     the same places); else Lark reads it."""
-    lines = SEVEN[suffix].read_text("utf-8").splitlines()[1:]
+    lines = _seven(suffix).splitlines()[1:]
     by_shape: dict[str, list[str]] = {}
     for line in dict.fromkeys(lines):
         shape = "".join("9" if c.isdigit() else c for c in line)
@@ -359,3 +369,22 @@ def test_every_change_of_a_character_reads_as_lark_reads_it(suffix: str) -> None
 def test_any_line_reads_as_lark_reads_it(suffix: str, text: str, end: str) -> None:
     fast, slow = _one_line(suffix, text, end)
     assert fast is None or fast == slow
+
+
+@pytest.mark.parametrize(
+    ("suffix", "line"), [(".gmd", "Resign:W:: 12345"), (".match", "7:You:12345")]
+)
+def test_a_limit_a_later_line_passes_is_raised_as_the_reference_raises_it(
+    suffix: str, line: str
+) -> None:
+    """The lines are assembled as they are read, and the reference reads every line
+    first: a limit a move passes (its steps) does not hide one a later line passes."""
+    text = _with_lines(suffix, [(-3, line)])
+    with using(Limits(max_play_steps=1, max_integer_digits=4)):
+        fast, reference = _both(suffix, text)
+    assert fast == reference
+    assert fast[0][0] == "error" and "max_integer_digits" in fast[0][2]
+    with using(Limits(max_play_steps=1)):
+        fast, reference = _both(suffix, text)
+    assert fast == reference
+    assert fast[0][0] == "error" and "max_play_steps" in fast[0][2]

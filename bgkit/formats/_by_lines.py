@@ -202,6 +202,13 @@ class LineReading:
         """The :class:`LostGameLines` of :attr:`faults`, following them as they are met."""
         return LostGameLines(source, self.faults, game_line, unread=self.unread)
 
+    def read_to_end(self) -> None:
+        """Read the lines not yet taken (for a reader whose own check of a line passed a
+        limit: a line after it that passes one is what :func:`parse_lines`, which reads
+        every line first, raises)."""
+        for _ in self.items:
+            pass
+
 
 def read_lines(
     name: str,

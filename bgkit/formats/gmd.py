@@ -70,7 +70,7 @@ from typing import IO, Any
 from lark import Token, v_args
 
 from bgkit._grammars import SourceText, SourceTransformer
-from bgkit.errors import BgkitError, NotationError
+from bgkit.errors import BgkitError, LimitError, NotationError
 from bgkit.formats import source_text
 from bgkit.formats._by_lines import LostGameLines, keep_fault, read_lines
 from bgkit.limits import active, check_names, check_play_steps
@@ -130,7 +130,11 @@ def parse_gmd(text: str, *, source_name: str | None = None, strict: bool = False
     fast = _fast_line if active().max_integer_digits >= 3 else _no_fast_line
     reading = read_lines("gmd", source, builder, "GMD record", source_name, fast, strict=strict)
     assembler = _Assembler(source, source_name, None if strict else [])
-    match = assembler.match(reading.items, reading.lost(source, _GAME_LINE))
+    try:
+        match = assembler.match(reading.items, reading.lost(source, _GAME_LINE))
+    except LimitError:
+        reading.read_to_end()
+        raise
     check_names(match.players, source, source_name)
     faults = reading.faults + (assembler.faults or [])
     if faults:

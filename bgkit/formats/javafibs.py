@@ -63,7 +63,7 @@ from typing import IO, Any
 from lark import Token, v_args
 
 from bgkit._grammars import SourceText, SourceTransformer
-from bgkit.errors import NotationError
+from bgkit.errors import LimitError, NotationError
 from bgkit.formats import source_text
 from bgkit.formats._by_lines import LostGameLines, keep_fault, read_lines
 from bgkit.limits import active, check_names, check_play_steps
@@ -130,7 +130,11 @@ def parse_javafibs(text: str, *, source_name: str | None = None, strict: bool = 
         "javafibs", source, builder, "JavaFIBS record", source_name, fast, strict=strict
     )
     assembler = _Assembler(source, source_name, None if strict else [])
-    match = assembler.match(reading.items, reading.lost(source, _GAME_START_LINE))
+    try:
+        match = assembler.match(reading.items, reading.lost(source, _GAME_START_LINE))
+    except LimitError:
+        reading.read_to_end()
+        raise
     check_names(match.players, source, source_name)
     faults = reading.faults + (assembler.faults or [])
     if faults:
