@@ -14,6 +14,7 @@ handed on as they are read, so that a reader can let each go once it has used it
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -34,12 +35,14 @@ __all__ = [
     "LostGameLines",
     "keep_fault",
     "line_starts",
+    "no_fast_line",
     "parse_lines",
     "parse_slice",
     "read_by_lines",
     "read_line",
     "read_lines",
     "reference_lines",
+    "step_reader",
 ]
 
 MAX_FAULTS = 1000
@@ -102,14 +105,7 @@ def read_by_lines(
         if not source[start:end].strip():
             continue
         if len(faults) >= MAX_FAULTS:
-            faults.append(
-                ReadError(
-                    index + 1,
-                    1,
-                    f"more than {MAX_FAULTS} lines could not be read:"
-                    " the rest of the file is not read",
-                )
-            )
+            faults.append(_too_many(index + 1))
             break
         item = read_line(lark, builder, source, start, end, index + 1, rule, what, source_name)
         if isinstance(item, ReadError):
@@ -117,6 +113,12 @@ def read_by_lines(
         else:
             items.append(item)
     return items, faults
+
+
+def _too_many(line: int) -> ReadError:
+    """The fault at line ``line``, where reading stops after :data:`MAX_FAULTS` faults."""
+    message = f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
+    return ReadError(line, 1, message)
 
 
 def read_line(
@@ -313,14 +315,7 @@ def _read_after(
         end = find("\n", start)
         end = size if end < 0 else end + 1
         if len(faults) >= MAX_FAULTS and source[start:end].strip():
-            faults.append(
-                ReadError(
-                    line,
-                    1,
-                    f"more than {MAX_FAULTS} lines could not be read:"
-                    " the rest of the file is not read",
-                )
-            )
+            faults.append(_too_many(line))
             unread[line] = start
             return
         item = fast(source, start, end, line)
@@ -340,6 +335,34 @@ def _read_after(
             else:
                 yield item
         start, line = end, line + 1
+
+
+def no_fast_line(source: str, start: int, end: int, line: int) -> None:
+    """A :data:`FastLine` that leaves every line to Lark (for a reader whose limits are
+    tighter than its fast path's numbers)."""
+    return None
+
+
+def step_reader(
+    step: re.Pattern[str], points: dict[str, int]
+) -> Callable[[str], tuple[tuple[int, int, int], ...] | None]:
+    """A fast path's reading of a move's steps: ``steps(text)`` is, for each match of
+    ``step`` in ``text`` (its groups 1 and 2 the points as written), ``(from, to, offset
+    in text)`` with the points as ``points`` has them; ``None`` when a point is not in
+    ``points`` or there are more than four steps (faults that Lark places). Cached:
+    records repeat their moves."""
+
+    @functools.lru_cache(maxsize=1 << 12)
+    def steps(text: str) -> tuple[tuple[int, int, int], ...] | None:
+        found = []
+        for m in step.finditer(text):
+            a, b = points.get(m[1]), points.get(m[2])
+            if a is None or b is None:
+                return None
+            found.append((a, b, m.start(1)))
+        return tuple(found) if len(found) <= 4 else None
+
+    return steps
 
 
 def keep_fault(faults: list[ReadError] | None, err: NotationError) -> None:

@@ -60,7 +60,6 @@ illegal play.
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 from collections.abc import Iterable
@@ -72,7 +71,13 @@ from lark import Token, v_args
 from bgkit._grammars import SourceText, SourceTransformer
 from bgkit.errors import BgkitError, LimitError, NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import LostGameLines, keep_fault, read_lines
+from bgkit.formats._by_lines import (
+    LostGameLines,
+    keep_fault,
+    no_fast_line,
+    read_lines,
+    step_reader,
+)
 from bgkit.limits import active, check_names, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
@@ -127,7 +132,7 @@ def parse_gmd(text: str, *, source_name: str | None = None, strict: bool = False
     """
     source = text[1:] if text.startswith("\ufeff") else text
     builder = _GmdBuilder(source, source_name)
-    fast = _fast_line if active().max_integer_digits >= 3 else _no_fast_line
+    fast = _fast_line if active().max_integer_digits >= 3 else no_fast_line
     reading = read_lines("gmd", source, builder, "GMD record", source_name, fast, strict=strict)
     assembler = _Assembler(source, source_name, None if strict else [])
     try:
@@ -302,22 +307,8 @@ def _fast_line(source: str, start: int, end: int, line: int) -> _Line | None:
     return _Line("game", line, 1, start)
 
 
-def _no_fast_line(source: str, start: int, end: int, line: int) -> None:
-    """Every line left to Lark (a limit on digits tighter than the fast path's numbers)."""
-    return None
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _fast_steps(text: str) -> tuple[tuple[int, int, int], ...] | None:
-    """The steps written ``text`` (`` 8/4 6/4``) as ``(from, to, offset in text)``, or
-    ``None`` for a point outside 1-24 or more than four steps (faults Lark places)."""
-    steps = []
-    for m in _FAST_STEP.finditer(text):
-        a, b = _FAST_POINTS.get(m[1]), _FAST_POINTS.get(m[2])
-        if a is None or b is None:
-            return None
-        steps.append((a, b, m.start(1)))
-    return tuple(steps) if len(steps) <= 4 else None
+_fast_steps = step_reader(_FAST_STEP, _FAST_POINTS)
+"""The steps of a move as written (`` 8/4 6/4``), with their offsets in the text."""
 
 
 # ---------------------------------------------------------------------------- match
