@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import TYPE_CHECKING
 
@@ -49,6 +50,9 @@ EXCERPT_CHARS = 80
 
 MESSAGE_CHARS = 300
 """The most characters of an error's message (longer ones are cut in the middle)."""
+
+_BLANKS_TO_END = re.compile(r"\s*\Z")  # (\s: the characters str.strip takes)
+_NOT_BLANK = re.compile(r"\S")
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
@@ -148,7 +152,9 @@ class NotationError(BgkitError, ValueError):
         head = f"{self.location}: {self.msg}"
         if not self.source:
             return head
-        if self.pos >= len(self.source.rstrip()) and self.source.strip():
+        # (at the end: only blanks from pos on, in a text that is not all blanks; found
+        # without a copy of the text, which cost a 64 MiB record 70 s for 1,000 faults)
+        if _BLANKS_TO_END.match(self.source, self.pos) and _NOT_BLANK.search(self.source):
             head = f"{self.location}: {self.msg} (at end of input)"
         text = self.source_line
         if not text.strip():

@@ -388,3 +388,37 @@ def test_a_limit_a_later_line_passes_is_raised_as_the_reference_raises_it(
         fast, reference = _both(suffix, text)
     assert fast == reference
     assert fast[0][0] == "error" and "max_play_steps" in fast[0][2]
+
+
+@pytest.mark.parametrize(
+    ("suffix", "head", "line"),
+    [
+        (".gmd", "GMD-2\nLength: 7\nGame:\n", "Move:W:: 8/4\n"),
+        (".match", "JavaFIBS internal match representation v1.1\n8:Bo:7\n13:Bo:\n", "1:You:8-4\n"),
+    ],
+)
+def test_a_fault_costs_no_count_over_the_text_before_it(
+    suffix: str, head: str, line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record of a move without a roll over and over has a fault every other line: each
+    was a NotationError, whose line is a count over the text before it (80,000 lines took
+    6.4 s, 16 MB would take half an hour). The assembler's faults are placed by their
+    line now; the reading is as the reference's (the test above), made of no error."""
+    _, parse = READERS[suffix]
+    made = []
+    init = by_lines.NotationError.__init__
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> None:
+        made.append(args[0])
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(by_lines.NotationError, "__init__", counted)
+    text = head + line * 2000
+    match = parse(text, source_name="x")
+    assert len(match.read_errors) == 1000 and not made
+    with pytest.raises(BgkitError, match="x:4:"):
+        parse(text, source_name="x", strict=True)
+    assert made
+    monkeypatch.undo()
+    fast, reference = _both(suffix, head + line * 50, issues=False)
+    assert fast == reference

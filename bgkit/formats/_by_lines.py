@@ -31,9 +31,11 @@ from bgkit.records import ReadError
 
 __all__ = [
     "FastLine",
+    "LineFault",
     "LineReading",
     "LostGameLines",
     "keep_fault",
+    "line_fault",
     "line_starts",
     "no_fast_line",
     "parse_lines",
@@ -363,6 +365,37 @@ def step_reader(
         return tuple(found) if len(found) <= 4 else None
 
     return steps
+
+
+class LineFault(NotationError):
+    """A fault of a line whose place (line, column) the reader knows, made without the
+    count over the text before it that a :class:`NotationError` costs: what an assembler
+    raises for :func:`keep_fault` to record in a reading that is not strict (a record of
+    a million faults is read in linear time). It has no text to show."""
+
+    def __init__(self, msg: str, line: int, column: int) -> None:
+        Exception.__init__(self, msg)
+        self.msg, self.line, self.column = msg, line, column
+        self.source, self.pos, self.source_name, self.byte_offset = "", 0, None, None
+
+
+def line_fault(
+    msg: str,
+    source: str,
+    pos: int,
+    source_name: str | None,
+    *,
+    line: int,
+    line_start: int,
+    strict: bool,
+) -> NotationError:
+    """The error ``msg`` at offset ``pos`` of ``source``, in line ``line`` (which starts
+    at offset ``line_start``): a :class:`LineFault` for :func:`keep_fault` to record, or
+    with ``strict`` (it is raised) or a ``pos`` outside the line, a
+    :class:`NotationError`."""
+    if strict or pos < line_start:
+        return NotationError(msg, source, pos, source_name=source_name)
+    return LineFault(msg, line, pos - line_start + 1)
 
 
 def keep_fault(faults: list[ReadError] | None, err: NotationError) -> None:

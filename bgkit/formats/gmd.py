@@ -74,6 +74,7 @@ from bgkit.formats import source_text
 from bgkit.formats._by_lines import (
     LostGameLines,
     keep_fault,
+    line_fault,
     no_fast_line,
     read_lines,
     step_reader,
@@ -342,9 +343,19 @@ class _Assembler(SourceText):
         self.after_lost = False  # the line before the one being read could not be read
         self.made: dict[tuple[Any, ...], Play] = {}  # the plays made, by colour and steps
 
-    def _fail_at(self, msg: str, pos: int) -> NotationError:
-        """A NotationError at offset ``pos`` (for the caller to raise)."""
-        return NotationError(msg, self.source, pos, source_name=self.source_name)
+    def _fail_at(self, msg: str, pos: int, line: _Line) -> NotationError:
+        """The error at offset ``pos`` of ``line`` (for the caller to raise; see
+        :func:`~bgkit.formats._by_lines.line_fault`)."""
+        start = line.pos - line.column + 1
+        return line_fault(
+            msg,
+            self.source,
+            pos,
+            self.source_name,
+            line=line.line,
+            line_start=start,
+            strict=self.faults is None,
+        )
 
     def match(self, lines: Iterable[_Line], lost: LostGameLines) -> Match:
         """The match of ``lines``; ``lost`` has the lines that could not be read."""
@@ -401,7 +412,7 @@ class _Assembler(SourceText):
                 try:
                     if not games:
                         msg = f"'{kind.capitalize()}' before the first 'Game:' line"
-                        raise self._fail_at(msg, line.pos)
+                        raise self._fail_at(msg, line.pos, line)
                     self.action(games[-1], line)
                 except NotationError as err:
                     keep_fault(self.faults, err)
@@ -457,20 +468,20 @@ class _Assembler(SourceText):
         if "scores" in setups:
             pos, values = setups["scores"]
             if len(values) != 2 or min(values) < 0:
-                raise self._fail_at("Scores{} needs two numbers", pos)
+                raise self._fail_at("Scores{} needs two numbers", pos, line)
             state.score = (values[0], values[1])
         cube = 1
         if "cube" in setups:
             pos, values = setups["cube"]
             if len(values) != 1 or values[0] < 1 or values[0] & (values[0] - 1):
-                raise self._fail_at("Cube{} needs one power of two", pos)
+                raise self._fail_at("Cube{} needs one power of two", pos, line)
             cube = values[0]
         state.cube = cube
         if "points" in setups or cube > 1:
-            state.setup = self.setup(setups, cube)
+            state.setup = self.setup(setups, cube, line)
         return state
 
-    def setup(self, setups: dict[str, tuple[int, tuple[int, ...]]], cube: int) -> str:
+    def setup(self, setups: dict[str, tuple[int, tuple[int, ...]]], cube: int, line: _Line) -> str:
         """XG's ``Set Pos`` text: index i is White's point i (25 its bar, 0 Black's bar)."""
         pos, values = setups.get("points", (0, ()))
         if not values:  # the standard start with a turned cube
@@ -503,7 +514,7 @@ class _Assembler(SourceText):
                 0,
             )
         if len(values) != 26:
-            raise self._fail_at(f"Points{{}} needs 26 numbers, not {len(values)}", pos)
+            raise self._fail_at(f"Points{{}} needs 26 numbers, not {len(values)}", pos, line)
         cells = [0] * 26
         for i in range(1, 25):
             cells[i] = values[i]
@@ -515,7 +526,9 @@ class _Assembler(SourceText):
         letters = []
         for count in cells:
             if abs(count) > 15:
-                raise self._fail_at(f"Points{{}} puts {abs(count)} checkers on one point", pos)
+                raise self._fail_at(
+                    f"Points{{}} puts {abs(count)} checkers on one point", pos, line
+                )
             letters.append(
                 "-" if not count else chr((ord("A") if count > 0 else ord("a")) + abs(count) - 1)
             )
@@ -529,7 +542,9 @@ class _Assembler(SourceText):
 
     def action(self, game: _GameState, line: _Line) -> None:
         if game.result is not None:
-            raise self._fail_at(f"'{line.kind.capitalize()}' after the game has ended", line.pos)
+            raise self._fail_at(
+                f"'{line.kind.capitalize()}' after the game has ended", line.pos, line
+            )
         color = line.color
         where: dict[str, Any] = {"line": line.line, "column": line.column}
         if line.kind == "roll":
@@ -539,7 +554,9 @@ class _Assembler(SourceText):
             game.roll = (color, line.values, (line.line, line.column))  # (values: the dice)
             return
         if color is None:
-            raise self._fail_at(f"'{line.kind.capitalize()}' needs a colour, W or B", line.pos)
+            raise self._fail_at(
+                f"'{line.kind.capitalize()}' needs a colour, W or B", line.pos, line
+            )
         if line.kind == "move":
             dice: tuple[int, int] | None = None
             if game.roll is not None and game.roll[0] in (None, color):
@@ -548,7 +565,7 @@ class _Assembler(SourceText):
             if dice is None and self.after_lost:
                 return  # its roll was on the line before, which could not be read
             if dice is None:
-                raise self._fail_at("a move without a roll before it", line.pos)
+                raise self._fail_at("a move without a roll before it", line.pos, line)
             game.actions.append(Move(color, dice, self.play(color, line), **where))
             return
         if line.kind in ("double", "take", "drop"):

@@ -67,6 +67,7 @@ from bgkit.formats import source_text
 from bgkit.formats._by_lines import (
     LostGameLines,
     keep_fault,
+    line_fault,
     no_fast_line,
     read_lines,
     step_reader,
@@ -346,9 +347,19 @@ class _Assembler(SourceText):
         self.made: dict[tuple[Any, ...], Play] = {}  # the plays made, by direction and steps
         self.after_lost = False  # the line before the one being read could not be read
 
-    def _fail_at(self, msg: str, pos: int) -> NotationError:
-        """A NotationError at offset ``pos`` (for the caller to raise)."""
-        return NotationError(msg, self.source, pos, source_name=self.source_name)
+    def _fail_at(self, msg: str, pos: int, line: _Line) -> NotationError:
+        """The error at offset ``pos`` of ``line`` (for the caller to raise; see
+        :func:`~bgkit.formats._by_lines.line_fault`)."""
+        start = line.pos - line.column + 1
+        return line_fault(
+            msg,
+            self.source,
+            pos,
+            self.source_name,
+            line=line.line,
+            line_start=start,
+            strict=self.faults is None,
+        )
 
     def player(self, line: _Line) -> int:
         who = line.name.strip()
@@ -359,6 +370,7 @@ class _Assembler(SourceText):
         raise self._fail_at(
             f"{who!r} is neither 'You' nor the opponent {self.opponent!r} of the '8:' line",
             line.pos,
+            line,
         )
 
     def match(self, lines: Iterable[_Line], lost: LostGameLines) -> Match:
@@ -395,12 +407,14 @@ class _Assembler(SourceText):
                 self.start(games, _GameState(line=line.line))
                 if self.opponent and line.name.strip() != self.opponent:
                     # (the game is kept, and left unverified after its unread line)
-                    err = self._fail_at(f"the game is against {self.opponent!r}", line.pos)
+                    err = self._fail_at(f"the game is against {self.opponent!r}", line.pos, line)
                     keep_fault(self.faults, err)
                 continue
             try:
                 if not games:
-                    raise self._fail_at("an action before the first game ('13:' line)", line.pos)
+                    raise self._fail_at(
+                        "an action before the first game ('13:' line)", line.pos, line
+                    )
                 self.action(games[-1], line, self.player(line))
             except NotationError as err:
                 keep_fault(self.faults, err)
@@ -427,19 +441,23 @@ class _Assembler(SourceText):
         where: dict[str, Any] = {"line": line.line, "column": line.column}
         if kind == "match_won":
             if game.result is None or game.result.winner != who:
-                raise self._fail_at("the match is won by the winner of its last game", line.pos)
+                raise self._fail_at(
+                    "the match is won by the winner of its last game", line.pos, line
+                )
             r = game.result
             game.result = Result(r.winner, r.points, True, line=r.line)
             return
         if game.result is not None and kind != "game_won":
-            raise self._fail_at("an action after the game has ended", line.pos)
+            raise self._fail_at("an action after the game has ended", line.pos, line)
         if kind == "roll":
             game.roll = (who, line.values)
         elif kind == "move":
             if game.roll is None or game.roll[0] != who:
                 if self.after_lost:
                     return  # its roll was on the line before, which could not be read
-                raise self._fail_at("a move without a roll of the same player before it", line.pos)
+                raise self._fail_at(
+                    "a move without a roll of the same player before it", line.pos, line
+                )
             self.moves.append((game, len(game.actions), line))  # (its play: see plays)
             game.actions.append(Move(who, game.roll[1], _NO_PLAY, **where))
             game.roll = None
@@ -496,7 +514,7 @@ class _Assembler(SourceText):
             lean = sum(_vote(src, dst) for src, dst, _token in line.values)
             if lean == 0 and any(_vote(src, dst) for src, dst, _token in line.values):
                 pos = line.values[-1][2]
-                raise self._fail_at("the steps of one move go in both directions", pos)
+                raise self._fail_at("the steps of one move go in both directions", pos, line)
         up = lean > 0
         if line.values:
             first = line.values[0][2]
