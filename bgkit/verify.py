@@ -129,6 +129,12 @@ class IssueKind(enum.Enum):
     UNREADABLE_LINE = "unreadable-line"
     """A line of the file that could not be read (the rest of the record was read and is
     verified; the game's actions after that line are not, one ``UNVERIFIED`` note)."""
+    UNREADABLE_ANALYSIS = "unreadable-analysis"
+    """Note: a part of the record's own analysis beside its actions that cannot be read (a
+    damaged value of gnubg's ``A``, ``DA`` or ``LU`` in SGF, a line of the candidate plays
+    of gnubg's text export, an XG rollout the file does not hold, an annotation of a JSON
+    record): the actions are all read and verified; ``analyze --use-file-analysis`` reads
+    that decision without it."""
     ENCODING = "encoding"
     """Note: text that is not UTF-8, decoded by a guess (names may read wrong); from the
     reader (:class:`bgkit.errors.DecodingWarning`), not the rules."""
@@ -150,6 +156,7 @@ _NOTES = frozenset(
         IssueKind.UNFINISHED_MATCH,
         IssueKind.CONVENTION,
         IssueKind.ENCODING,
+        IssueKind.UNREADABLE_ANALYSIS,
     }
 )
 
@@ -347,6 +354,8 @@ CONVENTIONS: dict[str, str] = {
 }
 """The writers' scoring conventions the verifier accepts, by name (documented in the README)."""
 
+
+_ANALYSIS_ONLY = " (a part of the record's own analysis: every action is read and verified)"
 
 _READINGS = 10
 """At most this many legal readings of illegal plays are followed in a game."""
@@ -789,13 +798,14 @@ class _MatchChecker:
         )
 
     def read_errors(self, game: Game | None, errors: list[ReadError]) -> None:
-        """An error for each line that could not be read, at its place."""
+        """An error for each line that could not be read, at its place; a note for a part
+        of the record's own analysis (the record around it is read)."""
         number = game.number if game is not None else 0
         for err in errors:
             self.issues.append(
                 Issue(
-                    kind=IssueKind.UNREADABLE_LINE,
-                    message=err.message,
+                    kind=IssueKind.UNREADABLE_LINE if err.record else IssueKind.UNREADABLE_ANALYSIS,
+                    message=err.message if err.record else f"{err.message}{_ANALYSIS_ONLY}",
                     game=number,
                     move=max(err.move, 1),
                     player=err.player,

@@ -776,12 +776,9 @@ def _check_record(match: Match) -> None:
         IssueKind.RESULT,
         IssueKind.SCORE,
     }
-    # a line of the record's own analysis beside its actions (gnubg's candidate plays...):
-    # the actions are all read; analysing them anew does not need it (the CLI notes it)
-    beside = {(e.line, e.column) for e in match.read_errors if not e.record}
+    # (a part of the record's own analysis that cannot be read is a note: the actions
+    # are all read, and analysing them anew does not need it; the CLI notes it)
     for issue in verify(match).issues:
-        if issue.kind is IssueKind.UNREADABLE_LINE and (issue.line, issue.column) in beside:
-            continue
         if issue.severity is Severity.ERROR and issue.kind not in harmless:
             who = f", {issue.player_name}" if issue.player_name else ""
             raise AnalysisError(
