@@ -9,11 +9,16 @@ written one lower (a seeded choice of 15 plays a record).
 * ``two``: one play changed in the first half of a game, and a later play one point lower
   where that alone is an error (a genuine fault); the run counts whether that second fault
   is still reported at its place.
+* ``dropped`` and ``dropped_two``: the same with the first play erased (the roll recorded
+  with no move, a play lost from the record) instead of changed.
 
 ``PYTHONPATH=OTHER_TREE`` measures another bgkit. Measured when it was added, seeds 1-3:
 runs that cascade, 323, 348 and 350 of 1,095 before the legal readings, 0, 1 and 2 with
 them; the second fault found 249 of 808, 268 of 804 and 272 of 829 times before, every
-time with them (about 1.4 times the CPU)::
+time with them (about 1.4 times the CPU). A play lost, seeds 1-3: runs that cascade, 776,
+801 and 776 of 1,095 before the dance's legal readings, 1, 7 and 6 with them; a later fault
+found 324 of 812, 329 of 825 and 333 of 817 times before, 812, 823 and 816 times with them
+(about 2.5 times the CPU of those faulty records)::
 
     python benchmarks/fault_readings.py --seed 1
 """
@@ -121,12 +126,54 @@ def two(matches: list[Match], rng: random.Random) -> str:
     return f"two changes: the second fault found in {found} of {runs} runs"
 
 
+def dropped(matches: list[Match], rng: random.Random) -> str:
+    """One play erased: the roll recorded with no move (a play lost from the record)."""
+    runs = cascades = 0
+    for match in matches:
+        for _ in range(15):
+            g, actions, plays = pick(match, rng)
+            if not plays:
+                continue
+            i = rng.choice(plays)
+            new = replace(move(actions[i]), play=Play())
+            actions = list(actions)
+            actions[i] = new
+            report = verify(with_actions(match, g, actions))
+            runs += 1
+            cascades += any((e.line, e.column) != (new.line, new.column) for e in report.errors)
+    return f"one play lost: {cascades} of {runs} runs report an error elsewhere"
+
+
+def dropped_two(matches: list[Match], rng: random.Random) -> str:
+    """One play erased in the first half of a game, and a later play one point lower where
+    that alone is an error: is the second fault still reported at its place?"""
+    runs = found = 0
+    for match in matches:
+        for _ in range(15):
+            g, original, plays = pick(match, rng)
+            if len(plays) < 4:
+                continue
+            first = rng.choice(plays[: len(plays) // 2])
+            second = rng.choice([i for i in plays if i > first + 1])
+            actions = list(original)
+            actions[first] = replace(move(actions[first]), play=Play())
+            fault = changed(move(original[second]), "lower", rng)
+            alone = list(original)
+            alone[second] = fault
+            if not at(verify(with_actions(match, g, alone)), fault):
+                continue  # (not a fault of its own)
+            actions[second] = fault
+            runs += 1
+            found += at(verify(with_actions(match, g, actions)), fault)
+    return f"one play lost and a later fault: the later fault found in {found} of {runs} runs"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     matches = records()
-    for measure in (one, two):
+    for measure in (one, two, dropped, dropped_two):
         started = time.process_time()
         line = measure(matches, random.Random(args.seed))
         print(f"{line} ({time.process_time() - started:.1f} CPU s)")
