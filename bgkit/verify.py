@@ -136,9 +136,8 @@ class IssueKind(enum.Enum):
     UNREADABLE_ANALYSIS = "unreadable-analysis"
     """Note: a part of the record's own analysis beside its actions that cannot be read (a
     damaged value of gnubg's ``A``, ``DA`` or ``LU`` in SGF, a line of the candidate plays
-    of gnubg's text export, an XG rollout the file does not hold, an annotation of a JSON
-    record): the actions are all read and verified; ``analyze --use-file-analysis`` reads
-    that decision without it."""
+    of gnubg's text export, an XG rollout the file does not hold): the actions are all
+    read and verified; ``analyze --use-file-analysis`` reads that decision without it."""
     ENCODING = "encoding"
     """Note: text that is not UTF-8, decoded by a guess (names may read wrong); from the
     reader (:class:`bgkit.errors.DecodingWarning`), not the rules."""
@@ -815,13 +814,16 @@ class _MatchChecker:
 
     def read_errors(self, game: Game | None, errors: list[ReadError]) -> None:
         """An error for each line that could not be read, at its place; a note for a part
-        of the record's own analysis (the record around it is read)."""
+        of the record's own analysis (:attr:`ReadError.analysis`: the record around it is
+        read)."""
         number = game.number if game is not None else 0
         for err in errors:
             self.issues.append(
                 Issue(
-                    kind=IssueKind.UNREADABLE_LINE if err.record else IssueKind.UNREADABLE_ANALYSIS,
-                    message=err.message if err.record else f"{err.message}{_ANALYSIS_ONLY}",
+                    kind=IssueKind.UNREADABLE_ANALYSIS
+                    if err.analysis
+                    else IssueKind.UNREADABLE_LINE,
+                    message=f"{err.message}{_ANALYSIS_ONLY}" if err.analysis else err.message,
                     game=number,
                     move=max(err.move, 1),
                     player=err.player,

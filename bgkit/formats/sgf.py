@@ -1324,7 +1324,7 @@ class _GameState:
             return
         prop = next(p for p in kept if p.ident == fault[0])
         line, column = self.reader.line_col(prop.pos)
-        self.reader.faults.append(ReadError(line, column, fault[1], record=False))
+        self.reader.faults.append(ReadError(line, column, fault[1], record=False, analysis=True))
 
     def where(self, prop: _Prop) -> dict[str, int]:
         line, column = self.reader.line_col(prop.pos)
