@@ -152,6 +152,18 @@ def test_show_from_another_format_is_one_line_and_the_rest_is_shown(
     assert mixed.stdout == run("show", INPUTS[fmt]).stdout
 
 
+def test_show_from_a_notation_reads_a_file_that_holds_one(tmp_path: Path) -> None:
+    path = tmp_path / "position.txt"
+    path.write_text(XGID + "\n")
+    assert run("show", "--from", "xgid", str(path)).stdout == run("show", XGID).stdout
+    refused = run("show", "--from", "fibs-board", str(path))
+    assert refused.exit_code == 2
+    assert refused.stderr == (
+        f"bgkit: {path}:1:1: not a FIBS 'board:' line: it starts with"
+        " 'XGID=-b----E-C---eE---c-e----B...'\n"
+    )
+
+
 def test_show_from_reads_stdin() -> None:
     assert run("show", "--from", "gnubg-id", "-", stdin=GNUBG_ID + "\n").stdout == (
         run("show", GNUBG_ID).stdout
