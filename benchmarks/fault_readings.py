@@ -16,9 +16,9 @@ written one lower (a seeded choice of 15 plays a record).
 runs that cascade, 323, 348 and 350 of 1,095 before the legal readings, 0, 1 and 2 with
 them; the second fault found 249 of 808, 268 of 804 and 272 of 829 times before, every
 time with them (about 1.4 times the CPU). A play lost, seeds 1-3: runs that cascade, 776,
-801 and 776 of 1,095 before the dance's legal readings, 1, 7 and 6 with them; a later fault
-found 324 of 812, 329 of 825 and 333 of 817 times before, 812, 823 and 816 times with them
-(about 2.5 times the CPU of those faulty records)::
+801 and 776 of 1,095 before the dance's legal readings, 0 with them; a later fault found
+324 of 812, 329 of 825 and 333 of 817 times before, every time with them (about 2.5 times
+the CPU of those faulty records)::
 
     python benchmarks/fault_readings.py --seed 1
 """

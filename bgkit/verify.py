@@ -369,7 +369,11 @@ _NAMED = 3
 _LOOK_AHEAD = 8
 """A dance recorded while a play existed: the rolls after it that rank its legal plays."""
 
-_FITS_ALL = _LOOK_AHEAD + 1
+_LOOK_FURTHER = 32
+"""The rolls that tell apart the legal plays of such a dance that fit the first
+:data:`_LOOK_AHEAD` alike, when there are more than :data:`_READINGS` of them."""
+
+_FITS_ALL = _LOOK_FURTHER + 1
 """What :func:`_fits` says of a position from which every roll looked at fits."""
 
 _State = tuple[object, ...]
@@ -1611,13 +1615,19 @@ def _dance_readings(
     positions after them and how many of the record's next rolls fit each
     (:func:`_fits`, ``rest`` being the game's actions after the roll), likeliest first:
     those the record goes on from the furthest (a play lost from the record shows in the
-    plays after it), then in the order the move generator found them."""
-    found = []
-    for order, (key, play) in enumerate(results.items()):
-        after = rolled._after(key)
-        found.append((-_fits(after, rest), order, play.ordered(), after))
-    found.sort(key=lambda item: item[:2])
-    return [(play, after, -fits) for fits, _, play, after in found]
+    plays after it), then in the order the move generator found them. When more than
+    :data:`_READINGS` fit every roll looked at, those are told apart by the rolls up to
+    :data:`_LOOK_FURTHER`."""
+    plays = [(play, rolled._after(key)) for key, play in results.items()]
+    fits = [_fits(after, rest) for _, after in plays]
+    further = [0] * len(plays)
+    if fits.count(_FITS_ALL) > _READINGS:
+        further = [
+            _fits(after, rest, _LOOK_FURTHER) if n == _FITS_ALL else 0
+            for (_, after), n in zip(plays, fits, strict=True)
+        ]
+    order = sorted(range(len(plays)), key=lambda i: (-fits[i], -further[i], i))
+    return [(plays[i][0].ordered(), plays[i][1], fits[i]) for i in order]
 
 
 def _index(actions: tuple[Action, ...], action: Action) -> int:
@@ -1626,15 +1636,16 @@ def _index(actions: tuple[Action, ...], action: Action) -> int:
     return next(k for k, a in enumerate(actions) if a is action)
 
 
-def _fits(pos: Position, rest: tuple[Action, ...]) -> int:
+def _fits(pos: Position, rest: tuple[Action, ...], look_ahead: int = 0) -> int:
     """How many of the rolls of ``rest`` can be played in turn from ``pos`` as the record
     writes them (cube actions passed over); :data:`_FITS_ALL` when each of them fits, or
-    the first :data:`_LOOK_AHEAD`, or those up to the game's end."""
+    the first ``look_ahead`` (:data:`_LOOK_AHEAD`), or those up to the game's end."""
+    look_ahead = look_ahead or _LOOK_AHEAD
     fits = 0
     for action in rest:
         if not isinstance(action, Move):
             continue
-        if fits == _LOOK_AHEAD:
+        if fits == look_ahead:
             break
         if action.play is None or action.player != pos.turn:
             return fits
