@@ -246,7 +246,7 @@ def _read_by_blocks(
                     )
                     column = 1
                 record = not (len(lost) == 1 and _ANALYSIS_LINE.match(text))
-                faults.append(ReadError(at, column, err.msg, record=record))
+                faults.append(ReadError(at, column, err.msg, record=record, analysis=not record))
                 for i in lost:
                     a, b = spans[i]
                     source = source[:a] + " " * (b - a) + source[b:]
@@ -523,7 +523,9 @@ class _Grouper(SourceText):
             where = self._fail(
                 f"a line of gnubg's analysis that cannot be read: {line[:40]!r}", token
             )
-            self.faults.append(ReadError(where.line, where.column, where.msg, record=False))
+            self.faults.append(
+                ReadError(where.line, where.column, where.msg, record=False, analysis=True)
+            )
         else:
             self.texts.append((len(groups), token))
         return 0
