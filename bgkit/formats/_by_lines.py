@@ -351,11 +351,11 @@ def step_reader(
     """A fast path's reading of a move's steps: ``steps(text)`` is, for each match of
     ``step`` in ``text`` (its groups 1 and 2 the points as written), ``(from, to, offset
     in text)`` with the points as ``points`` has them; ``None`` when a point is not in
-    ``points`` or there are more than four steps (faults that Lark places). Cached:
-    records repeat their moves."""
+    ``points`` or there are more than four steps (faults that Lark places). Cached for
+    a text of at most 80 characters (records repeat their moves; four steps take at most
+    31 as the writers write them), so that the cache holds little whatever the record."""
 
-    @functools.lru_cache(maxsize=1 << 12)
-    def steps(text: str) -> tuple[tuple[int, int, int], ...] | None:
+    def read(text: str) -> tuple[tuple[int, int, int], ...] | None:
         found = []
         for m in step.finditer(text):
             a, b = points.get(m[1]), points.get(m[2])
@@ -363,6 +363,11 @@ def step_reader(
                 return None
             found.append((a, b, m.start(1)))
         return tuple(found) if len(found) <= 4 else None
+
+    cached = functools.lru_cache(maxsize=1 << 12)(read)
+
+    def steps(text: str) -> tuple[tuple[int, int, int], ...] | None:
+        return cached(text) if len(text) <= 80 else read(text)
 
     return steps
 
