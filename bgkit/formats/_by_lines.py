@@ -17,23 +17,25 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.lexer import LexerState, LexerThread, LineCounter
 from lark.utils import TextSlice
 
-from bgkit._grammars import build, notation_error, parse_tree, parser
+from bgkit._grammars import SourceText, build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
-from bgkit.limits import check_text
-from bgkit.records import ReadError
+from bgkit.limits import check_names, check_text
+from bgkit.records import Match, ReadError
 
 __all__ = [
     "FastLine",
+    "LineAssembler",
     "LineFault",
     "LineReading",
     "LostGameLines",
+    "PlacedLine",
     "keep_fault",
     "line_fault",
     "line_starts",
@@ -401,6 +403,51 @@ def line_fault(
     if strict or pos < line_start:
         return NotationError(msg, source, pos, source_name=source_name)
     return LineFault(msg, line, pos - line_start + 1)
+
+
+class PlacedLine(Protocol):
+    """A line as a reader's builder makes it: where its token stands."""
+
+    line: int
+    column: int
+    pos: int
+
+
+class LineAssembler(SourceText):
+    """What turns a reader's lines into a match (``match``), with the faults of the lines
+    it cannot use (``None`` in a strict reading: it raises them)."""
+
+    faults: list[ReadError] | None
+
+    def match(self, lines: Iterable[Any], lost: LostGameLines) -> Match:
+        raise NotImplementedError
+
+    def _fail_at(self, msg: str, pos: int, line: PlacedLine) -> NotationError:
+        """The error at offset ``pos`` of ``line`` (for the caller to raise; see
+        :func:`line_fault`)."""
+        return line_fault(
+            msg,
+            self.source,
+            pos,
+            self.source_name,
+            line=line.line,
+            line_start=line.pos - line.column + 1,
+            strict=self.faults is None,
+        )
+
+    def assemble(self, reading: LineReading, game_line: re.Pattern[str]) -> Match:
+        """The match of ``reading``'s lines (``game_line``: how the line that starts a game
+        starts, for the lines that cannot be read), with every fault found."""
+        try:
+            match = self.match(reading.items, reading.lost(self.source, game_line))
+        except LimitError:
+            reading.read_to_end()
+            raise
+        check_names(match.players, self.source, self.source_name)
+        faults = reading.faults + (self.faults or [])
+        if faults:
+            match = replace(match, read_errors=tuple(sorted(faults, key=lambda f: f.line)))
+        return match
 
 
 def keep_fault(faults: list[ReadError] | None, err: NotationError) -> None:

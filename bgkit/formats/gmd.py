@@ -68,18 +68,18 @@ from typing import IO, Any
 
 from lark import Token, v_args
 
-from bgkit._grammars import SourceText, SourceTransformer
-from bgkit.errors import BgkitError, LimitError, NotationError
+from bgkit._grammars import SourceTransformer
+from bgkit.errors import BgkitError, NotationError
 from bgkit.formats import source_text
 from bgkit.formats._by_lines import (
+    LineAssembler,
     LostGameLines,
     keep_fault,
-    line_fault,
     no_fast_line,
     read_lines,
     step_reader,
 )
-from bgkit.limits import active, check_names, check_play_steps
+from bgkit.limits import active, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
 
@@ -135,17 +135,7 @@ def parse_gmd(text: str, *, source_name: str | None = None, strict: bool = False
     builder = _GmdBuilder(source, source_name)
     fast = _fast_line if active().max_integer_digits >= 3 else no_fast_line
     reading = read_lines("gmd", source, builder, "GMD record", source_name, fast, strict=strict)
-    assembler = _Assembler(source, source_name, None if strict else [])
-    try:
-        match = assembler.match(reading.items, reading.lost(source, _GAME_LINE))
-    except LimitError:
-        reading.read_to_end()
-        raise
-    check_names(match.players, source, source_name)
-    faults = reading.faults + (assembler.faults or [])
-    if faults:
-        match = replace(match, read_errors=tuple(sorted(faults, key=lambda f: f.line)))
-    return match
+    return _Assembler(source, source_name, None if strict else []).assemble(reading, _GAME_LINE)
 
 
 # ---------------------------------------------------------------------------- tree
@@ -328,7 +318,7 @@ class _GameState:
     column: int = 0
 
 
-class _Assembler(SourceText):
+class _Assembler(LineAssembler):
     """Turns the lines into a Match (the module docstring says how).
 
     With a list of ``faults``, an action line that cannot be one (a move without a roll,
@@ -342,20 +332,6 @@ class _Assembler(SourceText):
         self.faults = faults
         self.after_lost = False  # the line before the one being read could not be read
         self.made: dict[tuple[Any, ...], Play] = {}  # the plays made, by colour and steps
-
-    def _fail_at(self, msg: str, pos: int, line: _Line) -> NotationError:
-        """The error at offset ``pos`` of ``line`` (for the caller to raise; see
-        :func:`~bgkit.formats._by_lines.line_fault`)."""
-        start = line.pos - line.column + 1
-        return line_fault(
-            msg,
-            self.source,
-            pos,
-            self.source_name,
-            line=line.line,
-            line_start=start,
-            strict=self.faults is None,
-        )
 
     def match(self, lines: Iterable[_Line], lost: LostGameLines) -> Match:
         """The match of ``lines``; ``lost`` has the lines that could not be read."""

@@ -61,18 +61,18 @@ from typing import IO, Any
 
 from lark import Token, v_args
 
-from bgkit._grammars import SourceText, SourceTransformer
-from bgkit.errors import LimitError, NotationError
+from bgkit._grammars import SourceTransformer
+from bgkit.errors import NotationError
 from bgkit.formats import source_text
 from bgkit.formats._by_lines import (
+    LineAssembler,
     LostGameLines,
     keep_fault,
-    line_fault,
     no_fast_line,
     read_lines,
     step_reader,
 )
-from bgkit.limits import active, check_names, check_play_steps
+from bgkit.limits import active, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
 
@@ -135,17 +135,9 @@ def parse_javafibs(text: str, *, source_name: str | None = None, strict: bool = 
     reading = read_lines(
         "javafibs", source, builder, "JavaFIBS record", source_name, fast, strict=strict
     )
-    assembler = _Assembler(source, source_name, None if strict else [])
-    try:
-        match = assembler.match(reading.items, reading.lost(source, _GAME_START_LINE))
-    except LimitError:
-        reading.read_to_end()
-        raise
-    check_names(match.players, source, source_name)
-    faults = reading.faults + (assembler.faults or [])
-    if faults:
-        match = replace(match, read_errors=tuple(sorted(faults, key=lambda f: f.line)))
-    return match
+    return _Assembler(source, source_name, None if strict else []).assemble(
+        reading, _GAME_START_LINE
+    )
 
 
 @dataclass(slots=True)
@@ -329,7 +321,7 @@ class _GameState:
     line: int = 0
 
 
-class _Assembler(SourceText):
+class _Assembler(LineAssembler):
     """Turns the lines into a Match. With a list of ``faults``, an action line that cannot
     be one (a move without a roll, an action before the first game...) is recorded there
     and left out, instead of raised."""
@@ -346,20 +338,6 @@ class _Assembler(SourceText):
         self.moves: list[tuple[_GameState, int, _Line]] = []
         self.made: dict[tuple[Any, ...], Play] = {}  # the plays made, by direction and steps
         self.after_lost = False  # the line before the one being read could not be read
-
-    def _fail_at(self, msg: str, pos: int, line: _Line) -> NotationError:
-        """The error at offset ``pos`` of ``line`` (for the caller to raise; see
-        :func:`~bgkit.formats._by_lines.line_fault`)."""
-        start = line.pos - line.column + 1
-        return line_fault(
-            msg,
-            self.source,
-            pos,
-            self.source_name,
-            line=line.line,
-            line_start=start,
-            strict=self.faults is None,
-        )
 
     def player(self, line: _Line) -> int:
         who = line.name.strip()
