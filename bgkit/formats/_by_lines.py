@@ -30,6 +30,7 @@ from bgkit.limits import check_names, check_text
 from bgkit.records import Match, ReadError
 
 __all__ = [
+    "NOTHING",
     "FastLine",
     "LineAssembler",
     "LineFault",
@@ -186,9 +187,13 @@ def parse_lines(
 
 FastLine = Callable[[str, int, int, int], Any]
 """A reader's own reading of one line: ``fast(source, start, end, line)`` is what the
-reader's builder makes of ``source[start:end]`` (line ``line``, with its line end), or
-``None`` when it leaves the line to Lark (a line of another shape, or one with a fault:
-Lark reads it again and places the fault)."""
+reader's builder makes of ``source[start:end]`` (line ``line``, with its line end),
+:data:`NOTHING` where the builder makes nothing of it, or ``None`` when it leaves the
+line to Lark (a line of another shape, or one with a fault: Lark reads it again and
+places the fault)."""
+
+NOTHING = object()
+"""What a :data:`FastLine` returns for a line its builder makes nothing of."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,7 +338,7 @@ def _read_after(
                 faults.append(item)
                 unread[item.line] = start
                 item = None
-        if item is not None:
+        if item is not None and item is not NOTHING:
             if isinstance(item, list):
                 yield from _flat(item)
             else:
@@ -352,15 +357,16 @@ def step_reader(
 ) -> Callable[[str], tuple[tuple[int, int, int], ...] | None]:
     """A fast path's reading of a move's steps: ``steps(text)`` is, for each match of
     ``step`` in ``text`` (its groups 1 and 2 the points as written), ``(from, to, offset
-    in text)`` with the points as ``points`` has them; ``None`` when a point is not in
-    ``points`` or there are more than four steps (faults that Lark places). Cached for
+    in text)`` with the points as ``points`` has them (keys in lower case); ``None`` when
+    a point is not in ``points`` or there are more than four steps (faults that Lark
+    places). Cached for
     a text of at most 80 characters (records repeat their moves; four steps take at most
     31 as the writers write them), so that the cache holds little whatever the record."""
 
     def read(text: str) -> tuple[tuple[int, int, int], ...] | None:
         found = []
         for m in step.finditer(text):
-            a, b = points.get(m[1]), points.get(m[2])
+            a, b = points.get(m[1].lower()), points.get(m[2].lower())
             if a is None or b is None:
                 return None
             found.append((a, b, m.start(1)))

@@ -72,6 +72,7 @@ from bgkit._grammars import SourceTransformer
 from bgkit.errors import BgkitError, NotationError
 from bgkit.formats import source_text
 from bgkit.formats._by_lines import (
+    NOTHING,
     LineAssembler,
     LostGameLines,
     keep_fault,
@@ -256,46 +257,86 @@ def _text(token: Token | None) -> str:
 
 
 # ---------------------------------------------------------------------------- fast path
-# The lines Gibbon writes for a game (Game:, Roll, Move, Double, Take, Drop, Resign,
-# Accept, Reject: all but a few lines of a record) are read here without Lark, each as
+# The lines of a game (Game: without a set-up, Roll, Move, Double, Take, Drop, Resign,
+# Accept, Reject) and Length, Player, Rank, Location, Rule and comment lines, with
+# blanks and in any case as the grammar reads them, are read here without Lark, each as
 # _GmdBuilder makes it of the grammar's parse (the same _Line); any other line, or one
-# that breaks a rule the builder checks, is left to Lark (issue 29: Lark's parse of every
-# line was 37 s of a 16 MB record). tests/test_line_readers.py compares both readings.
+# that breaks a rule the builder checks, is left to Lark (issue 29: Lark's parse of
+# every line was 37 s of a 16 MB record, and is about 40 µs a line).
+# tests/test_line_readers.py compares both readings.
 
+_W = r"[ \t]*"  # (blanks between two tokens, which the grammar ignores)
+_POINT = r"(?:[0-9]+(?![0-9])|(?i:bar|off))"  # (a number is all its digits, as INT)
+_TIME = rf"{_W}(?:[0-9]+{_W})?:"  # (a timestamp, maybe empty, and its colon)
+_COLOR = r"([WwBb-])"
 _FAST_LINE = re.compile(
-    r"(?:Roll:([WB-]):[0-9]*: ([1-6] [1-6])"
-    r"|Move:([WB]):[0-9]*:((?: +(?:[0-9]{1,2}|bar|off)/(?:[0-9]{1,2}|bar|off))*)"
-    r"|(Double|Take|Drop|Accept|Reject):([WB]):[0-9]*"
-    r"|Resign:([WB]):[0-9]*: ([1-9][0-9]?[0-9]?)"
-    r"|(Game):)[ \t]*(?:\r?\n)?\Z"
+    rf"{_W}(?:(?i:(roll)){_W}:{_W}{_COLOR}{_W}:{_TIME}{_W}([1-6])[ \t]+([1-6])"
+    rf"|(?i:(move)){_W}:{_W}{_COLOR}{_W}:{_TIME}((?:{_W}{_POINT}{_W}[/-]{_W}{_POINT})*)"
+    rf"|(?i:(double|take|drop|accept|reject)){_W}:{_W}{_COLOR}{_W}:?{_W}(?:[0-9]+)?"
+    rf"|(?i:(resign)){_W}:{_W}{_COLOR}{_W}:{_TIME}{_W}([0-9]{{1,3}})(?![0-9])"
+    rf"|(?i:(game)){_W}:"
+    rf"|(?i:(length)){_W}:{_W}(?:([0-9]{{1,3}})(?![0-9])|((?i:unlimited|money))))"
+    r"[ \t]*(?:\r?\n)?\Z"
+    # (lines whose text runs to the line end: TEXT and COMMENT take a CR)
+    rf"|{_W}(?:(?i:(player|rank)){_W}:{_W}{_COLOR}{_W}:{_W}([^ \t\n][^\n]*)?|(#[^\n]*)"
+    rf"|(?i:(location|rule)){_W}:{_W}([^ \t\n][^\n]*)?)\n?\Z"
 )
-_FAST_STEP = re.compile(r" +([0-9]+|bar|off)/([0-9]+|bar|off)")
+_FAST_STEP = re.compile(r"([0-9]+|(?i:bar|off))[ \t]*[/-][ \t]*([0-9]+|(?i:bar|off))")
 _FAST_POINTS = {"bar": -1, "off": -2, **{str(n): n for n in range(1, 25)}}
-_FAST_COLORS = {"W": 0, "B": 1, "-": None}
-_FAST_DICE = {f"{a} {b}": (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
+_FAST_COLORS = {"W": 0, "w": 0, "B": 1, "b": 1, "-": None}
+_FAST_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
 
 
-def _fast_line(source: str, start: int, end: int, line: int) -> _Line | None:
-    """Line ``line`` (``source[start:end]``) as _GmdBuilder makes it, or ``None`` when it is
-    not one of the lines read here (see above)."""
+def _fast_line(source: str, start: int, end: int, line: int) -> Any:
+    """Line ``line`` (``source[start:end]``) as _GmdBuilder makes it (a _Line or
+    ``NOTHING``), or ``None`` when it is not one of the lines read here (see above)."""
     m = _FAST_LINE.match(source, start, end)
     if m is None:
         return None
     if m[1] is not None:
-        return _Line("roll", line, 6, start + 5, _FAST_COLORS[m[1]], _FAST_DICE[m[2]])
-    if m[3] is not None:
-        steps = _fast_steps(m[4])
+        return _at(m, "roll", start, line, 2, _FAST_COLORS[m[2]], _FAST_DICE[m[3] + m[4]])
+    if m[5] is not None:
+        steps = _fast_steps(m[7])
         if steps is None:
             return None
-        at = m.start(4)
+        at = m.start(7)
         values = tuple([(a, b, at + offset) for a, b, offset in steps])
-        return _Line("move", line, 6, start + 5, _FAST_COLORS[m[3]], values)
-    if m[5] is not None:
-        column = len(m[5]) + 2
-        return _Line(m[5].lower(), line, column, start + column - 1, _FAST_COLORS[m[6]])
-    if m[7] is not None:
-        return _Line("resign", line, 8, start + 7, _FAST_COLORS[m[7]], (int(m[8]),))
-    return _Line("game", line, 1, start)
+        return _at(m, "move", start, line, 6, _FAST_COLORS[m[6]], values)
+    if m[8] is not None:  # double, take, drop, accept, reject
+        return _at(m, m[8].lower(), start, line, 9, _FAST_COLORS[m[9]])
+    if m[10] is not None:
+        if not int(m[12]):
+            return None  # (no points offered: the builder refuses it)
+        return _at(m, "resign", start, line, 11, _FAST_COLORS[m[11]], (int(m[12]),))
+    if m[13] is not None:
+        return _at(m, "game", start, line, 13)
+    if m[14] is not None:
+        if m[15] is None:  # unlimited, money
+            return _at(m, "length", start, line, 16, None, (0,))
+        return _at(m, "length", start, line, 15, None, (int(m[15]),))
+    if m[17] is not None:
+        text = "" if m[19] is None else m[19].strip()
+        return _at(m, m[17].lower(), start, line, 18, _FAST_COLORS[m[18]], (text,))
+    if m[20] is not None:
+        return _at(m, "comment", start, line, 20, None, (m[20][1:].strip(),))
+    if m[22] is None:
+        return NOTHING  # (a Location or Rule line without its text)
+    return _at(m, m[21].lower(), start, line, 22, None, (m[22].strip(),))
+
+
+def _at(
+    m: re.Match[str],
+    kind: str,
+    start: int,
+    line: int,
+    group: int,
+    color: int | None = None,
+    values: tuple[Any, ...] = (),
+) -> _Line:
+    """The _Line of ``kind`` (line ``line``, which starts at ``start``) whose token is
+    group ``group`` of ``m``."""
+    pos = m.start(group)
+    return _Line(kind, line, pos - start + 1, pos, color, values)
 
 
 _fast_steps = step_reader(_FAST_STEP, _FAST_POINTS)

@@ -245,25 +245,27 @@ class _Builder(SourceTransformer[list[_Line]]):
 
 
 # ---------------------------------------------------------------------------- fast path
-# The lines JavaFIBS writes (every code, the name and values as the grammar reads them:
-# all but a few lines of a record) are read here without Lark, each as _Builder makes it
-# of the grammar's parse (the same _Line); any other line, or one that breaks a rule the
-# builder checks, is left to Lark (issue 29: Lark's parse of every line was most of the
-# 36 s a 16 MB record took). tests/test_line_readers.py compares both readings.
+# Every code's line, with blanks as the grammar reads them, is read here without Lark,
+# each as _Builder makes it of the grammar's parse (the same _Line); any other line, or
+# one that breaks a rule the builder checks, is left to Lark (issue 29: Lark's parse of
+# every line was most of the 36 s a 16 MB record took, and is about 40 µs a line).
+# tests/test_line_readers.py compares both readings.
 
+_W = r"[ \t]*"  # (blanks between two tokens, which the grammar ignores)
 _NAME = r"([^:\s][^:\r\n]*)"
-_POINT = r"(?:[0-9]{1,2}|bar|off)"
+_POINT = r"(?:[0-9]+(?![0-9])|(?i:bar|off))"  # (a number is all its digits, as INT)
+_SCORE = r"([^:\s][^:\r\n]*-[0-9]+)"
 _FAST_LINE = re.compile(
-    rf"(?:(0|11):{_NAME}:([1-6] [1-6])"
-    rf"|1:{_NAME}:({_POINT}-{_POINT}(?: +{_POINT}-{_POINT})*)"
-    rf"|(15|2|4|5|12|13):{_NAME}:"
-    rf"|([3789]):{_NAME}:([0-9]{{1,4}})"
-    rf"|6:{_NAME}:{_NAME}"
-    r"|14:([^:\s][^:\r\n]*-[0-9]{1,3}):([^:\s][^:\r\n]*-[0-9]{1,3}))[ \t]*(?:\r?\n)?\Z"
+    rf"{_W}(?:(0|11):{_W}{_NAME}:{_W}([1-6])[ \t]+([1-6])"
+    rf"|1:{_W}{_NAME}:((?:{_W}{_POINT}{_W}-{_W}{_POINT})+)"
+    rf"|(15|2|4|5|12|13):{_W}{_NAME}:"
+    rf"|([3789]):{_W}{_NAME}:{_W}([0-9]{{1,4}})(?![0-9])"
+    rf"|6:{_W}{_NAME}:{_W}{_NAME}"
+    rf"|14:{_W}{_SCORE}{_W}:{_W}{_SCORE})[ \t]*(?:\r?\n)?\Z"
 )
-_FAST_STEP = re.compile(r"([0-9]+|bar|off)-([0-9]+|bar|off)")
+_FAST_STEP = re.compile(r"([0-9]+|(?i:bar|off))[ \t]*-[ \t]*([0-9]+|(?i:bar|off))")
 _FAST_POINTS = {"bar": BAR, "off": OFF, **{str(n): n for n in range(1, 25)}}
-_FAST_DICE = {f"{a} {b}": (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
+_FAST_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
 _FAST_KINDS = {
     "15": "move",
     "2": "double",
@@ -285,27 +287,36 @@ def _fast_line(source: str, start: int, end: int, line: int) -> _Line | None:
     if m is None:
         return None
     if m[1] is not None:  # a roll or the opening roll
-        column = len(m[1]) + 2
-        return _Line("roll", m[2], line, column, start + column - 1, _FAST_DICE[m[3]])
-    if m[4] is not None:  # a move
-        steps = _fast_steps(m[5])
+        return _named(m, "roll", start, line, 2, _FAST_DICE[m[3] + m[4]])
+    if m[5] is not None:  # a move
+        steps = _fast_steps(m[6])
         if steps is None:
             return None
-        at = m.start(5)
+        at = m.start(6)
         values = tuple([(a, b, at + offset) for a, b, offset in steps])
-        return _Line("move", m[4], line, 3, start + 2, values)
-    if m[6] is not None:  # a line of a code and a name
-        column = len(m[6]) + 2
-        return _Line(_FAST_KINDS[m[6]], m[7], line, column, start + column - 1)
-    if m[8] is not None:  # a code, a name and a number
-        return _Line(_FAST_KINDS[m[8]], m[9], line, 3, start + 2, (int(m[10]),))
-    if m[11] is not None:  # the players of a game
-        return _Line("players", m[11], line, 3, start + 2, (m[12].strip(),))
+        return _named(m, "move", start, line, 5, values)
+    if m[7] is not None:  # a line of a code and a name
+        return _named(m, _FAST_KINDS[m[7]], start, line, 8)
+    if m[9] is not None:  # a code, a name and a number
+        return _named(m, _FAST_KINDS[m[9]], start, line, 10, (int(m[11]),))
+    if m[12] is not None:  # the players of a game
+        return _named(m, "players", start, line, 12, (m[13].strip(),))
     entries = []
-    for entry in (m[13], m[14]):
+    for entry in (m[14], m[15]):
         who, _, points = entry.strip().rpartition("-")
+        if len(points) > 3:
+            return None  # (a limit on its digits: the builder checks it)
         entries.append((who.strip(), int(points)))
-    return _Line("score", m[13], line, 4, start + 3, tuple(entries))
+    return _named(m, "score", start, line, 14, tuple(entries))
+
+
+def _named(
+    m: re.Match[str], kind: str, start: int, line: int, group: int, values: tuple[Any, ...] = ()
+) -> _Line:
+    """The _Line of ``kind`` (line ``line``, which starts at ``start``) whose token, the
+    player's name, is group ``group`` of ``m``."""
+    pos = m.start(group)
+    return _Line(kind, m[group], line, pos - start + 1, pos, values)
 
 
 _fast_steps = step_reader(_FAST_STEP, _FAST_POINTS)
