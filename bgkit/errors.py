@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import TYPE_CHECKING
 
@@ -64,6 +65,10 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
 
 class BgkitError(ValueError):
     """Base class of every error bgkit raises on purpose (a ``ValueError``: bad input)."""
+
+
+_BLANKS_TO_END = re.compile(r"\s*\Z")
+_NOT_BLANK = re.compile(r"\S")
 
 
 class NotationError(BgkitError, ValueError):
@@ -148,7 +153,9 @@ class NotationError(BgkitError, ValueError):
         head = f"{self.location}: {self.msg}"
         if not self.source:
             return head
-        if self.pos >= len(self.source.rstrip()) and self.source.strip():
+        # (only blanks from pos on, in a text that is not all blank: scanned, not copied,
+        # so that each fault in a 64 MB text costs no copy of it)
+        if _BLANKS_TO_END.match(self.source, self.pos) and _NOT_BLANK.search(self.source):
             head = f"{self.location}: {self.msg} (at end of input)"
         text = self.source_line
         if not text.strip():

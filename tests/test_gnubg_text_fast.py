@@ -44,6 +44,7 @@ def _grammar_read(text: str, source_name: str | None, *, lenient: bool = False) 
     fault, with ``lenient``, every block by the grammar."""
     source = text[1:] if text.startswith("\ufeff") else text
     faults: list[ReadError] = []
+    grouper = gt._Grouper(source, source_name)
     try:
         tree = parse_tree("gnubg_text", source, "gnubg text export", source_name=source_name)
         items: list[Any] = build(
@@ -54,10 +55,9 @@ def _grammar_read(text: str, source_name: str | None, *, lenient: bool = False) 
     except NotationError:
         if not lenient:
             raise
-        with pytest.MonkeyPatch.context() as patch:
+        with pytest.MonkeyPatch.context() as patch:  # (every block read, then grouped)
             patch.setattr(gt, "_fast_block", lambda *args: None)
-            source, items = gt._read_by_blocks(source, source_name, faults)
-    grouper = gt._Grouper(source, source_name)
+            items = list(gt._block_items(source, source_name, faults, grouper))
     grouper.faults = faults if lenient else None
     grouper.run(items)
     return grouper

@@ -61,7 +61,7 @@ import dataclasses
 import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -168,22 +168,28 @@ def _read(text: str, source_name: str | None, *, lenient: bool = False) -> _Grou
     is read as blank, and so is a board that cannot be made a position; else the first
     such line raises.
 
-    The export is read a block at a time (:func:`_read_by_blocks`), each block by the fast
+    The export is read a block at a time (:func:`_block_items`), each block by the fast
     path when its lines are of the shapes gnubg writes, else by the grammar; read whole,
-    the grammar reads the same items. Without ``lenient``, a block the grammar cannot read
-    sends the whole export to the grammar, which raises the error it always raised."""
+    the grammar reads the same items. With ``lenient`` each block's items are grouped as
+    soon as it is read (what a block held is let go then); without, a block the grammar
+    cannot read sends the whole export to the grammar, which raises the error it always
+    raised (a syntax error anywhere before a board that is no position)."""
     source = text[1:] if text.startswith("\ufeff") else text
     check_text(source, source_name)
-    faults: list[ReadError] = []
+    grouper = _Grouper(source, source_name)
+    if lenient:
+        read_faults: list[ReadError] = []
+        grouper.faults, grouper.read_faults = [], read_faults
+        grouper.run(_block_items(source, source_name, read_faults, grouper))
+        grouper.faults, grouper.read_faults = read_faults + grouper.faults, []
+        return grouper
     try:
-        source, items = _read_by_blocks(source, source_name, faults if lenient else None)
+        items = list(_block_items(source, source_name, None, grouper))
     except _WholeText:
         tree = parse_tree("gnubg_text", source, "gnubg text export", source_name=source_name)
         items = build(
             with_plays(_LineBuilder(source, source_name)), tree, source, source_name=source_name
         )
-    grouper = _Grouper(source, source_name)
-    grouper.faults = faults if lenient else None
     grouper.run(items)
     return grouper
 
@@ -197,27 +203,25 @@ class _WholeText(Exception):
 _BLOCK_START = re.compile(r"^(?:Move number [0-9]+:|The score \(after )", re.MULTILINE)
 
 
-def _read_by_blocks(
-    source: str, source_name: str | None, faults: list[ReadError] | None
-) -> tuple[str, list[Any]]:
+def _block_items(
+    source: str, source_name: str | None, faults: list[ReadError] | None, grouper: _Grouper
+) -> Iterator[Any]:
     """The items of an export, read a block at a time (from one heading to the next): by
     the fast path (:func:`_fast_block`) when it can, else by the grammar. A line of a
     block that the grammar cannot read is kept in ``faults`` and blanked (with its board
-    when it stands in one), and the block is read again; so the work is bounded by the
-    block's size, not the file's. Returns the source with those lines blanked
-    (positions unchanged) and the items.
+    when it stands in one) in ``grouper.source`` (positions unchanged), and the block is
+    read again; so the work is bounded by the block's size, not the file's.
 
     :raises _WholeText: without ``faults`` (a strict reading), at a block that cannot be
         read."""
     starts = [0, *(m.start() for m in _BLOCK_START.finditer(source) if m.start())]
     ends = [*starts[1:], len(source)]
     lark: Any = None
-    items: list[Any] = []
     line = 1
     for start, end in zip(starts, ends, strict=True):
         fast = _fast_block(source, start, end, line)
         if fast is not None:
-            items += fast
+            yield from fast
             line += source.count("\n", start, end)
             continue
         if lark is None:
@@ -241,7 +245,7 @@ def _read_by_blocks(
                     source,
                     source_name=source_name,
                 )
-                items += part
+                yield from part
                 break
             except (UnexpectedInput, NotationError) as found:
                 if faults is None:
@@ -251,7 +255,7 @@ def _read_by_blocks(
                 err = _fault_error(found, source, source_name)
                 if len(faults) >= MAX_FAULTS:
                     faults.append(ReadError(err.line, 1, _TOO_MANY))
-                    return source, items
+                    return
                 lost = _lost_span(source, spans, err.line - line, err.pos >= end)
                 if lost is None or blanked.issuperset(lost):
                     lost = range(len(spans))  # (no progress: the whole block is lost)
@@ -268,12 +272,12 @@ def _read_by_blocks(
                     column = 1
                 record = not (len(lost) == 1 and _ANALYSIS_LINE.match(text))
                 faults.append(ReadError(at, column, err.msg, record=record))
-                for i in lost:
-                    a, b = spans[i]
-                    source = source[:a] + " " * (b - a) + source[b:]
-                    blanked.add(i)
+                # (the lost lines blanked at once: one copy of the text per fault)
+                first, last = spans[lost[0]][0], spans[min(lost[-1], len(spans) - 1)][1]
+                middle = re.sub(r"[^\n]", " ", source[first:last])
+                source = grouper.source = source[:first] + middle + source[last:]
+                blanked.update(lost)
         line += len(spans) - 1
-    return source, items
 
 
 _TOO_MANY = f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
@@ -427,17 +431,40 @@ def _fast_play(text: str) -> Play | None:
     return Play(steps)
 
 
-def _fast_block(source: str, start: int, end: int, line: int) -> list[Any] | None:
+_BIG_BLOCK = 1 << 16
+"""A block longer than this (gnubg's are 1-4 KB) is read twice by the fast path, so that
+its items are never all held at once: once to know that it can, once as it is used."""
+
+
+def _fast_block(source: str, start: int, end: int, line: int) -> Iterable[Any] | None:
     """The items of the block ``source[start:end]`` (starting at 1-based ``line``) as the
     grammar and its builder make them, or ``None`` when a line is not of the shapes read
     here."""
+    try:
+        if end - start <= _BIG_BLOCK:
+            return list(_fast_items(source, start, end, line))
+        for _ in _fast_items(source, start, end, line):
+            pass
+    except _NotFast:
+        return None
+    return _fast_items(source, start, end, line)
+
+
+class _NotFast(Exception):
+    """A line the fast path does not read: the grammar reads its block."""
+
+
+def _fast_items(source: str, start: int, end: int, line: int) -> Iterator[Any]:
+    """The items of :func:`_fast_block`, made as they are used.
+
+    :raises _NotFast: at a line not of the shapes read here.
+    """
     cr = source.find("\r", start, end)
     while cr >= 0:  # (a carriage return ends a line or the grammar reads the block)
         if source.startswith("\r\n", cr):
             cr = source.find("\r", cr + 2, end)
         else:
-            return None
-    items: list[Any] = []
+            raise _NotFast
     at = start
     board: list[Token] | None = None  # the lines of a board being read
     ids: tuple[str, int] | None = None  # a Position ID waiting for its Match ID line
@@ -451,38 +478,37 @@ def _fast_block(source: str, start: int, end: int, line: int) -> list[Any] | Non
         if ids is not None:  # (the line after a Position ID: its Match ID)
             m = _FAST_MATCH_ID.match(source, at, stop)
             if m is None:
-                return None
-            items.append(("ids", ids[0], m[1], ids[1]))
+                raise _NotFast
+            yield ("ids", ids[0], m[1], ids[1])
             ids = None
         elif board is not None:  # (a board's rows, then its bottom frame)
             if len(board) < 12:
                 m = _FAST_ROW.match(source, p, stop)
                 if m is None:
-                    return None
+                    raise _NotFast
                 board.append(_place("ROW", source[p:stop], p, line, p - at + 1))
             else:
                 if _FAST_FRAME.match(source, p, stop) is None:
-                    return None
+                    raise _NotFast
                 bottom = _place("FRAME", source[p:stop], p, line, p - at + 1)
-                items.append(("board", (board[0], tuple(board[1:]), bottom)))
+                yield ("board", (board[0], tuple(board[1:]), bottom))
                 board = None
         elif p < stop and not (p + 1 == stop and source[p] == "\r"):
             if source[p].isspace():
-                return None  # (a blank of another kind: no TEXT starts with it)
+                raise _NotFast  # (a blank of another kind: no TEXT starts with it)
             item = _fast_line(source, p, stop, line, p - at + 1)
             if item is None:
-                return None
+                raise _NotFast
             if isinstance(item, list):  # (a board's top frame)
                 board = item
             elif isinstance(item, tuple) and item[0] == "position id":
                 ids = (item[1], line)
             elif item is not _NOTHING:
-                items.append(item)
+                yield item
         at = stop + 1
         line += 1
     if ids is not None or board is not None:
-        return None  # (the block ends inside a board)
-    return items
+        raise _NotFast  # (the block ends inside a board)
 
 
 _NOTHING = ("nothing",)  # what an unanalysed play makes (the "* ... moves" line says it)
@@ -677,7 +703,11 @@ class _Grouper(SourceText):
     """Where a board that cannot be read is kept (its play and analysis are lost with
     it); ``None``: raise."""
 
-    def run(self, items: list[Any]) -> None:
+    read_faults: list[ReadError] = []  # noqa: RUF012  (never changed: replaced)
+    """The lines that could not be read, while :meth:`run` reads the items (they come
+    before :attr:`faults` once read)."""
+
+    def run(self, items: Iterable[Any]) -> None:
         groups: list[_Group] = []
         self.groups, self.texts = groups, []
         heading: str | None = None
@@ -750,7 +780,7 @@ class _Grouper(SourceText):
         last = (pips.line if pips is not None else token.line) or 0
         if board is None and pips is None:
             last += 3  # (the board's top frame follows the 'Match ID' line)
-        if any(first <= f.line <= last + 1 for f in self.faults):
+        if any(first <= f.line <= last + 1 for f in (*self.read_faults, *self.faults)):
             return
         where = self._fail(msg, token)
         self.faults.append(ReadError(where.line, where.column, where.msg))
@@ -776,7 +806,7 @@ class _Grouper(SourceText):
                 f"a line of gnubg's analysis that cannot be read: {line[:40]!r}", token
             )
             self.faults.append(ReadError(where.line, where.column, where.msg, record=False))
-        else:
+        elif _may_tell(line):  # (a line the match is told nothing by is let go)
             self.texts.append((len(groups), token))
         return 0
 
@@ -956,6 +986,17 @@ _INFO_TAGS = {
 }
 """gnubg's ``Match Information:`` lines, and the tag (as gnubg's ``.mat`` names it) each
 becomes. The date stays as gnubg printed it, in the locale of the machine that exported."""
+
+
+def _may_tell(line: str) -> bool:
+    """Whether :meth:`_MatchBuilder.text` can make something of ``line`` (stripped at
+    its end): a score line, a result, a rating, a line of the match information."""
+    return (
+        line.startswith("The score")
+        or line.partition(": ")[0] in _INFO_TAGS
+        or _WINS.match(line) is not None
+        or _RATING.match(line) is not None
+    )
 
 
 def sniff_gnubg_match(text: str) -> bool:
