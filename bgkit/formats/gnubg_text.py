@@ -57,6 +57,7 @@ line cannot be read is refused.
 
 from __future__ import annotations
 
+import array
 import dataclasses
 import functools
 import os
@@ -64,7 +65,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, overload
 
 from lark import Token, UnexpectedInput, v_args
 
@@ -226,15 +227,7 @@ def _block_items(
             continue
         if lark is None:
             lark = parser("gnubg_text")
-        # the block's lines: (offset, end) each; blanking keeps every offset
-        spans: list[tuple[int, int]] = []
-        at = start
-        while True:
-            stop = source.find("\n", at, end)
-            spans.append((at, end if stop < 0 else stop))
-            if stop < 0:
-                break
-            at = stop + 1
+        spans = _Spans(source, start, end)  # (blanking keeps every offset)
         blanked: set[int] = set()
         while True:
             try:
@@ -280,10 +273,40 @@ def _block_items(
         line += len(spans) - 1
 
 
+class _Spans(Sequence[tuple[int, int]]):
+    """The lines of a block: ``(offset, end)`` each (without its line end), from an array
+    of their starts (8 bytes a line: a block of a million blank lines costs 8 MB)."""
+
+    def __init__(self, source: str, start: int, end: int) -> None:
+        self.end = end
+        self.starts = array.array("q", [start])
+        at = source.find("\n", start, end)
+        while at >= 0:
+            self.starts.append(at + 1)
+            at = source.find("\n", at + 1, end)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[int, int]]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self.starts)
+        stop = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else self.end
+        return (self.starts[index], stop)
+
+
 _TOO_MANY = f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
 
 
-def _lost_span(source: str, spans: list[tuple[int, int]], index: int, early: bool) -> range | None:
+def _lost_span(
+    source: str, spans: Sequence[tuple[int, int]], index: int, early: bool
+) -> range | None:
     """The lines of a block (indexes in ``spans``) lost with its line ``index``: the
     whole board when the line stands in one (between its frames, 13 lines), else the
     line alone; when the block ends too early, from its last board's top frame (or its
@@ -1185,6 +1208,7 @@ class _MatchBuilder:
                         source_name=g.source_name,
                     )
                 self.kept(self.board, g.groups[index], game)
+                g.groups[index] = None  # type: ignore[call-overload]  # (let go once read)
         self.finish(game)
         if not self.games and game is None:
             raise NotationError(
