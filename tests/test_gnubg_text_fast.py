@@ -12,12 +12,12 @@ match (lenient) and as positions (strict, ``bgkit show``).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fields import every_field as _every_field
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -61,20 +61,6 @@ def _grammar_read(text: str, source_name: str | None, *, lenient: bool = False) 
     grouper.faults = faults if lenient else None
     grouper.run(items)
     return grouper
-
-
-def _every_field(value: Any) -> Any:
-    """``value`` with every dataclass field spelled out (those left out of ``==`` too)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (
-            type(value).__name__,
-            tuple(
-                (f.name, _every_field(getattr(value, f.name))) for f in dataclasses.fields(value)
-            ),
-        )
-    if isinstance(value, tuple | list):
-        return tuple(_every_field(item) for item in value)
-    return repr(value)
 
 
 def _outcome(read: Callable[[], Any]) -> Any:
