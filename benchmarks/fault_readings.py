@@ -9,11 +9,16 @@ written one lower (a seeded choice of 15 plays a record).
 * ``two``: one play changed in the first half of a game, and a later play one point lower
   where that alone is an error (a genuine fault); the run counts whether that second fault
   is still reported at its place.
+* the same two with the first play erased (the roll recorded with no move, a play lost
+  from the record) instead of changed.
 
 ``PYTHONPATH=OTHER_TREE`` measures another bgkit. Measured when it was added, seeds 1-3:
 runs that cascade, 323, 348 and 350 of 1,095 before the legal readings, 0, 1 and 2 with
 them; the second fault found 249 of 808, 268 of 804 and 272 of 829 times before, every
-time with them (about 1.4 times the CPU)::
+time with them (about 1.4 times the CPU). A play lost, seeds 1-3: runs that cascade, 776,
+801 and 776 of 1,095 before the dance's legal readings, 0 with them; a later fault found
+324 of 812, 329 of 825 and 333 of 817 times before, every time with them (about 2.5 times
+the CPU of those faulty records)::
 
     python benchmarks/fault_readings.py --seed 1
 """
@@ -25,6 +30,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from bgkit.formats import read_match
@@ -82,7 +88,15 @@ def pick(match: Match, rng: random.Random) -> tuple[int, list[Action], list[int]
     return g, actions, plays
 
 
-def one(matches: list[Match], rng: random.Random) -> str:
+def spoiled(action: Move, lost: bool, rng: random.Random) -> Move:
+    """The first fault of a run: the play changed as a transcriber might, or with ``lost``
+    erased (the roll recorded with no move: a play lost from the record)."""
+    if lost:
+        return replace(action, play=Play())
+    return changed(action, rng.choice(["reverse", "lower"]), rng)
+
+
+def one(matches: list[Match], rng: random.Random, lost: bool = False) -> str:
     runs = cascades = 0
     for match in matches:
         for _ in range(15):
@@ -90,15 +104,16 @@ def one(matches: list[Match], rng: random.Random) -> str:
             if not plays:
                 continue
             i = rng.choice(plays)
-            new = changed(move(actions[i]), rng.choice(["reverse", "lower"]), rng)
+            new = spoiled(move(actions[i]), lost, rng)
             actions[i] = new
             report = verify(with_actions(match, g, actions))
             runs += 1
             cascades += any((e.line, e.column) != (new.line, new.column) for e in report.errors)
-    return f"one change: {cascades} of {runs} runs report an error elsewhere"
+    what = "one play lost" if lost else "one change"
+    return f"{what}: {cascades} of {runs} runs report an error elsewhere"
 
 
-def two(matches: list[Match], rng: random.Random) -> str:
+def two(matches: list[Match], rng: random.Random, lost: bool = False) -> str:
     runs = found = 0
     for match in matches:
         for _ in range(15):
@@ -108,8 +123,7 @@ def two(matches: list[Match], rng: random.Random) -> str:
             first = rng.choice(plays[: len(plays) // 2])
             second = rng.choice([i for i in plays if i > first + 1])
             actions = list(original)
-            kind = rng.choice(["reverse", "lower"])
-            actions[first] = changed(move(actions[first]), kind, rng)
+            actions[first] = spoiled(move(actions[first]), lost, rng)
             fault = changed(move(original[second]), "lower", rng)
             alone = list(original)
             alone[second] = fault
@@ -118,7 +132,8 @@ def two(matches: list[Match], rng: random.Random) -> str:
             actions[second] = fault
             runs += 1
             found += at(verify(with_actions(match, g, actions)), fault)
-    return f"two changes: the second fault found in {found} of {runs} runs"
+    what = "one play lost and a later fault" if lost else "two changes"
+    return f"{what}: the second fault found in {found} of {runs} runs"
 
 
 def main() -> None:
@@ -126,7 +141,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     matches = records()
-    for measure in (one, two):
+    for measure in (one, two, partial(one, lost=True), partial(two, lost=True)):
         started = time.process_time()
         line = measure(matches, random.Random(args.seed))
         print(f"{line} ({time.process_time() - started:.1f} CPU s)")

@@ -17,6 +17,7 @@ table instead of constructing them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypeAlias, cast
 
 from bgkit.play import BAR, OFF, Play, Step, point_name
@@ -44,7 +45,7 @@ _STEPS: list[list[tuple[Step, Step]]] = [
 ]
 
 
-def _far(me: list[int]) -> int:
+def _far(me: Sequence[int]) -> int:
     """The mover's highest occupied point (25 = bar), 0 when everything is off."""
     for p in range(25, 0, -1):
         if me[p]:
@@ -52,7 +53,7 @@ def _far(me: list[int]) -> int:
     return 0
 
 
-def _dest(opp: list[int], far: int, src: int, die: int) -> int:
+def _dest(opp: Sequence[int], far: int, src: int, die: int) -> int:
     """Where a checker from ``src`` lands with ``die`` (0 = off), or -1 when illegal."""
     if far == BAR and src != BAR:
         return -1
@@ -81,6 +82,18 @@ def _move(
         opp2[BAR] += 1
         return me2, opp2, far, True
     return me2, opp, far, False
+
+
+def can_play(me_t: Side, opp_t: Side, d1: int, d2: int) -> bool:
+    """Whether the roll ``d1 d2`` has a legal play (:func:`generate` is not empty): some
+    checker can move by one of the dice, without generating the plays."""
+    far = _far(me_t)
+    sources = (BAR,) if far == BAR else range(far, 0, -1)
+    for die in (d1, d2) if d1 != d2 else (d1,):
+        for src in sources:
+            if me_t[src] and _dest(opp_t, far, src, die) >= 0:
+                return True
+    return False
 
 
 def generate(me_t: Side, opp_t: Side, d1: int, d2: int) -> dict[Key, Play]:

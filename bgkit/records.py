@@ -315,6 +315,10 @@ class ReadError:
     record: bool = True
     """Whether the line held part of the record; ``False`` for a line of analysis beside
     it (gnubg's candidate plays...): the actions around it are all read, and verified."""
+    analysis: bool = False
+    """Whether the value is a part of the record's own analysis (gnubg's candidate plays,
+    cube analysis or luck, XG's rollouts; never part of the record): the verifier notes
+    it (``unreadable-analysis``), where another value it cannot read is an error."""
 
 
 _VARIANTS = {

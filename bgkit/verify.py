@@ -18,7 +18,11 @@ position, the game is followed in that reading too: a later action that breaks a
 only in the as-written position is no fault of its own (a ``FOLLOWS_FAULT`` note names
 the earlier play and its place), the readings the record rules out are dropped, and a
 fault in every reading is an error. A play that cannot be made even as written goes on
-in its legal readings. Where the record describes no position to go on from (such a
+in its legal readings. A roll recorded with no move while a play existed is one error
+naming the plays there were, likeliest first (those the record's next rolls can be played
+after); the game goes on from the record's position (no checker moved), and in the legal
+plays the record goes on from further than from it (a play lost from the record), as
+after an illegal play. Where the record describes no position to go on from (such a
 play with no legal play near it, a roll out of turn, a cube action the rules forbid, an
 unknown play ``???``, a line the reader could not read: see
 :attr:`bgkit.records.Match.read_errors`) the rest of that game is not replayed (one
@@ -43,7 +47,7 @@ from typing import Generic, TypeVar
 
 from bgkit._gc import without_gc
 from bgkit.errors import AmbiguousPlayError, BgkitError, IllegalActionError, IllegalPlayError
-from bgkit.movegen import play_as_written
+from bgkit.movegen import Key, can_play, play_as_written
 from bgkit.play import BAR, OFF, Play
 from bgkit.position import GameState, Position, ResultKind
 from bgkit.records import (
@@ -129,6 +133,11 @@ class IssueKind(enum.Enum):
     UNREADABLE_LINE = "unreadable-line"
     """A line of the file that could not be read (the rest of the record was read and is
     verified; the game's actions after that line are not, one ``UNVERIFIED`` note)."""
+    UNREADABLE_ANALYSIS = "unreadable-analysis"
+    """Note: a part of the record's own analysis beside its actions that cannot be read (a
+    damaged value of gnubg's ``A``, ``DA`` or ``LU`` in SGF, a line of the candidate plays
+    of gnubg's text export, an XG rollout the file does not hold): the actions are all
+    read and verified; ``analyze --use-file-analysis`` reads that decision without it."""
     ENCODING = "encoding"
     """Note: text that is not UTF-8, decoded by a guess (names may read wrong); from the
     reader (:class:`bgkit.errors.DecodingWarning`), not the rules."""
@@ -150,6 +159,7 @@ _NOTES = frozenset(
         IssueKind.UNFINISHED_MATCH,
         IssueKind.CONVENTION,
         IssueKind.ENCODING,
+        IssueKind.UNREADABLE_ANALYSIS,
     }
 )
 
@@ -348,8 +358,23 @@ CONVENTIONS: dict[str, str] = {
 """The writers' scoring conventions the verifier accepts, by name (documented in the README)."""
 
 
+_ANALYSIS_ONLY = " (a part of the record's own analysis: every action is read and verified)"
+
 _READINGS = 10
 """At most this many legal readings of illegal plays are followed in a game."""
+
+_NAMED = 3
+"""A dance recorded while a play existed: the error names this many of the plays."""
+
+_LOOK_AHEAD = 8
+"""A dance recorded while a play existed: the rolls after it that rank its legal plays."""
+
+_LOOK_FURTHER = 32
+"""The rolls that tell apart the legal plays of such a dance that fit the first
+:data:`_LOOK_AHEAD` alike, when there are more than :data:`_READINGS` of them."""
+
+_FITS_ALL = _LOOK_FURTHER + 1
+"""What :func:`_fits` says of a position from which every roll looked at fits."""
 
 _State = tuple[object, ...]
 _STATE = (
@@ -375,7 +400,10 @@ class _Reading:
     fault: Issue
     """The illegal play's error."""
     written: Play
-    """The illegal play as the record writes it."""
+    """The illegal play as the record writes it (no step: a dance recorded while a play
+    existed, :attr:`roll` rolled)."""
+    roll: str = ""
+    """The roll of a dance recorded while a play existed (``"52"``)."""
 
 
 class _Trial(Generic[_T]):
@@ -789,13 +817,17 @@ class _MatchChecker:
         )
 
     def read_errors(self, game: Game | None, errors: list[ReadError]) -> None:
-        """An error for each line that could not be read, at its place."""
+        """An error for each line that could not be read, at its place; a note for a part
+        of the record's own analysis (:attr:`ReadError.analysis`: the record around it is
+        read)."""
         number = game.number if game is not None else 0
         for err in errors:
             self.issues.append(
                 Issue(
-                    kind=IssueKind.UNREADABLE_LINE,
-                    message=err.message,
+                    kind=IssueKind.UNREADABLE_ANALYSIS
+                    if err.analysis
+                    else IssueKind.UNREADABLE_LINE,
+                    message=f"{err.message}{_ANALYSIS_ONLY}" if err.analysis else err.message,
                     game=number,
                     move=max(err.move, 1),
                     player=err.player,
@@ -924,15 +956,7 @@ class _MatchChecker:
                 )
                 return rolled
             if results and not (last and game.result is not None):
-                example = next(iter(results.values()))
-                self.add_at(
-                    IssueKind.ILLEGAL_DANCE,
-                    f"no move recorded for {roll}, but {example} was possible",
-                    game,
-                    move_no,
-                    action,
-                )
-                return rolled.apply(Play(), check=False)  # (the game goes on as written)
+                return self.illegal_dance(game, move_no, action, rolled, results)
             if results:
                 # rolled, then resigned before moving (gnubg's reading of the record)
                 return rolled
@@ -943,6 +967,47 @@ class _MatchChecker:
                 return rolled._after((board[turn], board[1 - turn]))
             return rolled.apply(Play())
         return self.check_play(game, move_no, pos, action, action.play)
+
+    def illegal_dance(
+        self, game: Game, move_no: int, action: Move, rolled: Position, results: dict[Key, Play]
+    ) -> Position:
+        """The error for a roll recorded with no move while ``results`` (legal plays)
+        existed, naming them, likeliest first (:func:`_dance_readings`); the position the
+        record describes (no checker moved), and, in :attr:`new_readings`, the legal plays
+        the player may have made (a play lost from the record), each a position the game
+        is followed in too."""
+        roll = f"{action.dice[0]}{action.dice[1]}"
+        actions = game.actions
+        rest = actions[_index(actions, action) + 1 :]
+        written = rolled.apply(Play(), check=False)  # (the game goes on as written)
+        ranked = _dance_readings(rolled, results, rest)
+        plays = [str(play) for play, _, _ in ranked]
+        if len(plays) == 1:
+            possible = f"{plays[0]} was possible"
+        else:
+            some = ", ".join(plays[:_NAMED])
+            possible = (
+                f"{len(plays)} plays were possible: {some}"
+                if len(plays) <= _NAMED
+                else f"{len(plays)} plays were possible, such as {some}"
+            )
+        self.add_at(
+            IssueKind.ILLEGAL_DANCE,
+            f"no move recorded for {roll}, but {possible}",
+            game,
+            move_no,
+            action,
+        )
+        # the game is followed in the legal plays from which the record goes on further
+        # than from its own position (a play lost from it), or as far (the rolls looked
+        # at all fit both), not in every legal play
+        fault, own = self.issues[-1], _fits(written, rest)
+        self.new_readings = [
+            _Reading(position, play, fault, Play(), roll)
+            for play, position, fits in ranked
+            if fits > own or fits == own == _FITS_ALL
+        ][:_READINGS]
+        return written
 
     def check_play(
         self, game: Game, move_no: int, pos: Position, action: Move, play: Play
@@ -965,7 +1030,7 @@ class _MatchChecker:
                 )
                 return self.as_written(pos, action)
             written = play.spelled()
-            index = game.actions.index(action)
+            index = _index(game.actions, action)
             hint, swapped = self.swapped(pos, game.actions, index)
             self.add_at(
                 IssueKind.ILLEGAL_PLAY,
@@ -1312,19 +1377,15 @@ class _MatchChecker:
         legal reading of an earlier illegal play (``standing``), and where the blots stand
         follows from it (a reader that marks the hits itself, SGF's or OGXM's, marked them
         in the position the play makes as written)."""
-        fault = standing.fault
-        place = f"{fault.line}:{fault.column}" if fault.line else f"move {fault.move}"
-        who = self.name(fault.player if fault.player is not None else 0)
         for k in range(mark, len(self.issues)):
             issue = self.issues[k]
             if issue.kind is IssueKind.HIT_MARK:
                 self.issues[k] = replace(
                     issue,
                     kind=IssueKind.FOLLOWS_FAULT,
-                    message=f"{issue.message}, in the position after {who}'s illegal play"
-                    f" {standing.written.spelled()} at {place} read as"
-                    f" {standing.play.spelled()}: where the blots stand is in doubt, so it is"
-                    " not counted as a fault",
+                    message=f"{issue.message}, in the position after {self.fault_of(standing)}"
+                    f" read as {standing.play.spelled()}: where the blots stand is in doubt,"
+                    " so it is not counted as a fault",
                 )
 
     def result_among(
@@ -1376,25 +1437,33 @@ class _MatchChecker:
     ) -> None:
         """The note for an action (or result) that breaks a rule only in the record's
         position after an earlier illegal play (``message`` says how), not in ``reading``."""
-        fault = reading.fault
-        place = f"{fault.line}:{fault.column}" if fault.line else f"move {fault.move}"
         standing = self.standing
-        how = (
-            standing.play.spelled()
-            if standing is not None and standing.fault is fault
-            else "made as written"
-        )
+        dance = not reading.written.steps
+        played = "played " if dance else ""
+        if standing is not None and standing.fault is reading.fault:
+            how = played + standing.play.spelled()
+        else:
+            how = "not played (as recorded)" if dance else "made as written"
         self.add(
             IssueKind.FOLLOWS_FAULT,
-            f"{message}, if {self.name(fault.player if fault.player is not None else 0)}'s"
-            f" illegal play {reading.written.spelled()} at {place} was {how}; not"
-            f" if it was {reading.play.spelled()}: not counted as a fault",
+            f"{message}, if {self.fault_of(reading)} was {how}; not"
+            f" if it was {played}{reading.play.spelled()}: not counted as a fault",
             game,
             move_no,
             player,
             where.line,
             where.column,
         )
+
+    def fault_of(self, reading: _Reading) -> str:
+        """The earlier fault ``reading`` is a legal reading of, as the notes name it:
+        ``Alice's illegal play 8/4* 4/6 at 6:6``, ``Bob's 52 at 7:34`` (a dance)."""
+        fault = reading.fault
+        place = f"{fault.line}:{fault.column}" if fault.line else f"move {fault.move}"
+        who = self.name(fault.player if fault.player is not None else 0)
+        if not reading.written.steps:
+            return f"{who}'s {reading.roll} at {place}"
+        return f"{who}'s illegal play {reading.written.spelled()} at {place}"
 
     def follows_trial(
         self,
@@ -1537,6 +1606,63 @@ def _nearby_readings(
         found.append((rank, distance, legal.ordered(), rolled._after(key)))
     found.sort(key=lambda item: item[:2])
     return [(legal, after) for _, _, legal, after in found[:_READINGS]]
+
+
+def _dance_readings(
+    rolled: Position, results: dict[Key, Play], rest: tuple[Action, ...]
+) -> list[tuple[Play, Position, int]]:
+    """The legal plays of a roll recorded with no move (``results`` from ``rolled``), the
+    positions after them and how many of the record's next rolls fit each
+    (:func:`_fits`, ``rest`` being the game's actions after the roll), likeliest first:
+    those the record goes on from the furthest (a play lost from the record shows in the
+    plays after it), then in the order the move generator found them. When more than
+    :data:`_READINGS` fit every roll looked at, those are told apart by the rolls up to
+    :data:`_LOOK_FURTHER`."""
+    plays = [(play, rolled._after(key)) for key, play in results.items()]
+    fits = [_fits(after, rest) for _, after in plays]
+    further = [0] * len(plays)
+    if fits.count(_FITS_ALL) > _READINGS:
+        further = [
+            _fits(after, rest, _LOOK_FURTHER) if n == _FITS_ALL else 0
+            for (_, after), n in zip(plays, fits, strict=True)
+        ]
+    order = sorted(range(len(plays)), key=lambda i: (-fits[i], -further[i], i))
+    return [(plays[i][0].ordered(), plays[i][1], fits[i]) for i in order]
+
+
+def _index(actions: tuple[Action, ...], action: Action) -> int:
+    """The index of ``action`` itself in ``actions`` (``index`` would find an equal action
+    before it: the same roll and play written earlier in the game)."""
+    return next(k for k, a in enumerate(actions) if a is action)
+
+
+def _fits(pos: Position, rest: tuple[Action, ...], look_ahead: int = 0) -> int:
+    """How many of the rolls of ``rest`` can be played in turn from ``pos`` as the record
+    writes them (cube actions passed over); :data:`_FITS_ALL` when each of them fits, or
+    the first ``look_ahead`` (:data:`_LOOK_AHEAD`), or those up to the game's end."""
+    look_ahead = look_ahead or _LOOK_AHEAD
+    fits = 0
+    for action in rest:
+        if not isinstance(action, Move):
+            continue
+        if fits == look_ahead:
+            break
+        if action.play is None or action.player != pos.turn:
+            return fits
+        try:
+            if action.play.steps:
+                pos = pos._resolve_checked(action.play, action.dice)[1]
+            else:
+                board, turn = pos.board, pos.turn
+                if can_play(board[turn], board[1 - turn], *action.dice):
+                    return fits
+                pos = pos.with_dice(*action.dice).apply(Play(), check=False)
+        except (BgkitError, ValueError):
+            return fits
+        if pos.game_state != GameState.PLAYING:
+            break
+        fits += 1
+    return _FITS_ALL
 
 
 def _slip(me: tuple[int, ...], written: tuple[int, ...], named: set[int]) -> bool:

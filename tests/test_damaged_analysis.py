@@ -58,10 +58,15 @@ def test_a_damaged_analysis_line_of_a_text_export_is_read_past(tmp_path: Path) -
     match = read_match(path)
     (fault,) = match.read_errors
     assert (fault.line, fault.column, fault.record) == (33, 17, False)
-    # verify reports the line (it could not be read), and every action is verified
+    # verify notes the line (a part of the analysis, no rule broken), and every action is
+    # verified
     report = verify(match)
-    assert [(e.line, e.column, e.kind) for e in report.errors] == [
-        (33, 17, IssueKind.UNREADABLE_LINE)
+    assert report.ok
+    assert [(e.line, e.column, e.kind) for e in report.notes][:1] == [
+        (33, 17, IssueKind.UNREADABLE_ANALYSIS)
+    ]
+    assert [str(n).split(": ", 1)[1] for n in report.notes[1:]] == [
+        str(n).split(": ", 1)[1] for n in verify(read_match(TEXT)).notes
     ]
     assert report.actions_checked == verify(read_match(TEXT)).actions_checked
     code, doc, err = analyze(path, "--use-file-analysis")
@@ -153,18 +158,25 @@ def test_a_damaged_value_of_an_sgf_is_listed_and_the_rest_read(tmp_path: Path) -
     )
 
 
-@pytest.mark.parametrize(
-    ("old", "new", "fault"),
-    [
-        ("LU[0.24330]", "LU[0.2433x]", "gnubg's luck of the roll LU[0.2433x] is not a number"),
-        ("A[0][hefe", "A[x][hefe", "gnubg's candidate plays A[x]: the play made is not a number"),
-        (
-            "A[0][hefe",
-            "A[99][hefe",
-            "gnubg's candidate plays A[99]: the play made is not among them",
-        ),
-    ],
-)
+# gnubg's values of the SGF, each damaged: the value, what it becomes, the fault named
+DAMAGED_VALUES = [
+    ("LU[0.24330]", "LU[0.2433x]", "gnubg's luck of the roll LU[0.2433x] is not a number"),
+    ("A[0][hefe", "A[x][hefe", "gnubg's candidate plays A[x]: the play made is not a number"),
+    ("A[0][hefe", "A[99][hefe", "gnubg's candidate plays A[99]: the play made is not among them"),
+    (  # the cube decision before Bob's 42
+        "DA[E ver 3 0C 1 0.000000 1 0.449048",
+        "DA[E ver 3 0C 1 0.000000 1 0.44x048",
+        "gnubg's cube analysis DA[E ver 3 0C 1 0.000000 1 ...] holds '0.44x048', not a number",
+    ),
+    (
+        "hefe E ver 3 0.550952",
+        "hefe E ver",
+        "gnubg's candidate play A[hefe E ver 0.173708 0.01...] is cut short",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "fault"), DAMAGED_VALUES)
 def test_each_damaged_gnubg_value_is_named(old: str, new: str, fault: str) -> None:
     text = SGF.read_text(encoding="utf-8")
     assert old in text
@@ -205,3 +217,53 @@ def test_an_xg_match_whose_analysis_points_past_its_rollouts_is_analysed(
                           "--use-file-analysis")  # fmt: skip
     assert doc["players"] == whole["players"]  # (the candidate's rollout counts nowhere)
     assert len(doc["moves"]) == len(whole["moves"])
+
+
+@pytest.mark.parametrize(("old", "new", "message"), DAMAGED_VALUES)
+def test_verify_notes_a_damaged_gnubg_value_at_its_property(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    # a director validating gnubg's SGF learns that its analysis is damaged there: a note
+    # (the moves are all read and verified, no rule is broken) at the property's place
+    text = SGF.read_text(encoding="utf-8")
+    assert old in text
+    text = text.replace(old, new, 1)
+    key = message.split("[")[0].split()[-1]  # (the property: A, DA or LU)
+    at = text.rfind(key + "[", 0, text.index(new) + len(key) + 1)
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    path = tmp_path / "damaged.sgf"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["verify", "--json", str(path)])
+    assert result.exit_code == 0, result.output
+    whole = CliRunner().invoke(main, ["verify", "--json", str(SGF)])
+    rows = [json.loads(row) for row in result.stdout.splitlines()]
+    (note,) = [
+        r
+        for r in rows
+        if r not in [{**json.loads(w), "file": str(path)} for w in whole.stdout.splitlines()]
+    ]
+    assert len(rows) == len(whole.stdout.splitlines()) + 1
+    assert (note["line"], note["column"], note["kind"], note["severity"]) == (
+        line,
+        column,
+        "unreadable-analysis",
+        "note",
+    )
+    assert note["message"] == (
+        f"{message} (a part of the record's own analysis: every action is read and verified)"
+    )
+    report = verify(read_match(path))
+    assert report.actions_checked == verify(read_match(SGF)).actions_checked
+
+
+def test_verify_notes_nothing_in_undamaged_gnubg_analysis(tmp_path: Path) -> None:
+    paths = [SGF]
+    for gz in sorted((DATA / "sgf_analysis").glob("*.sgf.gz")):
+        path = tmp_path / gz.name.removesuffix(".gz")
+        path.write_bytes(gzip.decompress(gz.read_bytes()))
+        paths.append(path)
+    for path in paths:
+        match = read_match(path)
+        assert not match.read_errors, path.name
+        assert IssueKind.UNREADABLE_ANALYSIS not in {i.kind for i in verify(match).issues}

@@ -105,3 +105,22 @@ def test_boards_and_figures_are_drawn(site: Path) -> None:
     assert {"opening.svg", "fault.svg", "equity.png", "luck.png"} <= images
     svg = (site / "_images" / "opening.svg").read_text("utf-8")
     assert svg.startswith("<svg") and svg.count("<circle") >= 30  # the 30 checkers
+
+
+def test_each_kind_of_issue_is_described_in_its_own_words(site: Path) -> None:
+    # an enum member's __doc__ is its class's: the table once said the same of every kind
+    from bgkit.verify import IssueKind
+
+    page = (site / "rules.html").read_text("utf-8")
+    rows = {}
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", page, re.S):
+        cells = [html.unescape(re.sub(r"<[^>]+>", "", c)).strip()
+                 for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]  # fmt: skip
+        if len(cells) == 3:
+            rows[cells[0]] = cells[2]
+    assert set(rows) >= {kind.value for kind in IssueKind}
+    said = [rows[kind.value] for kind in IssueKind]
+    assert len(set(said)) == len(said)
+    assert rows["illegal-play"] == "The play is not legal for the position and dice."
+    assert rows["hit-mark"] == "The * marks disagree with what the play hits."
+    assert "``" not in page and ":attr:" not in page

@@ -42,7 +42,7 @@ from hypothesis import strategies as st
 from strategies import positions as scattered_positions
 
 from bgkit import BAR, OFF, IllegalPlayError, InvalidPositionError, Play, Position, Step
-from bgkit.movegen import play_as_written, realize
+from bgkit.movegen import can_play, play_as_written, realize
 
 PERFT = Path(__file__).parent / "data" / "perft.txt"
 DIFF_POSITIONS = int(os.environ.get("BGKIT_DIFF_POSITIONS", "3000"))
@@ -271,6 +271,19 @@ def test_legal_plays_use_the_most_dice(pos: Position, roll: tuple[int, int]) -> 
     for play in pos.legal_plays(d1, d2):
         assert len(play.steps) == most, str(play)
         assert dice_fit(play.steps, dice), str(play)
+
+
+@properties
+@given(pos=positions(), roll=rolls)
+def test_whether_a_roll_can_be_played_is_gnubgs_answer(
+    pos: Position, roll: tuple[int, int]
+) -> None:
+    """can_play (the verifier's look past a recorded dance) says what gnubg says: some
+    die can be used, without generating the plays."""
+    d1, d2 = roll
+    me, opp = pos.board[pos.turn], pos.board[pos.opponent]
+    assert can_play(me, opp, d1, d2) == (gnubg_dice_used(board_of(pos), d1, d2) > 0)
+    assert can_play(me, opp, d1, d2) == bool(pos.legal_results(d1, d2))
 
 
 @properties

@@ -344,8 +344,9 @@ def test_a_dance_forced_only_by_the_legal_reading_of_an_illegal_play_is_a_note()
     follows = [n for n in report.notes if n.kind is IssueKind.FOLLOWS_FAULT]
     assert [where(n) for n in follows] == [(6, 34, "follows-fault", "Bob")]
     assert follows[0].message == (
-        "no move recorded for 44, but bar/17*/9 was possible, if Alice's illegal play"
-        " 8/4* 4/6 at 6:6 was made as written; not if it was 8/4* 6/4: not counted as a fault"
+        "no move recorded for 44, but 23 plays were possible, such as bar/21 13/9(3),"
+        " bar/21 13/5 13/9, bar/21 13/9(2) 8/4, if Alice's illegal play 8/4* 4/6 at 6:6 was"
+        " made as written; not if it was 8/4* 6/4: not counted as a fault"
     )
     # the game is followed to its end: no action left unverified
     assert IssueKind.UNVERIFIED not in {n.kind for n in report.notes}
@@ -477,3 +478,71 @@ def test_one_transcription_fault_is_one_error_at_its_place(name: str) -> None:
             ]
             assert not elsewhere, (str(action.play), kind, elsewhere)
     assert tried > 100
+
+
+# ------------------------------------------- a roll recorded with no move, a play lost
+
+
+def test_a_lost_play_is_one_error_naming_the_plays_and_the_game_goes_on() -> None:
+    # a real record (Dueller, gnubg v BGBlitz) whose gnubg's "12: 25/24 9/7" is written
+    # with no move: made as written gnubg stays on the bar, and ten of his later plays
+    # were errors (seven actions not verified); the record's next plays show the play
+    # that was lost, which the error names first, and the game is followed in it
+    report = report_of(FAULTS / "lost_play.mat")
+    assert [where(e) for e in report.errors] == [(27, 6, "illegal-dance", "gnubg")]
+    assert report.errors[0].message == (
+        "no move recorded for 12, but 5 plays were possible, such as bar/24 9/7,"
+        " bar/24 6/4, bar/24 5/3"
+    )
+    assert [where(n) for n in report.notes] == [(28, 6, "follows-fault", "gnubg")]
+    assert report.notes[0].message == (
+        "illegal play 13/7 9/4 for 56: no legal play with 56: the player must pass, but"
+        " 13/7 9/4 was played, if gnubg's 12 at 27:6 was not played (as recorded); not if"
+        " it was played bar/24 9/7: not counted as a fault"
+    )
+    assert report.actions_checked == 55  # every action of the record
+
+
+def test_a_later_fault_after_a_lost_play_is_an_error_at_its_place() -> None:
+    # "13/9 6/3" for 24 is a fault in every reading of the lost play
+    text = (FAULTS / "lost_play.mat").read_text()
+    text = text.replace(" 16) 24: 13/9 6/4 ", " 16) 24: 13/9 6/3 ")
+    report = verify(parse_mat(text))
+    assert [where(e) for e in report.errors] == [
+        (27, 6, "illegal-dance", "gnubg"),
+        (29, 6, "illegal-play", "gnubg"),
+    ]
+    assert IssueKind.UNVERIFIED not in {n.kind for n in report.notes}
+    assert report.actions_checked == 55
+
+
+def test_a_dance_error_names_the_plays_there_were() -> None:
+    # Bo's 62 written with no play: 21 plays were possible; Ann's next roll fits after
+    # each, so they are named in the move generator's order
+    text = (CONVENTION_RECORDS / "record-ends-after-a-roll.mat").read_text()
+    text += "  4) 43: 13/9 13/10\n"
+    report = verify(parse_mat(text))
+    (error,) = report.errors
+    assert where(error) == (10, 34, "illegal-dance", "Bo")
+    assert error.message == (
+        "no move recorded for 62, but 21 plays were possible, such as 24/16, 24/18 10/8, 24/18 8/6"
+    )
+    assert error.position is not None and len(error.position.legal_results()) == 21
+    assert IssueKind.FOLLOWS_FAULT not in {n.kind for n in report.notes}
+
+
+def test_rolls_written_without_their_plays_are_each_one_error() -> None:
+    # every play of a clean gnubg record erased (dice alone): each roll that had a play
+    # is one error; the record goes on from its own position no further in any play
+    # there was, so no game is followed in them (the work stays that of the rolls)
+    text = (DATA / "selfplay" / "selfplay_0001.mat").read_text()
+    bare = re.sub(
+        r"([1-6][1-6]:)((?: (?![1-6][1-6]:)[0-9a-z/*()]+)+)", lambda m: m[1] + " " * len(m[2]), text
+    )
+    match = parse_mat(bare)
+    assert not match.read_errors
+    report = verify(match)
+    assert {e.kind for e in report.errors} == {IssueKind.ILLEGAL_DANCE}
+    assert len({(e.line, e.column) for e in report.errors}) == len(report.errors) == 79
+    assert report.actions_checked == sum(len(g.actions) for g in match.games)
+    assert IssueKind.FOLLOWS_FAULT not in {n.kind for n in report.notes}

@@ -776,8 +776,9 @@ def _check_record(match: Match) -> None:
         IssueKind.RESULT,
         IssueKind.SCORE,
     }
-    # a line of the record's own analysis beside its actions (gnubg's candidate plays...):
-    # the actions are all read; analysing them anew does not need it (the CLI notes it)
+    # a value beside the record's actions that cannot be read (a comment or an annotation
+    # of a JSON record; a part of its analysis is a note): the actions are all read, and
+    # analysing them anew does not need it (the CLI notes it)
     beside = {(e.line, e.column) for e in match.read_errors if not e.record}
     for issue in verify(match).issues:
         if issue.kind is IssueKind.UNREADABLE_LINE and (issue.line, issue.column) in beside:

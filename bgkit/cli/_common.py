@@ -31,6 +31,7 @@ __all__ = [
     "from_option",
     "max_size_option",
     "parse_dice",
+    "position_from_option",
     "quiet_dask",
     "require_extra",
     "say",
@@ -143,6 +144,22 @@ def from_option(function: F) -> F:
         type=click.Choice([f.name for f in FORMATS], case_sensitive=False),
         help="Read the records as this format.  [default: the format their content shows;"
         " the extension when the content fits it or fits none]",
+    )
+    decorated: F = option(function)
+    return decorated
+
+
+def position_from_option(function: F) -> F:
+    """``--from FORMAT``: read the positions as FORMAT, not by what their text shows."""
+    from bgkit.formats.positions import POSITION_FORMATS
+
+    option = click.option(
+        "--from",
+        "from_",
+        type=click.Choice(list(POSITION_FORMATS), case_sensitive=False),
+        help="Read the positions as this format: a notation (xgid, gnubg-id, fibs-board)"
+        " or a position export (xg-text, bgblitz-text, gnubg-text: the file or - for stdin;"
+        " xgp), and no other.  [default: the format the text shows]",
     )
     decorated: F = option(function)
     return decorated

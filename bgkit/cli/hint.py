@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from bgkit.cli._common import candidates_option, met_option
+from bgkit.cli._common import candidates_option, met_option, position_from_option
 
 if TYPE_CHECKING:
+    from bgkit.formats.annotations import PositionExport
     from bgkit.position import Position
 
 __all__ = ["hint"]
@@ -52,6 +53,7 @@ __all__ = ["hint"]
     is_flag=True,
     help="Ask GNU Backgammon about an XG position file (.xgp) too, not print XG's analysis.",
 )
+@position_from_option
 def hint(
     positions: tuple[str, ...],
     dice: str | None,
@@ -60,12 +62,15 @@ def hint(
     met: str,
     as_json: bool,
     use_gnubg: bool = False,
+    from_: str | None = None,
 ) -> None:
     """Rank the plays of each position with dice, or give its cube decision without.
 
-    Equities are cubeful, from the view of the player on roll (EMG; in a match, GNU
-    Backgammon's match winning chances turned into EMG). Chances are win, win gammon,
-    win backgammon, lose gammon, lose backgammon (cubeless).
+    Each argument is a notation or a position export file (see bgkit show), its format
+    told by the text or given by --from (with --from, - reads stdin). Equities are
+    cubeful, from the view of the player on roll (EMG; in a match, GNU Backgammon's match
+    winning chances turned into EMG). Chances are win, win gammon, win backgammon, lose
+    gammon, lose backgammon (cubeless).
     """
     from dataclasses import replace
 
@@ -82,12 +87,19 @@ def hint(
         except BgkitError as err:
             fail(error_line(err, source="--dice"))
     found: list[Position | PositionExport] = []
-    for argument in positions:
+    for number, argument in enumerate(positions, 1):
         try:
+            if from_ is not None:
+                found.extend(_positions_as(argument, from_, use_gnubg or roll is not None))
+                continue
             xg = None if use_gnubg or roll is not None else file_analysis(argument)
             found.extend((xg,) if xg is not None else positions_from(argument))
         except (BgkitError, OSError) as err:
-            fail(error_line(err, source=argument))
+            if from_ is None:
+                fail(error_line(err, source=argument))
+            from bgkit.cli.positions import _error_line
+
+            fail(_error_line(err, argument, number, from_))
     needs_gnubg = not all(isinstance(p, PositionExport) for p in found)
     if needs_gnubg and importlib.util.find_spec("gnubg") is None:
         fail("`bgkit hint` needs the analysis extra: pip install 'bgkit[analysis]'")
@@ -121,6 +133,22 @@ def hint(
             click.echo(_text(result))
     if crashed:
         sys.exit(3)
+
+
+def _positions_as(argument: str, fmt: str, gnubg: bool) -> list[Position | PositionExport]:
+    """The positions of ``argument`` read as ``fmt`` (``--from``): an XG position file's
+    with XG's analysis, unless ``gnubg`` asks GNU Backgammon."""
+    from bgkit.cli.positions import positions_as
+
+    out: list[Position | PositionExport] = []
+    for pos, _, export in positions_as(argument, fmt):
+        analysed = export is not None and (export.checker is not None or export.cube is not None)
+        if fmt == "xgp" and analysed and not gnubg:
+            assert export is not None
+            out.append(export)
+        else:
+            out.append(pos)
+    return out
 
 
 def _text(result: object) -> str:

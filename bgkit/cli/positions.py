@@ -5,38 +5,47 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from bgkit.cli._common import fail, parse_dice, stdin
+from bgkit.cli._common import fail, parse_dice, position_from_option, stdin
 from bgkit.errors import BgkitError, NotationError, error_line
 from bgkit.position import Position
 
-__all__ = ["moves", "show"]
+if TYPE_CHECKING:
+    from bgkit.formats.annotations import PositionExport
+
+__all__ = ["moves", "positions_as", "show"]
 
 
 @click.command(short_help="Show positions: board, pips, every notation.")
 @click.argument("positions", nargs=-1, required=True, metavar="NOTATION|FILE...")
-def show(positions: tuple[str, ...]) -> None:
+@position_from_option
+def show(positions: tuple[str, ...], from_: str | None = None) -> None:
     """Show positions: the board, pip counts and every notation.
 
     Each argument is an XGID, a GNU Backgammon Position ID (optionally ':' and a Match
     ID, or both IDs as gnubg shows them: 'Position ID: ... Match ID: ...'), a FIBS board:
     line, or a position export file (eXtreme Gammon, BGBlitz or GNU Backgammon text, or an
     eXtreme Gammon position file, .xgp), whose positions are all shown, with the players'
-    names when the input gives them; - reads a notation or a text export from stdin. An
-    argument that is neither gets one line on stderr, and the others are still shown
-    (exit code 2).
+    names when the input gives them; - reads a notation or a text export from stdin. The
+    format is told by the text, or given by --from. An argument that is neither (or not
+    the --from format) gets one line on stderr, and the others are still shown (exit
+    code 2).
     """
     from bgkit.ascii_board import render
 
     shown = failed = 0
     for number, argument in enumerate(positions, 1):
         try:
-            found = _named_positions(argument)
+            if from_ is None:
+                found = _named_positions(argument)
+            else:
+                found = [(pos, names) for pos, names, _ in positions_as(argument, from_)]
         except (BgkitError, OSError) as err:
             failed += 1
-            click.echo(f"bgkit: {_error_line(err, argument, number)}", err=True)
+            click.echo(f"bgkit: {_error_line(err, argument, number, from_)}", err=True)
             continue
         for pos, names in found:
             if shown:
@@ -58,24 +67,65 @@ def _named_positions(argument: str) -> list[tuple[Position, tuple[str, str] | No
     if "\n" not in argument and Path(argument).is_file():
         return [(export.position, export.names) for export in read_exports(argument)]
     (pos,) = positions_from(argument)
-    names = None
-    if argument.lstrip().startswith("board:"):
-        fields = argument.strip().split(":")
-        names = (fields[2], fields[1])  # FIBS: "player" is player 1 (X), as in gnubg
-    return [(pos, names)]
+    return [(pos, _fibs_names(argument))]
+
+
+def _fibs_names(text: str) -> tuple[str, str] | None:
+    """The players' names of a FIBS board: line (``None`` for another notation)."""
+    if not text.lstrip().lower().startswith("board:"):
+        return None
+    fields = text.strip().split(":")
+    return (fields[2], fields[1])  # FIBS: "player" is player 1 (X), as in gnubg
+
+
+def positions_as(
+    argument: str, fmt: str
+) -> list[tuple[Position, tuple[str, str] | None, PositionExport | None]]:
+    """The positions of ``argument`` read as the position format ``fmt`` (``--from``), each
+    with the players' names when the input gives them and the export it comes from (a
+    position export's, with its analysis). A notation is the argument itself, or the text
+    of the file it names, or of stdin for ``-``; an export is the file, or stdin for ``-``.
+    """
+    from bgkit.formats import decode_bytes, read_file, source_data
+    from bgkit.formats.positions import NOTATION_FORMATS, exports_as, notation_as
+
+    name = None if argument == "-" else argument
+    data: bytes | None = None
+    if argument == "-":
+        raw, _ = source_data(stdin())
+        data = raw if isinstance(raw, bytes) else raw.encode("utf-8")
+    elif "\n" not in argument and Path(argument).is_file():
+        data = read_file(argument)
+    if fmt in NOTATION_FORMATS:
+        text = argument if data is None else decode_bytes(data, source_name=name).rstrip()
+        try:
+            pos = notation_as(text, fmt)
+        except NotationError as err:
+            if name is None or data is None:
+                raise
+            raise err.with_source_name(name) from None
+        return [(pos, _fibs_names(text), None)]
+    if data is None:
+        data = read_file(argument)  # (no such file: its error)
+    return [(e.position, e.names, e) for e in exports_as(data, fmt, name or "-")]
 
 
 _FILE_SUFFIXES = (".txt", ".xgp", ".TXT", ".XGP")
 """Endings that name a file, not a notation (a GNU ID has no full stop)."""
 
 
-def _error_line(err: BgkitError | OSError, argument: str, number: int) -> str:
+def _error_line(
+    err: BgkitError | OSError, argument: str, number: int, fmt: str | None = None
+) -> str:
     """The error's line, a notation named by its place among the arguments (not printed
     as if it were a file name): ``<argument 2>:1:39: XGID dice must be...``."""
     if argument == "-" or ("\n" not in argument and Path(argument).exists()):
         return error_line(err, source=argument)
+    if fmt is not None and isinstance(err, OSError):  # (--from an export: it names a file)
+        return error_line(err, source=argument)
     looks_like_notation = argument.strip().lower().startswith(("xgid=", "board:"))
-    if not looks_like_notation and ("/" in argument or Path(argument).suffix in _FILE_SUFFIXES):
+    named_file = "/" in argument or Path(argument).suffix in _FILE_SUFFIXES
+    if fmt is None and not looks_like_notation and named_file:
         return f"{argument}: no such file (and not a position notation)"
     if isinstance(err, NotationError) and err.source_name in (None, argument):
         err = err.with_source_name(f"<argument {number}>")

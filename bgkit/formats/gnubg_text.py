@@ -264,7 +264,7 @@ def _block_items(
                     )
                     column = 1
                 record = not (len(lost) == 1 and _ANALYSIS_LINE.match(text))
-                faults.append(ReadError(at, column, err.msg, record=record))
+                faults.append(ReadError(at, column, err.msg, record=record, analysis=not record))
                 # (the lost lines blanked at once: one copy of the text per fault)
                 first, last = spans[lost[0]][0], spans[min(lost[-1], len(spans) - 1)][1]
                 middle = re.sub(r"[^\n]", " ", source[first:last])
@@ -835,7 +835,9 @@ class _Grouper(SourceText):
             where = self._fail(
                 f"a line of gnubg's analysis that cannot be read: {line[:40]!r}", token
             )
-            self.faults.append(ReadError(where.line, where.column, where.msg, record=False))
+            self.faults.append(
+                ReadError(where.line, where.column, where.msg, record=False, analysis=True)
+            )
         elif _may_tell(line):  # (a line the match is told nothing by is let go)
             self.texts.append((len(groups), token))
         return 0

@@ -114,6 +114,8 @@ from bgkit.errors import (
 )
 from bgkit.fileio import write_atomic
 from bgkit.formats import decode_bytes, source_data
+from bgkit.formats._analysis_faults import KEYS as ANALYSIS_KEYS
+from bgkit.formats._analysis_faults import annotation_fault
 from bgkit.formats._by_lines import MAX_FAULTS, parse_slice
 from bgkit.formats._checkers import (
     Board,
@@ -1304,12 +1306,25 @@ class _GameState:
             return
         self.keep(_NODE, node.sgf())
 
-    def annotations(self, node: _Node, used: _Prop, *also: str) -> Annotations:
+    def annotations(self, node: _Node, used: _Prop, *also: str, move: bool = True) -> Annotations:
         if len(node.props) == 1:  # (the action's own property alone: most nodes)
             return ()
-        return tuple(
-            (p.ident, _values(p)) for p in node.props if p is not used and p.ident not in also
-        )
+        kept = [p for p in node.props if p is not used and p.ident not in also]
+        notes = tuple((p.ident, _values(p)) for p in kept)
+        if any(p.ident in ANALYSIS_KEYS for p in kept):
+            self.analysis_fault(kept, notes, move)
+        return notes
+
+    def analysis_fault(self, kept: list[_Prop], notes: Annotations, move: bool) -> None:
+        """A fault, at its property, for the analysis beside an action (gnubg's ``A``,
+        ``DA`` or ``LU``, bgkit's ``BK``) that cannot be read: not part of the record (the
+        action is read), a note of the verifier's; ``analyze`` reads the action without it."""
+        fault = annotation_fault(notes, move)
+        if fault is None:
+            return
+        prop = next(p for p in kept if p.ident == fault[0])
+        line, column = self.reader.line_col(prop.pos)
+        self.reader.faults.append(ReadError(line, column, fault[1], record=False, analysis=True))
 
     def where(self, prop: _Prop) -> dict[str, int]:
         line, column = self.reader.line_col(prop.pos)
@@ -1410,7 +1425,7 @@ class _GameState:
         self.reader.fail(msg, pos)
 
     def cube_action(self, node: _Node, prop: _Prop, player: int, word: str) -> None:
-        notes = self.annotations(node, prop)
+        notes = self.annotations(node, prop, move=False)
         where = self.where(prop)
         pending = self.pending
         action: Action

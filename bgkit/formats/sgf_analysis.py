@@ -58,6 +58,7 @@ from dataclasses import fields, replace
 from typing import Any, TypeVar
 
 from bgkit.analysis.met import shipped_met
+from bgkit.formats._analysis_faults import BK, annotation_fault
 from bgkit.formats.annotations import (
     ActionAnalysis,
     CandidatePlay,
@@ -81,7 +82,7 @@ __all__ = [
     "annotate_match",
 ]
 
-PROPERTY = "BK"
+PROPERTY = BK
 """bgkit's SGF property for an analysis, exactly as read (one JSON value)."""
 
 ActionT = TypeVar("ActionT", bound=Action)
@@ -216,67 +217,17 @@ def analysis_fault(action: Action) -> str | None:
     >>> analysis_fault(move)
     "gnubg's luck of the roll LU[0.2x] is not a number"
     """
-    props: dict[str, tuple[str, ...]] = {}
-    for key, values in action.annotations:
-        props.setdefault(key, values)
-    if props.get(PROPERTY):
-        try:
-            _from_json(json_loads(props[PROPERTY][0]), None)
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return f"bgkit's analysis {PROPERTY}[...] cannot be read"
-        return None
-    fault = _da_fault(props["DA"][0]) if props.get("DA") else None
-    if fault is None and isinstance(action, Move):
-        for luck in props.get("LU", ())[:1]:
-            if not _is_number(luck):
-                return f"gnubg's luck of the roll LU[{_cut(luck)}] is not a number"
-        fault = _a_fault(props.get("A", ()))
-    return fault
+    fault = annotation_fault(action.annotations, isinstance(action, Move))
+    return None if fault is None else fault[1]
 
 
-def _da_fault(text: str) -> str | None:
-    words = text.split()
-    if words[:1] != ["E"]:
-        return None  # (a rollout, "X ...", is not read)
-    if len(words) < 21 or words[:3] != ["E", "ver", "3"]:
-        return f"gnubg's cube analysis DA[{_cut(text)}] is cut short"
-    bad = next((w for w in words[7:21] if not _is_number(w)), None)
-    if bad is not None:
-        return f"gnubg's cube analysis DA[{_cut(text)}] holds {bad!r}, not a number"
-    return None
-
-
-def _a_fault(values: tuple[str, ...]) -> str | None:
-    if not values:
-        return None
-    if not values[0].strip().isdigit():
-        return f"gnubg's candidate plays A[{_cut(values[0])}]: the play made is not a number"
-    for text in values[1:]:
-        words = text.split()
-        if len(words) > 1 and words[1] != "E":
-            return None  # (a rollout, "X ver 3 ...", is not read)
-    for text in values[1:]:
-        words = text.split()
-        if len(words) < 11 or words[1:4] != ["E", "ver", "3"]:
-            return f"gnubg's candidate play A[{_cut(text)}] is cut short"
-        bad = next((w for w in words[4:10] if not _is_number(w)), None)
-        if bad is not None:
-            return f"gnubg's candidate play A[{_cut(text)}] holds {bad!r}, not a number"
-    if int(values[0]) >= len(values) - 1:
-        return f"gnubg's candidate plays A[{values[0]}]: the play made is not among them"
-    return None
-
-
-def _is_number(word: str) -> bool:
+def bk_reads(value: str) -> bool:
+    """Whether ``value`` reads as bgkit's analysis property :data:`PROPERTY`."""
     try:
-        float(word)
-    except ValueError:
+        _from_json(json_loads(value), None)
+    except (ValueError, KeyError, TypeError, AttributeError):
         return False
     return True
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= 24 else f"{text[:24]}..."
 
 
 # ---------------------------------------------------------------------- gnubg's properties

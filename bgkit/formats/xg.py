@@ -649,7 +649,7 @@ class _Reader:
             # a part of XG's analysis: the match is read, the analysis without that rollout
             # (line 0: a binary record has no line to place it at, nor a game's)
             game = f"game {self.building.number}: " if self.building is not None else ""
-            self.faults.append(ReadError(0, 0, game + err.msg, record=False))
+            self.faults.append(ReadError(0, 0, game + err.msg, record=False, analysis=True))
             return None
         return self.rollouts[index]
 
