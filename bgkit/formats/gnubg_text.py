@@ -210,8 +210,10 @@ def _block_items(
     """The items of an export, read a block at a time (from one heading to the next): by
     the fast path (:func:`_fast_block`) when it can, else by the grammar. A line of a
     block that the grammar cannot read is kept in ``faults`` and blanked (with its board
-    when it stands in one) in ``grouper.source`` (positions unchanged), and the block is
-    read again; so the work is bounded by the block's size, not the file's.
+    when it stands in one), and the block is read again; so the work is bounded by the
+    block's size, not the file's. Once all is read, ``grouper.source`` is the text with
+    those lines blanked (positions unchanged; while reading, what the grouper reads of it
+    is the same either way: the lines of the boards and the tokens that were read).
 
     :raises _WholeText: without ``faults`` (a strict reading), at a block that cannot be
         read."""
@@ -219,6 +221,7 @@ def _block_items(
     ends = [*starts[1:], len(source)]
     lark: Any = None
     line = 1
+    replaced: list[tuple[int, str]] = []  # (the blocks with lines blanked)
     for start, end in zip(starts, ends, strict=True):
         fast = _fast_block(source, start, end, line)
         if fast is not None:
@@ -227,50 +230,79 @@ def _block_items(
             continue
         if lark is None:
             lark = parser("gnubg_text")
-        spans = _Spans(source, start, end)  # (blanking keeps every offset)
+        # the block is read (and its lost lines blanked) in a copy of its own, so that a
+        # fault costs the block, not the text; the blanked blocks replace theirs at the end
+        block = source[start:end]
+        spans = _Spans(block, 0, len(block))
         blanked: set[int] = set()
         while True:
             try:
-                tree = parse_slice(lark, source, start, end, line, "gnubg_text")
+                err = None
+                tree = parse_slice(lark, block, 0, len(block), line, "gnubg_text")
+                for token in tree.scan_values(lambda v: isinstance(v, Token)):
+                    token.start_pos = (token.start_pos or 0) + start  # (in the whole text)
+                    token.end_pos = (token.end_pos or 0) + start
                 part: list[Any] = build(
                     with_plays(_LineBuilder(source, source_name)),
                     tree,
                     source,
                     source_name=source_name,
                 )
+            except UnexpectedInput as found:
+                local = notation_error(found, block, "gnubg text export", source_name=source_name)
+                err = NotationError(
+                    local.msg,
+                    source,
+                    start + local.pos,
+                    source_name=source_name,
+                    line=line + local.line - 1,
+                )
+            except NotationError as found:
+                err = found
+            if err is None:
                 yield from part
                 break
-            except (UnexpectedInput, NotationError) as found:
-                if faults is None:
-                    raise _WholeText from None
-                if isinstance(found, LimitError):
-                    raise
-                err = _fault_error(found, source, source_name)
-                if len(faults) >= MAX_FAULTS:
-                    faults.append(ReadError(err.line, 1, _TOO_MANY))
-                    return
-                lost = _lost_span(source, spans, err.line - line, err.pos >= end)
-                if lost is None or blanked.issuperset(lost):
-                    lost = range(len(spans))  # (no progress: the whole block is lost)
-                    if blanked.issuperset(lost):
-                        break
-                index = min(lost[0], len(spans) - 1)
-                text = source[spans[index][0] : spans[index][1]]
-                if err.pos < end:
-                    at, column = err.line, err.column
-                else:  # (the block ends too early: at the end of its last line)
-                    at = line + max(
-                        i for i in range(len(spans)) if source[slice(*spans[i])].strip()
-                    )
-                    column = 1
-                record = not (len(lost) == 1 and _ANALYSIS_LINE.match(text))
-                faults.append(ReadError(at, column, err.msg, record=record, analysis=not record))
-                # (the lost lines blanked at once: one copy of the text per fault)
-                first, last = spans[lost[0]][0], spans[min(lost[-1], len(spans) - 1)][1]
-                middle = re.sub(r"[^\n]", " ", source[first:last])
-                source = grouper.source = source[:first] + middle + source[last:]
-                blanked.update(lost)
+            if faults is None:
+                raise _WholeText
+            if isinstance(err, LimitError):
+                raise err
+            if len(faults) >= MAX_FAULTS:
+                faults.append(ReadError(err.line, 1, _TOO_MANY))
+                _blank(grouper, source, [*replaced, (start, block)])
+                return
+            lost = _lost_span(block, spans, err.line - line, err.pos >= end)
+            if lost is None or blanked.issuperset(lost):
+                lost = range(len(spans))  # (no progress: the whole block is lost)
+                if blanked.issuperset(lost):
+                    break
+            index = min(lost[0], len(spans) - 1)
+            text = block[spans[index][0] : spans[index][1]]
+            if err.pos < end:
+                at, column = err.line, err.column
+            else:  # (the block ends too early: at the end of its last line)
+                at = line + max(i for i in range(len(spans)) if block[slice(*spans[i])].strip())
+                column = 1
+            record = not (len(lost) == 1 and _ANALYSIS_LINE.match(text))
+            faults.append(ReadError(at, column, err.msg, record=record, analysis=not record))
+            first, last = spans[lost[0]][0], spans[min(lost[-1], len(spans) - 1)][1]
+            block = block[:first] + re.sub(r"[^\n]", " ", block[first:last]) + block[last:]
+            blanked.update(lost)
+        if blanked:
+            replaced.append((start, block))
         line += len(spans) - 1
+    _blank(grouper, source, replaced)
+
+
+def _blank(grouper: _Grouper, source: str, replaced: list[tuple[int, str]]) -> None:
+    """``grouper.source``: ``source`` with the blocks ``replaced`` (their offset and their
+    text with the lost lines blanked), made once."""
+    if not replaced:
+        return
+    pieces, at = [], 0
+    for start, block in replaced:
+        pieces += [source[at:start], block]
+        at = start + len(block)
+    grouper.source = "".join([*pieces, source[at:]])
 
 
 class _Spans(Sequence[tuple[int, int]]):
@@ -328,14 +360,6 @@ def _lost_span(
         if frame(top) and top < index:
             break
     return range(index, index + 1)
-
-
-def _fault_error(
-    found: UnexpectedInput | NotationError, source: str, source_name: str | None
-) -> NotationError:
-    if isinstance(found, NotationError):
-        return found
-    return notation_error(found, source, "gnubg text export", source_name=source_name)
 
 
 # a line of gnubg's analysis beside the record: a candidate or cube option ("1. ...",
