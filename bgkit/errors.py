@@ -51,9 +51,6 @@ EXCERPT_CHARS = 80
 MESSAGE_CHARS = 300
 """The most characters of an error's message (longer ones are cut in the middle)."""
 
-_BLANKS_TO_END = re.compile(r"\s*\Z")  # (\s: the characters str.strip takes)
-_NOT_BLANK = re.compile(r"\S")
-
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     """``text`` cut to ``limit`` characters with an ellipsis, for error messages.
@@ -70,6 +67,10 @@ class BgkitError(ValueError):
     """Base class of every error bgkit raises on purpose (a ``ValueError``: bad input)."""
 
 
+_BLANKS_TO_END = re.compile(r"\s*\Z")
+_NOT_BLANK = re.compile(r"\S")
+
+
 class NotationError(BgkitError, ValueError):
     """Text that does not parse.
 
@@ -79,6 +80,9 @@ class NotationError(BgkitError, ValueError):
     :param source_name: a file name or other label, or ``None``.
     :param byte_offset: for binary input (``.xg``): the 0-based offset of the bad byte,
         reported as line 1, column ``byte_offset + 1`` (``source`` is then empty).
+    :param line: the 1-based line of ``pos``, when the caller knows it (a token's): the
+        lines before it are then not counted (a reader placing thousands of faults in a
+        64 MB text would count them over and over).
     """
 
     msg: str
@@ -97,6 +101,7 @@ class NotationError(BgkitError, ValueError):
         *,
         source_name: str | None = None,
         byte_offset: int | None = None,
+        line: int | None = None,
     ) -> None:
         pos = max(0, min(pos, len(source)))
         if len(msg) > MESSAGE_CHARS:  # a message quoting a huge token: keep both ends
@@ -109,8 +114,8 @@ class NotationError(BgkitError, ValueError):
         self.byte_offset = byte_offset
         if byte_offset is not None:  # binary data has no lines: the column is the byte
             self.line, self.column = 1, byte_offset + 1
-        else:
-            self.line = source.count("\n", 0, pos) + 1
+        else:  # (a caller that knows the line of pos spares a count over the text before it)
+            self.line = source.count("\n", 0, pos) + 1 if line is None else line
             self.column = pos - (source.rfind("\n", 0, pos) + 1) + 1
         super().__init__(self._render())
 
@@ -152,8 +157,8 @@ class NotationError(BgkitError, ValueError):
         head = f"{self.location}: {self.msg}"
         if not self.source:
             return head
-        # (at the end: only blanks from pos on, in a text that is not all blanks; found
-        # without a copy of the text, which cost a 64 MiB record 70 s for 1,000 faults)
+        # (only blanks from pos on, in a text that is not all blank: scanned, not copied,
+        # so that each fault in a 64 MB text costs no copy of it)
         if _BLANKS_TO_END.match(self.source, self.pos) and _NOT_BLANK.search(self.source):
             head = f"{self.location}: {self.msg} (at end of input)"
         text = self.source_line

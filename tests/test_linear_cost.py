@@ -68,6 +68,30 @@ def test_reading_and_verifying_are_linear(fmt: str) -> None:
     assert check1 > 1000 and check2 <= 4.5 * check1, counted
 
 
+GNUBG_TEXT = next((DATA / "real" / "gnubg_txt").glob("*Bulgakov*_009.txt"))  # (one game)
+
+
+def test_reading_and_verifying_gnubg_text_are_linear() -> None:
+    """gnubg's text export (read by its fast path, and a block at a time): one real
+    analysed game, 10 and 40 times over (each a game of its own, after the match was
+    won: an error each, linear too)."""
+    from bgkit.formats.gnubg_text import parse_gnubg_match
+
+    game = GNUBG_TEXT.read_text("utf-8")
+    counted = []
+    for times in (10, 40):
+        text = game * times
+        match = parse_gnubg_match(text, source_name="x.txt")
+        assert len(match.games) == times and not match.read_errors
+        reading = calls(lambda: parse_gnubg_match(text, source_name="x.txt"))  # noqa: B023
+        checking = calls(lambda: verify(match))  # noqa: B023
+        counted.append((len(text), reading, checking))
+    (size1, read1, check1), (size2, read2, check2) = counted
+    assert size2 == 4 * size1, counted
+    assert read1 > 1000 and read2 <= 4.5 * read1, counted
+    assert check1 > 1000 and check2 <= 4.5 * check1, counted
+
+
 def test_verify_copies_no_match_per_game() -> None:
     """A count of calls misses work done in C: the verifier rebuilt the match (a tuple of
     every game) for each game whose score it counted otherwise, 9.8 µs an action at 21,814

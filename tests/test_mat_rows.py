@@ -9,13 +9,13 @@ their lines, columns and move numbers) or the same error message.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fields import every_field as _every_field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lark import Lark
@@ -186,20 +186,6 @@ def test_the_lines_of_plays_of_a_record_are_few_tokens() -> None:
 # The whole-record fast path (mat._read_fast): the lines gnubg writes read without the
 # parser. It must give the record the parser gives, every field (places included), or
 # leave the record to the parser, which then reads it or reports its fault as ever.
-
-
-def _every_field(value: Any) -> Any:
-    """``value`` with every dataclass field spelled out (those left out of ``==`` too)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return (
-            type(value).__name__,
-            tuple(
-                (f.name, _every_field(getattr(value, f.name))) for f in dataclasses.fields(value)
-            ),
-        )
-    if isinstance(value, tuple | list):
-        return tuple(_every_field(item) for item in value)
-    return repr(value)
 
 
 def _fast_and_parsed(text: str) -> tuple[Any, Any, bool]:

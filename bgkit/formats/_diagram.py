@@ -23,7 +23,16 @@ from bgkit.errors import InvalidPositionError, NotationError
 if TYPE_CHECKING:
     from bgkit.position import Position
 
-__all__ = ["DiagramError", "Grid", "board_error", "full_lines", "position_from_grid", "read_grid"]
+__all__ = [
+    "MAX_EXPORT_CHARS",
+    "DiagramError",
+    "Grid",
+    "board_error",
+    "check_export_size",
+    "full_lines",
+    "position_from_grid",
+    "read_grid",
+]
 
 _LEFT = tuple(3 + 3 * k for k in range(6))
 _RIGHT = tuple(26 + 3 * k for k in range(6))
@@ -167,3 +176,28 @@ def full_lines(source: str, tokens: Sequence[Token]) -> tuple[list[str], list[in
         lines.append(source[start:end].rstrip("\r"))
         starts.append(start)
     return lines, starts
+
+
+MAX_EXPORT_CHARS = 1 << 20
+"""The most characters a one-position export (XG's, BGBlitz's) is read with: the real ones
+are 1-2 KB, a board and its analysis; a megabyte holds thousands of candidate plays.
+Reading a 16 MB one took 38 s and 1 GB (a candidate repeated), 10 s and 4 GB (blank
+lines)."""
+
+
+def check_export_size(text: str, what: str, source_name: str | None) -> None:
+    """Refuse a one-position export longer than :data:`MAX_EXPORT_CHARS`, before it is read.
+
+    >>> check_export_size("x" * (2 << 20), "XG position export", "a.txt")
+    Traceback (most recent call last):
+    ...
+    bgkit.errors.NotationError: a.txt:1:1: XG position export of 2,097,152 characters: more than ...
+    """
+    if len(text) > MAX_EXPORT_CHARS:
+        raise NotationError(
+            f"{what} of {len(text):,} characters: more than one position's export holds"
+            f" (at most {MAX_EXPORT_CHARS:,})",
+            "",
+            0,
+            source_name=source_name,
+        )

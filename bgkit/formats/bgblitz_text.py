@@ -54,6 +54,7 @@ from bgkit.formats import source_text
 from bgkit.formats._diagram import (
     DiagramError,
     board_error,
+    check_export_size,
     full_lines,
     position_from_grid,
     read_grid,
@@ -115,6 +116,7 @@ def parse_bgblitz_text(text: str, *, source_name: str | None = None) -> Position
     :raises NotationError: when the text is not a BGBlitz position export.
     """
     source = text[1:] if text.startswith("\ufeff") else text
+    check_export_size(source, "BGBlitz position export", source_name)
     tree = parse_tree("bgblitz_text", source, "BGBlitz position export", source_name=source_name)
     export: PositionExport = build(
         with_plays(_BgblitzBuilder(source, source_name)), tree, source, source_name=source_name

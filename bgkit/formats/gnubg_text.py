@@ -57,13 +57,15 @@ line cannot be read is refused.
 
 from __future__ import annotations
 
+import array
 import dataclasses
+import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, overload
 
 from lark import Token, UnexpectedInput, v_args
 
@@ -95,8 +97,8 @@ from bgkit.formats.annotations import (
     PositionExport,
     Probabilities,
 )
-from bgkit.limits import check_integer
-from bgkit.play import Play, Step, part_steps
+from bgkit.limits import active, check_integer, check_text
+from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.position import Position
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
 
@@ -165,100 +167,178 @@ def _read(text: str, source_name: str | None, *, lenient: bool = False) -> _Grou
     """The boards of an export. ``lenient``: a line the grammar cannot read is a
     :class:`~bgkit.records.ReadError` (with the whole board when it stands in one) and
     is read as blank, and so is a board that cannot be made a position; else the first
-    such line raises."""
+    such line raises.
+
+    The export is read a block at a time (:func:`_block_items`), each block by the fast
+    path when its lines are of the shapes gnubg writes, else by the grammar; read whole,
+    the grammar reads the same items. With ``lenient`` each block's items are grouped as
+    soon as it is read (what a block held is let go then); without, a block the grammar
+    cannot read sends the whole export to the grammar, which raises the error it always
+    raised (a syntax error anywhere before a board that is no position)."""
     source = text[1:] if text.startswith("\ufeff") else text
-    faults: list[ReadError] = []
+    check_text(source, source_name)
+    grouper = _Grouper(source, source_name)
+    if lenient:
+        read_faults: list[ReadError] = []
+        grouper.faults, grouper.read_faults = [], read_faults
+        grouper.run(_block_items(source, source_name, read_faults, grouper))
+        grouper.faults, grouper.read_faults = read_faults + grouper.faults, []
+        return grouper
     try:
+        items = list(_block_items(source, source_name, None, grouper))
+    except _WholeText:
         tree = parse_tree("gnubg_text", source, "gnubg text export", source_name=source_name)
-        items: list[Any] = build(
+        items = build(
             with_plays(_LineBuilder(source, source_name)), tree, source, source_name=source_name
         )
-    except LimitError:
-        raise
-    except NotationError:
-        if not lenient:
-            raise
-        source, items = _read_by_blocks(source, source_name, faults)
-    grouper = _Grouper(source, source_name)
-    grouper.faults = faults if lenient else None
     grouper.run(items)
     return grouper
+
+
+class _WholeText(Exception):
+    """A block of an export read strictly cannot be read: the grammar reads the whole
+    export (and raises the first fault, as it places it)."""
 
 
 # where a block of an export starts: a position's heading or a game's score line
 _BLOCK_START = re.compile(r"^(?:Move number [0-9]+:|The score \(after )", re.MULTILINE)
 
 
-def _read_by_blocks(
-    source: str, source_name: str | None, faults: list[ReadError]
-) -> tuple[str, list[Any]]:
-    """The items of an export the whole of which does not parse, read a block at a time
-    (from one heading to the next): a line of a block that cannot be read is kept in
-    ``faults`` and blanked (with its board when it stands in one), and the block is read
-    again; so the work is bounded by the block's size, not the file's. Returns the
-    source with those lines blanked (positions unchanged) and the items."""
+def _block_items(
+    source: str, source_name: str | None, faults: list[ReadError] | None, grouper: _Grouper
+) -> Iterator[Any]:
+    """The items of an export, read a block at a time (from one heading to the next): by
+    the fast path (:func:`_fast_block`) when it can, else by the grammar. A line of a
+    block that the grammar cannot read is kept in ``faults`` and blanked (with its board
+    when it stands in one), and the block is read again; so the work is bounded by the
+    block's size, not the file's. Once all is read, ``grouper.source`` is the text with
+    those lines blanked (positions unchanged; while reading, what the grouper reads of it
+    is the same either way: the lines of the boards and the tokens that were read).
+
+    :raises _WholeText: without ``faults`` (a strict reading), at a block that cannot be
+        read."""
     starts = [0, *(m.start() for m in _BLOCK_START.finditer(source) if m.start())]
     ends = [*starts[1:], len(source)]
-    lark = parser("gnubg_text")
-    items: list[Any] = []
+    lark: Any = None
     line = 1
+    replaced: list[tuple[int, str]] = []  # (the blocks with lines blanked)
     for start, end in zip(starts, ends, strict=True):
-        # the block's lines: (offset, end) each; blanking keeps every offset
-        spans: list[tuple[int, int]] = []
-        at = start
-        while True:
-            stop = source.find("\n", at, end)
-            spans.append((at, end if stop < 0 else stop))
-            if stop < 0:
-                break
-            at = stop + 1
+        fast = _fast_block(source, start, end, line)
+        if fast is not None:
+            yield from fast
+            line += source.count("\n", start, end)
+            continue
+        if lark is None:
+            lark = parser("gnubg_text")
+        # the block is read (and its lost lines blanked) in a copy of its own, so that a
+        # fault costs the block, not the text; the blanked blocks replace theirs at the end
+        block = source[start:end]
+        spans = _Spans(block, 0, len(block))
         blanked: set[int] = set()
         while True:
             try:
-                tree = parse_slice(lark, source, start, end, line, "gnubg_text")
+                err = None
+                tree = parse_slice(lark, block, 0, len(block), line, "gnubg_text")
+                for token in tree.scan_values(lambda v: isinstance(v, Token)):
+                    token.start_pos = (token.start_pos or 0) + start  # (in the whole text)
+                    token.end_pos = (token.end_pos or 0) + start
                 part: list[Any] = build(
                     with_plays(_LineBuilder(source, source_name)),
                     tree,
                     source,
                     source_name=source_name,
                 )
-                items += part
+            except UnexpectedInput as found:
+                local = notation_error(found, block, "gnubg text export", source_name=source_name)
+                err = NotationError(
+                    local.msg,
+                    source,
+                    start + local.pos,
+                    source_name=source_name,
+                    line=line + local.line - 1,
+                )
+            except NotationError as found:
+                err = found
+            if err is None:
+                yield from part
                 break
-            except LimitError:
-                raise
-            except (UnexpectedInput, NotationError) as found:
-                err = _fault_error(found, source, source_name)
-                if len(faults) >= MAX_FAULTS:
-                    faults.append(ReadError(err.line, 1, _TOO_MANY))
-                    return source, items
-                lost = _lost_span(source, spans, err.line - line, err.pos >= end)
-                if lost is None or blanked.issuperset(lost):
-                    lost = range(len(spans))  # (no progress: the whole block is lost)
-                    if blanked.issuperset(lost):
-                        break
-                index = min(lost[0], len(spans) - 1)
-                text = source[spans[index][0] : spans[index][1]]
-                if err.pos < end:
-                    at, column = err.line, err.column
-                else:  # (the block ends too early: at the end of its last line)
-                    at = line + max(
-                        i for i in range(len(spans)) if source[slice(*spans[i])].strip()
-                    )
-                    column = 1
-                record = not (len(lost) == 1 and _ANALYSIS_LINE.match(text))
-                faults.append(ReadError(at, column, err.msg, record=record, analysis=not record))
-                for i in lost:
-                    a, b = spans[i]
-                    source = source[:a] + " " * (b - a) + source[b:]
-                    blanked.add(i)
+            if faults is None:
+                raise _WholeText
+            if isinstance(err, LimitError):
+                raise err
+            if len(faults) >= MAX_FAULTS:
+                faults.append(ReadError(err.line, 1, _TOO_MANY))
+                _blank(grouper, source, [*replaced, (start, block)])
+                return
+            lost = _lost_span(block, spans, err.line - line, err.pos >= end)
+            if lost is None or blanked.issuperset(lost):
+                lost = range(len(spans))  # (no progress: the whole block is lost)
+                if blanked.issuperset(lost):
+                    break
+            index = min(lost[0], len(spans) - 1)
+            text = block[spans[index][0] : spans[index][1]]
+            if err.pos < end:
+                at, column = err.line, err.column
+            else:  # (the block ends too early: at the end of its last line)
+                at = line + max(i for i in range(len(spans)) if block[slice(*spans[i])].strip())
+                column = 1
+            record = not (len(lost) == 1 and _ANALYSIS_LINE.match(text))
+            faults.append(ReadError(at, column, err.msg, record=record, analysis=not record))
+            first, last = spans[lost[0]][0], spans[min(lost[-1], len(spans) - 1)][1]
+            block = block[:first] + re.sub(r"[^\n]", " ", block[first:last]) + block[last:]
+            blanked.update(lost)
+        if blanked:
+            replaced.append((start, block))
         line += len(spans) - 1
-    return source, items
+    _blank(grouper, source, replaced)
+
+
+def _blank(grouper: _Grouper, source: str, replaced: list[tuple[int, str]]) -> None:
+    """``grouper.source``: ``source`` with the blocks ``replaced`` (their offset and their
+    text with the lost lines blanked), made once."""
+    if not replaced:
+        return
+    pieces, at = [], 0
+    for start, block in replaced:
+        pieces += [source[at:start], block]
+        at = start + len(block)
+    grouper.source = "".join([*pieces, source[at:]])
+
+
+class _Spans(Sequence[tuple[int, int]]):
+    """The lines of a block: ``(offset, end)`` each (without its line end), from an array
+    of their starts (8 bytes a line: a block of a million blank lines costs 8 MB)."""
+
+    def __init__(self, source: str, start: int, end: int) -> None:
+        self.end = end
+        self.starts = array.array("q", [start])
+        at = source.find("\n", start, end)
+        while at >= 0:
+            self.starts.append(at + 1)
+            at = source.find("\n", at + 1, end)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, int]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[int, int]]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self.starts)
+        stop = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else self.end
+        return (self.starts[index], stop)
 
 
 _TOO_MANY = f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
 
 
-def _lost_span(source: str, spans: list[tuple[int, int]], index: int, early: bool) -> range | None:
+def _lost_span(
+    source: str, spans: Sequence[tuple[int, int]], index: int, early: bool
+) -> range | None:
     """The lines of a block (indexes in ``spans``) lost with its line ``index``: the
     whole board when the line stands in one (between its frames, 13 lines), else the
     line alone; when the block ends too early, from its last board's top frame (or its
@@ -282,14 +362,6 @@ def _lost_span(source: str, spans: list[tuple[int, int]], index: int, early: boo
     return range(index, index + 1)
 
 
-def _fault_error(
-    found: UnexpectedInput | NotationError, source: str, source_name: str | None
-) -> NotationError:
-    if isinstance(found, NotationError):
-        return found
-    return notation_error(found, source, "gnubg text export", source_name=source_name)
-
-
 # a line of gnubg's analysis beside the record: a candidate or cube option ("1. ...",
 # "*    1. ..."), a row of chances, a cubeless equity, the proper cube action, the luck of
 # a roll ("Rolled 42 (+0.045):")
@@ -299,6 +371,259 @@ _ANALYSIS_LINE = re.compile(
     r"|Rolled [1-6][1-6] \("
 )
 _FRAME_LINE = re.compile(r"[ \t]*\+1[23]-[-0-9]+\+")
+
+
+# ---------------------------------------------------------------------------- fast path
+
+# The lines gnubg writes, read without Lark (issue 29: Lark took 2 ms and 63 KB an action
+# of a 16 MB export). A block (from one heading to the next) whose every line has one of
+# the shapes below is read here into the items the grammar's builder makes, with tokens at
+# the same places; any other block (a line of another shape, a fault, a tab, a carriage
+# return not ending a line...) is left to the grammar, which reads or reports it as ever.
+# The terminals are gnubg_text.lark's as Lark compiles them (tests/test_gnubg_text_fast.py
+# checks that); each shape is matched from a line's first character that is not a blank.
+
+_TERM_HEADING = "Move number [0-9]+:[^\n]*"
+_TERM_POSITION_ID = "GNU Backgammon[ \t]+Position ID:"
+_TERM_MATCH_ID = "Match ID[ \t]*:"
+_TERM_GNUBG_ID = "[A-Za-z0-9+\\/]+"
+_TERM_FRAME = "\\+1[23]-[-0-9]+\\+[^\n]*"
+_TERM_ROW = "[ v^]?\\|[^|\n]{18}\\|[^|\n]{3}\\|[^|\n]{18}\\|[^\n]*"
+_TERM_PIP_COUNTS = "Pip counts:"
+_TERM_PLAYED = "\\* [^\\s][^\n]*"
+_TERM_STAR = "\\*"
+_TERM_RANK = "[0-9]+\\.|\\?\\?"
+_TERM_LEVEL = "Cubeful [0-9]+-ply|Cubeless [0-9]+-ply|Rollout|[0-9]+-ply"
+_TERM_EQ = "Eq\\.:"
+_TERM_CANNOT = "Cannot move"
+_TERM_NUMBER = "[-+]?[0-9]+\\.[0-9]+"
+_TERM_DIFF = "\\([-+][0-9]+\\.[0-9]+\\)"
+_TERM_CUBELESS = "[0-9]+-ply cubeless equity|Rollout cubeless equity"
+_TERM_OPTION = "No (re)?double|(Re)?[Dd]ouble, (pass|take|beaver)"
+_TERM_PROPER = "Proper cube action:[^\n]*"
+
+_END = r"[ \t]*\r?\Z"  # (the line's end: blanks, and the carriage return of a CRLF)
+# a part of a play as gnubg writes it ("24/20*/16", "13/11(2)", "bar/22"): no blanks inside
+_PART = r"(?:[0-9]+|(?i:bar|off))(?:/(?:[0-9]+|(?i:bar|off))\*?)+(?:\([0-9]+\))?"
+_PLAY = rf"{_PART}(?:(?:[ \t]+|,[ \t]*){_PART})*"
+_FAST_PART = re.compile(_PART)
+_FAST_WHOLE_PLAY = re.compile(rf"{_PLAY}\Z")
+
+# any terminal of priority 2 (the grammar's line kinds): a line none of them starts is TEXT
+_FAST_ANY = re.compile(
+    "|".join(
+        f"(?:{t})"
+        for t in (
+            _TERM_HEADING, _TERM_POSITION_ID, _TERM_MATCH_ID, _TERM_FRAME, _TERM_ROW,
+            _TERM_PIP_COUNTS, _TERM_PLAYED, _TERM_STAR, _TERM_RANK, _TERM_LEVEL, _TERM_EQ,
+            _TERM_CANNOT, _TERM_NUMBER, _TERM_DIFF, _TERM_CUBELESS, _TERM_OPTION, _TERM_PROPER,
+        )
+    )
+)  # fmt: skip
+_FAST_HEADING = re.compile(_TERM_HEADING)
+_FAST_POSITION_ID = re.compile(rf"{_TERM_POSITION_ID}[ \t]*({_TERM_GNUBG_ID}){_END}")
+_FAST_MATCH_ID = re.compile(rf"[ \t]*{_TERM_MATCH_ID}[ \t]*({_TERM_GNUBG_ID}){_END}")
+_FAST_FRAME = re.compile(_TERM_FRAME)
+_FAST_ROW = re.compile(_TERM_ROW)
+_FAST_PIPS = re.compile(
+    rf"{_TERM_PIP_COUNTS}[ \t]*O[ \t]*([0-9]+)[ \t]*,[ \t]*X[ \t]*([0-9]+){_END}"
+)
+_FAST_PLAYED = re.compile(_TERM_PLAYED)
+_FAST_PROPER = re.compile(_TERM_PROPER)
+_FAST_CANDIDATE = re.compile(
+    rf"(\*[ \t]*)?(?:[0-9]+\.|\?\?)[ \t]+({_TERM_LEVEL})[ \t]+({_PLAY})[ \t]*{_TERM_EQ}[ \t]*"
+    rf"({_TERM_NUMBER})(?:[ \t]*{_TERM_DIFF})?{_END}"
+)
+_FAST_UNANALYSED = re.compile(rf"\*[ \t]*({_PLAY}){_END}")
+_FAST_CANNOT = re.compile(rf"(\*[ \t]*)?{_TERM_CANNOT}{_END}")
+_FAST_CHANCES = re.compile(
+    rf"({_TERM_NUMBER})[ \t]+({_TERM_NUMBER})[ \t]+({_TERM_NUMBER})[ \t]+-[ \t]+"
+    rf"({_TERM_NUMBER})[ \t]+({_TERM_NUMBER})[ \t]+({_TERM_NUMBER}){_END}"
+)
+_FAST_CUBELESS = re.compile(rf"({_TERM_CUBELESS})[ \t]*({_TERM_NUMBER})(?:[ \t]*\([^\n]*)?{_END}")
+_FAST_OPTION = re.compile(
+    rf"[0-9]+\.[ \t]+(?P<option>{_TERM_OPTION})[ \t]+(?P<equity>{_TERM_NUMBER})"
+    rf"(?:[ \t]*{_TERM_DIFF})?{_END}"
+)
+
+
+class _Place(str):
+    """A token made by the fast path: its text, terminal and place, as Lark's ``Token``
+    gives them to the builder."""
+
+    __slots__ = ("column", "line", "start_pos", "type")
+    type: str
+    start_pos: int
+    line: int
+    column: int
+
+
+def _place(kind: str, text: str, start: int, line: int, column: int) -> Token:
+    token = _Place(text)
+    token.type, token.start_pos, token.line, token.column = kind, start, line, column
+    return token  # type: ignore[return-value]  # (read as a Token: text and place)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _fast_play(text: str) -> Play | None:
+    """The play of a candidate line (``_PLAY``) as the grammar's builder makes it, or
+    ``None`` when a part breaks a rule (the grammar then reports it). Exports repeat
+    their plays: one :class:`Play` serves each."""
+    steps: list[Step] = []
+    for part in _FAST_PART.finditer(text):
+        try:
+            steps += part_steps(part[0])
+        except _StepError:
+            return None
+    return Play(steps)
+
+
+_BIG_BLOCK = 1 << 16
+"""A block longer than this (gnubg's are 1-4 KB) is read twice by the fast path, so that
+its items are never all held at once: once to know that it can, once as it is used."""
+
+
+def _fast_block(source: str, start: int, end: int, line: int) -> Iterable[Any] | None:
+    """The items of the block ``source[start:end]`` (starting at 1-based ``line``) as the
+    grammar and its builder make them, or ``None`` when a line is not of the shapes read
+    here."""
+    try:
+        if end - start <= _BIG_BLOCK:
+            return list(_fast_items(source, start, end, line))
+        for _ in _fast_items(source, start, end, line):
+            pass
+    except _NotFast:
+        return None
+    return _fast_items(source, start, end, line)
+
+
+class _NotFast(Exception):
+    """A line the fast path does not read: the grammar reads its block."""
+
+
+def _fast_items(source: str, start: int, end: int, line: int) -> Iterator[Any]:
+    """The items of :func:`_fast_block`, made as they are used.
+
+    :raises _NotFast: at a line not of the shapes read here.
+    """
+    cr = source.find("\r", start, end)
+    while cr >= 0:  # (a carriage return ends a line or the grammar reads the block)
+        if source.startswith("\r\n", cr):
+            cr = source.find("\r", cr + 2, end)
+        else:
+            raise _NotFast
+    at = start
+    board: list[Token] | None = None  # the lines of a board being read
+    ids: tuple[str, int] | None = None  # a Position ID waiting for its Match ID line
+    while at < end:
+        stop = source.find("\n", at, end)
+        if stop < 0:
+            stop = end
+        p = at
+        while p < stop and source[p] in " \t":
+            p += 1
+        if ids is not None:  # (the line after a Position ID: its Match ID)
+            m = _FAST_MATCH_ID.match(source, at, stop)
+            if m is None:
+                raise _NotFast
+            yield ("ids", ids[0], m[1], ids[1])
+            ids = None
+        elif board is not None:  # (a board's rows, then its bottom frame)
+            if len(board) < 12:
+                m = _FAST_ROW.match(source, p, stop)
+                if m is None:
+                    raise _NotFast
+                board.append(_place("ROW", source[p:stop], p, line, p - at + 1))
+            else:
+                if _FAST_FRAME.match(source, p, stop) is None:
+                    raise _NotFast
+                bottom = _place("FRAME", source[p:stop], p, line, p - at + 1)
+                yield ("board", (board[0], tuple(board[1:]), bottom))
+                board = None
+        elif p < stop and not (p + 1 == stop and source[p] == "\r"):
+            if source[p].isspace():
+                raise _NotFast  # (a blank of another kind: no TEXT starts with it)
+            item = _fast_line(source, p, stop, line, p - at + 1)
+            if item is None:
+                raise _NotFast
+            if isinstance(item, list):  # (a board's top frame)
+                board = item
+            elif isinstance(item, tuple) and item[0] == "position id":
+                ids = (item[1], line)
+            elif item is not _NOTHING:
+                yield item
+        at = stop + 1
+        line += 1
+    if ids is not None or board is not None:
+        raise _NotFast  # (the block ends inside a board)
+
+
+_NOTHING = ("nothing",)  # what an unanalysed play makes (the "* ... moves" line says it)
+
+
+def _fast_line(source: str, p: int, stop: int, line: int, column: int) -> Any:
+    """The item of the line from ``p`` (its first character that is not a blank) to
+    ``stop``: a value of the builder, a board's top frame (a list of its tokens so far),
+    a Position ID waiting for its Match ID (``("position id", id)``), or ``None``."""
+    char = source[p]
+    if _FAST_ANY.match(source, p, stop) is None:
+        return ("text", _place("TEXT", source[p:stop], p, line, column))
+    if char == "*":
+        if _FAST_PLAYED.match(source, p, stop) is not None:
+            token = _place("PLAYED", source[p:stop], p, line, column)
+            return ("played", token[1:].strip(), token)
+        m = _FAST_CANDIDATE.match(source, p, stop)
+        if m is not None:
+            return _fast_candidate(m)
+        m = _FAST_UNANALYSED.match(source, p, stop)
+        if m is not None:
+            return None if _fast_play(m[1]) is None else _NOTHING
+        m = _FAST_CANNOT.match(source, p, stop)
+        return None if m is None else _Candidate(True, "", Play(), 0.0)
+    if char.isdigit() or char in "+-?":
+        m = _FAST_CHANCES.match(source, p, stop)
+        if m is not None:
+            return tuple(float(m[k]) for k in range(1, 7))
+        m = _FAST_CANDIDATE.match(source, p, stop)
+        if m is not None:
+            return _fast_candidate(m)
+        m = _FAST_OPTION.match(source, p, stop)
+        if m is not None:
+            words = m["option"].lower()
+            kind = "nd" if words.startswith("no") else "dp" if words.endswith("pass") else "dt"
+            return _CubeOption(kind, float(m["equity"]))
+        if _FAST_FRAME.match(source, p, stop) is not None:
+            return [_place("FRAME", source[p:stop], p, line, column)]
+        m = _FAST_CUBELESS.match(source, p, stop)
+        return None if m is None else ("cubeless", m[1].split(" cubeless")[0], float(m[2]))
+    if char == "M":
+        m = _FAST_HEADING.match(source, p, stop)
+        return None if m is None else ("heading", source[p:stop].strip())
+    if char == "G":
+        m = _FAST_POSITION_ID.match(source, p, stop)
+        return None if m is None else ("position id", m[1])
+    if char == "P":
+        m = _FAST_PIPS.match(source, p, stop)
+        if m is not None:
+            o, x = m[1], m[2]
+            if len(o) > 4 or len(x) > 4:
+                return None  # (the builder refuses it: the grammar places the fault)
+            at = m.start(1)
+            return ("pips", (int(o), int(x)), _place("INT", o, at, line, column + at - p))
+        m = _FAST_PROPER.match(source, p, stop)
+        return None if m is None else ("proper", source[p:stop].split(":", 1)[1].strip())
+    if char == "C":
+        m = _FAST_CANNOT.match(source, p, stop)
+        return None if m is None else _Candidate(False, "", Play(), 0.0)
+    if char == "R":
+        m = _FAST_CUBELESS.match(source, p, stop)
+        return None if m is None else ("cubeless", m[1].split(" cubeless")[0], float(m[2]))
+    return None
+
+
+def _fast_candidate(m: re.Match[str]) -> _Candidate | None:
+    play = _fast_play(m[3])
+    return None if play is None else _Candidate(m[1] is not None, m[2], play, float(m[4]))
 
 
 # ---------------------------------------------------------------------------- lines
@@ -425,7 +750,18 @@ class _Grouper(SourceText):
     """Where a board that cannot be read is kept (its play and analysis are lost with
     it); ``None``: raise."""
 
-    def run(self, items: list[Any]) -> None:
+    read_faults: list[ReadError] = []  # noqa: RUF012  (never changed: replaced)
+    """The lines that could not be read, while :meth:`run` reads the items (they come
+    before :attr:`faults` once read)."""
+
+    def _fail(self, msg: str, token: Token) -> NotationError:
+        """A NotationError at ``token``, placed on its line without counting the lines
+        before it (an export with a fault on each of its 9,000 boards took 28 s)."""
+        return NotationError(
+            msg, self.source, token.start_pos or 0, source_name=self.source_name, line=token.line
+        )
+
+    def run(self, items: Iterable[Any]) -> None:
         groups: list[_Group] = []
         self.groups, self.texts = groups, []
         heading: str | None = None
@@ -498,7 +834,7 @@ class _Grouper(SourceText):
         last = (pips.line if pips is not None else token.line) or 0
         if board is None and pips is None:
             last += 3  # (the board's top frame follows the 'Match ID' line)
-        if any(first <= f.line <= last + 1 for f in self.faults):
+        if any(first <= f.line <= last + 1 for f in (*self.read_faults, *self.faults)):
             return
         where = self._fail(msg, token)
         self.faults.append(ReadError(where.line, where.column, where.msg))
@@ -526,7 +862,7 @@ class _Grouper(SourceText):
             self.faults.append(
                 ReadError(where.line, where.column, where.msg, record=False, analysis=True)
             )
-        else:
+        elif _may_tell(line):  # (a line the match is told nothing by is let go)
             self.texts.append((len(groups), token))
         return 0
 
@@ -706,6 +1042,17 @@ _INFO_TAGS = {
 }
 """gnubg's ``Match Information:`` lines, and the tag (as gnubg's ``.mat`` names it) each
 becomes. The date stays as gnubg printed it, in the locale of the machine that exported."""
+
+
+def _may_tell(line: str) -> bool:
+    """Whether :meth:`_MatchBuilder.text` can make something of ``line`` (stripped at
+    its end): a score line, a result, a rating, a line of the match information."""
+    return (
+        line.startswith("The score")
+        or line.partition(": ")[0] in _INFO_TAGS
+        or _WINS.match(line) is not None
+        or _RATING.match(line) is not None
+    )
 
 
 def sniff_gnubg_match(text: str) -> bool:
@@ -894,6 +1241,7 @@ class _MatchBuilder:
                         source_name=g.source_name,
                     )
                 self.kept(self.board, g.groups[index], game)
+                g.groups[index] = None  # type: ignore[call-overload]  # (let go once read)
         self.finish(game)
         if not self.games and game is None:
             raise NotationError(
@@ -1071,6 +1419,15 @@ class _GameDraft:
 def _written_play(text: str) -> Play:
     """The play of a ``* ... moves`` line as written: a step away from home (``6/8``) is
     kept, for the verifier to report as the player's illegal play."""
+    if _FAST_WHOLE_PLAY.match(text) is not None:  # (as gnubg writes them: no grammar)
+        play = _fast_play(text)
+        limits = active()
+        if (
+            play is not None
+            and len(text) <= limits.max_notation_chars
+            and len(play.steps) <= limits.max_play_steps
+        ):
+            return play
     try:
         return Play(text)
     except NotationError as err:

@@ -243,8 +243,8 @@ def _action_doc(game: Game, action: Action) -> dict[str, Any]:
         if action.play is None:
             doc["play"] = None
         else:
-            for s in action.play.steps:
-                if not (0 <= s.dst < s.src <= 25):
+            for s in action.play.steps:  # (a step away from home is written as read)
+                if not (1 <= s.src <= 25 and 0 <= s.dst <= 24):
                     raise ValueError(f"game {game.number}: cannot write the step {s} of {action!r}")
             doc["play"] = [[s.src, s.dst, s.hit] for s in action.play.steps]
     elif isinstance(action, (Double, Beaver, Raccoon)):

@@ -50,6 +50,7 @@ from bgkit.formats import source_text
 from bgkit.formats._diagram import (
     DiagramError,
     board_error,
+    check_export_size,
     full_lines,
     position_from_grid,
     read_grid,
@@ -107,6 +108,7 @@ def parse_xg_text(text: str, *, source_name: str | None = None) -> PositionExpor
     :raises NotationError: when the text is not an XG position export.
     """
     source = text[1:] if text.startswith("\ufeff") else text
+    check_export_size(source, "XG position export", source_name)
     tree = parse_tree("xg_text", source, "XG position export", source_name=source_name)
     export: PositionExport = build(
         with_plays(_XgTextBuilder(source, source_name)), tree, source, source_name=source_name
