@@ -1,17 +1,19 @@
 """What a maximal record costs: ``bgkit verify`` of a file just under the size limit.
 
-    python benchmarks/bench_large.py [--formats mat,sgf,json] [--size 16M] [--repeat 1]
-                                     [--folder DIR] [--keep]
+    python benchmarks/bench_large.py [--formats mat,sgf,json,gmd,javafibs] [--size 16M]
+                                     [--repeat 1] [--folder DIR] [--keep]
 
 For each format, writes a valid record of ``--size`` bytes at most (default: the default
-``max_file_bytes``), a money session of the sample's games over and over (``data/sample.mat``:
-every game headed 0-0, so that it verifies clean), and runs ``bgkit verify -q -j 1`` on it
-as a whole process (``--max-size`` raised to the file when needed). Prints, per format,
-the file's size, games and actions, the wall and CPU seconds (user + system, from
-``wait4``), the CPU time per action and per byte, and the peak resident memory of the
-process (``ru_maxrss``) and its bytes per byte of record: the README's limits table
-quotes this. Files go to ``--folder`` (default: a temporary folder, removed unless
-``--keep``); an existing file of the same name and size is reused.
+``max_file_bytes``): a money session of the sample's games over and over
+(``data/sample.mat``: every game headed 0-0, so that it verifies clean), or for GMD and
+JavaFIBS, which bgkit does not write, of the real 7-point record's games in its writer's
+own lines (:func:`real_session`). Runs ``bgkit verify -q -j 1`` on it as a whole process
+(``--max-size`` raised to the file when needed). Prints, per format, the file's size,
+games and actions, the wall and CPU seconds (user + system, from ``wait4``), the CPU
+time per action and per byte, and the peak resident memory of the process
+(``ru_maxrss``) and its bytes per byte of record: the README's limits table quotes this.
+Files go to ``--folder`` (default: a temporary folder, removed unless ``--keep``); an
+existing file of the same name and size is reused.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,7 +33,11 @@ from bgkit.records import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample.mat"
-FORMATS = ("mat", "sgf", "json")
+FORMATS = ("mat", "sgf", "json", "gmd", "javafibs")
+REAL = {  # the formats bgkit reads but does not write: a real record's games, repeated
+    "gmd": ROOT / "data" / "real" / "gmd" / "gitGNU__gnu_gibbon__7point.gmd",
+    "javafibs": ROOT / "data" / "real" / "javafibs" / "gitGNU__gnu_gibbon__7point.match",
+}
 
 
 def session(games: int) -> Match:
@@ -49,6 +56,31 @@ def session(games: int) -> Match:
     return Match(source.players, 0, tuple(out))
 
 
+def real_session(fmt: str, games: int) -> bytes:
+    """A money session in ``fmt`` (``gmd`` or ``javafibs``, which bgkit does not write) of
+    :data:`REAL`'s games over and over, each line as its writer wrote it: the record's
+    header with the length made unlimited, then its games (a GMD ``Game:`` line or a
+    JavaFIBS ``13:`` line and what follows it; JavaFIBS's match-won line left out)."""
+    lines = REAL[fmt].read_bytes().decode("utf-8").splitlines(keepends=True)
+    starts = ("Game:", "13:")
+    first = next(i for i, line in enumerate(lines) if line.startswith(starts))
+    head = [
+        re.sub(r"^(Length: )[0-9]+|^(8:[^:]*:)[0-9]+", _unlimited, line) for line in lines[:first]
+    ]
+    blocks: list[list[str]] = []
+    for line in lines[first:]:
+        if line.startswith(starts):
+            blocks.append([])
+        if not line.startswith("9:"):
+            blocks[-1].append(line)
+    body = [line for i in range(games) for line in blocks[i % len(blocks)]]
+    return "".join(head + body).encode("utf-8")
+
+
+def _unlimited(m: re.Match[str]) -> str:
+    return f"{m[1]}unlimited" if m[1] else f"{m[2]}9999"
+
+
 def dump(match: Match, fmt: str) -> bytes:
     from bgkit.formats.ogxm_record import dumps_ogxm
 
@@ -58,16 +90,22 @@ def dump(match: Match, fmt: str) -> bytes:
     return text.encode("utf-8")
 
 
+def records(games: int, fmt: str) -> bytes:
+    """A money session of ``games`` games in ``fmt``: :func:`session` written by bgkit, or
+    for a format bgkit does not write, :func:`real_session`."""
+    return real_session(fmt, games) if fmt in REAL else dump(session(games), fmt)
+
+
 def make(fmt: str, size: int, folder: Path) -> Path:
     """A record of ``fmt`` of at most ``size`` bytes, as close under it as whole games
     allow (the number of games is scaled from a small record, then trimmed)."""
     path = folder / f"max_{size}.{fmt}"
     if path.exists() and path.stat().st_size <= size:
         return path
-    probe = len(dump(session(200), fmt)) / 200
+    probe = len(records(200, fmt)) / 200
     games = int(size / probe)
     while True:
-        data = dump(session(games), fmt)
+        data = records(games, fmt)
         if len(data) <= size:
             break
         games -= max(1, int((len(data) - size) / probe) + 1)

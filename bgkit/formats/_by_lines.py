@@ -1,31 +1,53 @@
-"""Reading a line-based record line by line, after a parse of the whole record failed.
+"""Reading a line-based record line by line.
 
-One line that cannot be read must not cost the rest of the file: each reader parses the
-whole record first (the fast path), and where that fails it reads each line alone with a
+One line that cannot be read must not cost the rest of the file: :func:`parse_lines`
+parses the whole record first, and where that fails it reads each line alone with a
 start rule of its grammar, keeping a :class:`~bgkit.records.ReadError` for each line it
 cannot read. Each line is parsed once, its tokens placed in the whole text.
+
+:func:`read_lines` reads as :func:`parse_lines` does, in time and memory linear in the
+record's size (issue 29): a reader's own function reads the lines its writers write
+(a regular expression each, no Lark), Lark reads any other line alone, and the lines are
+handed on as they are read, so that a reader can let each go once it has used it.
+:func:`parse_lines` stays the reference (the tests compare both over real records).
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.lexer import LexerState, LexerThread, LineCounter
 from lark.utils import TextSlice
 
-from bgkit._grammars import build, notation_error, parse_tree, parser
+from bgkit._grammars import SourceText, build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
-from bgkit.records import ReadError
+from bgkit.limits import check_names, check_text
+from bgkit.records import Match, ReadError
 
 __all__ = [
+    "NOTHING",
+    "FastLine",
+    "LineAssembler",
+    "LineFault",
+    "LineReading",
     "LostGameLines",
+    "PlacedLine",
     "keep_fault",
+    "line_fault",
     "line_starts",
+    "no_fast_line",
     "parse_lines",
     "parse_slice",
     "read_by_lines",
+    "read_line",
+    "read_lines",
+    "reference_lines",
+    "step_reader",
 ]
 
 MAX_FAULTS = 1000
@@ -88,30 +110,51 @@ def read_by_lines(
         if not source[start:end].strip():
             continue
         if len(faults) >= MAX_FAULTS:
-            faults.append(
-                ReadError(
-                    index + 1,
-                    1,
-                    f"more than {MAX_FAULTS} lines could not be read:"
-                    " the rest of the file is not read",
-                )
-            )
+            faults.append(_too_many(index + 1))
             break
-        try:
-            tree = parse_slice(lark, source, start, end, index + 1, rule)
-            items.append(build(builder, tree, source, source_name=source_name))
-        except UnexpectedInput as err:
-            fault = notation_error(err, source, what)
-            if fault.pos >= len(source):  # the line ends too early (Lark's end is the file's)
-                text = source[start:end].rstrip()
-                faults.append(ReadError(index + 1, len(text) + 1, fault.msg))
-            else:
-                faults.append(ReadError(fault.line, fault.column, fault.msg))
-        except LimitError:
-            raise
-        except NotationError as err:
-            faults.append(ReadError(err.line, err.column, err.msg))
+        item = read_line(lark, builder, source, start, end, index + 1, rule, what, source_name)
+        if isinstance(item, ReadError):
+            faults.append(item)
+        else:
+            items.append(item)
     return items, faults
+
+
+def _too_many(line: int) -> ReadError:
+    """The fault at line ``line``, where reading stops after :data:`MAX_FAULTS` faults."""
+    message = f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
+    return ReadError(line, 1, message)
+
+
+def read_line(
+    lark: Lark,
+    builder: Transformer[Token, Any],
+    source: str,
+    start: int,
+    end: int,
+    line: int,
+    rule: str,
+    what: str,
+    source_name: str | None,
+) -> Any:
+    """What ``builder`` makes of line ``line`` (``source[start:end]``) read alone with
+    ``lark``'s start rule ``rule``, or a :class:`ReadError` where it cannot be read.
+
+    :raises LimitError: a limit passed (it costs the file).
+    """
+    try:
+        tree = parse_slice(lark, source, start, end, line, rule)
+        return build(builder, tree, source, source_name=source_name)
+    except UnexpectedInput as err:
+        fault = notation_error(err, source, what)
+        if fault.pos >= len(source):  # the line ends too early (Lark's end is the file's)
+            text = source[start:end].rstrip()
+            return ReadError(line, len(text) + 1, fault.msg)
+        return ReadError(fault.line, fault.column, fault.msg)
+    except LimitError:
+        raise
+    except NotationError as err:
+        return ReadError(err.line, err.column, err.msg)
 
 
 def parse_lines(
@@ -142,6 +185,277 @@ def parse_lines(
     return [line for line in lines if line is not None], faults
 
 
+FastLine = Callable[[str, int, int, int], Any]
+"""A reader's own reading of one line: ``fast(source, start, end, line)`` is what the
+reader's builder makes of ``source[start:end]`` (line ``line``, with its line end),
+:data:`NOTHING` where the builder makes nothing of it, or ``None`` when it leaves the
+line to Lark (a line of another shape, or one with a fault: Lark reads it again and
+places the fault)."""
+
+NOTHING = object()
+"""What a :data:`FastLine` returns for a line its builder makes nothing of."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineReading:
+    """A record's lines, as :func:`read_lines` hands them on."""
+
+    items: Iterable[Any]
+    """The lines read, in file order: an iterator that reads as it is consumed."""
+    faults: list[ReadError]
+    """The lines that cannot be read: those before the item last taken from
+    :attr:`items`, all of them once it is exhausted."""
+    unread: dict[int, int] | None
+    """The offset of each line of :attr:`faults` (filled as they are met); ``None`` when
+    :attr:`faults` is complete from the start."""
+
+    def lost(self, source: str, game_line: re.Pattern[str]) -> LostGameLines:
+        """The :class:`LostGameLines` of :attr:`faults`, following them as they are met."""
+        return LostGameLines(source, self.faults, game_line, unread=self.unread)
+
+    def read_to_end(self) -> None:
+        """Read the lines not yet taken (for a reader whose own check of a line passed a
+        limit: a line after it that passes one is what :func:`parse_lines`, which reads
+        every line first, raises)."""
+        for _ in self.items:
+            pass
+
+
+def read_lines(
+    name: str,
+    source: str,
+    builder: Transformer[Token, Any],
+    what: str,
+    source_name: str | None,
+    fast: FastLine,
+    *,
+    strict: bool,
+) -> LineReading:
+    """The lines of a record of ``grammars/<name>.lark`` as :func:`parse_lines` reads
+    them: the same items and faults, each line read by ``fast`` where it can and alone
+    with Lark's ``<name>_line`` rule where it cannot. The header line (the first that is
+    not blank) is read with the whole grammar; where it cannot be read, or with
+    ``strict`` where a line cannot be read, the record is left to :func:`parse_lines`
+    (which raises its error).
+
+    :raises NotationError: as :func:`parse_lines`.
+    """
+    check_text(source, source_name)
+
+    def reference() -> LineReading:
+        return reference_lines(name, source, builder, what, source_name, fast, strict=strict)
+
+    size = len(source)
+    start = 0
+    line = 1
+    while True:  # the header line: the first that is not blank
+        end = source.find("\n", start)
+        end = size if end < 0 else end + 1
+        if source[start:end].strip() or end >= size:
+            break
+        start, line = end, line + 1
+    try:
+        header = build(builder, parser(name).parse(source[:end]), source)
+    except (UnexpectedInput, NotationError):
+        return reference()
+    faults: list[ReadError] = []
+    unread: dict[int, int] = {}
+    items = _read_after(
+        name, source, builder, what, source_name, fast, end, line + 1, faults, unread
+    )
+    if strict:
+        found = [*_flat([header]), *items]
+        if faults:
+            return reference()
+        return LineReading(found, faults, unread)
+    return LineReading(_chain(header, items), faults, unread)
+
+
+def reference_lines(
+    name: str,
+    source: str,
+    builder: Transformer[Token, Any],
+    what: str,
+    source_name: str | None,
+    _fast: FastLine,
+    *,
+    strict: bool,
+) -> LineReading:
+    """:func:`parse_lines`' reading as a :class:`LineReading` (``_fast`` is not used): what
+    :func:`read_lines` falls back on, and the tests' reference."""
+    items, faults = parse_lines(name, source, builder, what, source_name, strict=strict)
+    return LineReading(items, faults, None)
+
+
+def _chain(header: Any, items: Iterator[Any]) -> Iterator[Any]:
+    yield from _flat([header])
+    yield from items
+
+
+def _flat(items: Iterable[Any]) -> Iterator[Any]:
+    """The lines of ``items`` (a builder returns a list for the header line, ``None`` for
+    a line that makes nothing), as :func:`parse_lines` lists them."""
+    for item in items:
+        if isinstance(item, list):
+            yield from (line for line in item if line is not None)
+        elif item is not None:
+            yield item
+
+
+def _read_after(
+    name: str,
+    source: str,
+    builder: Transformer[Token, Any],
+    what: str,
+    source_name: str | None,
+    fast: FastLine,
+    start: int,
+    line: int,
+    faults: list[ReadError],
+    unread: dict[int, int],
+) -> Iterator[Any]:
+    """The lines from offset ``start`` (line ``line``) on, as :func:`read_by_lines`
+    reads them; a fault goes to ``faults`` (its offset to ``unread``) as it is met."""
+    size = len(source)
+    rule = f"{name}_line"
+    lark: Lark | None = None
+    find = source.find
+    while start < size:
+        end = find("\n", start)
+        end = size if end < 0 else end + 1
+        if len(faults) >= MAX_FAULTS and source[start:end].strip():
+            faults.append(_too_many(line))
+            unread[line] = start
+            return
+        item = fast(source, start, end, line)
+        if item is None:
+            if not source[start:end].strip():
+                start, line = end, line + 1
+                continue
+            lark = lark or parser(name, rule)
+            item = read_line(lark, builder, source, start, end, line, rule, what, source_name)
+            if isinstance(item, ReadError):
+                faults.append(item)
+                unread[item.line] = start
+                item = None
+        if item is not None and item is not NOTHING:
+            if isinstance(item, list):
+                yield from _flat(item)
+            else:
+                yield item
+        start, line = end, line + 1
+
+
+def no_fast_line(source: str, start: int, end: int, line: int) -> None:
+    """A :data:`FastLine` that leaves every line to Lark (for a reader whose limits are
+    tighter than its fast path's numbers)."""
+    return None
+
+
+def step_reader(
+    step: re.Pattern[str], points: dict[str, int]
+) -> Callable[[str], tuple[tuple[int, int, int], ...] | None]:
+    """A fast path's reading of a move's steps: ``steps(text)`` is, for each match of
+    ``step`` in ``text`` (its groups 1 and 2 the points as written), ``(from, to, offset
+    in text)`` with the points as ``points`` has them (keys in lower case); ``None`` when
+    a point is not in ``points`` or there are more than four steps (faults that Lark
+    places). Cached for
+    a text of at most 80 characters (records repeat their moves; four steps take at most
+    31 as the writers write them), so that the cache holds little whatever the record."""
+
+    def read(text: str) -> tuple[tuple[int, int, int], ...] | None:
+        found = []
+        for m in step.finditer(text):
+            a, b = points.get(m[1].lower()), points.get(m[2].lower())
+            if a is None or b is None:
+                return None
+            found.append((a, b, m.start(1)))
+        return tuple(found) if len(found) <= 4 else None
+
+    cached = functools.lru_cache(maxsize=1 << 12)(read)
+
+    def steps(text: str) -> tuple[tuple[int, int, int], ...] | None:
+        return cached(text) if len(text) <= 80 else read(text)
+
+    return steps
+
+
+class LineFault(NotationError):
+    """A fault of a line whose place (line, column) the reader knows, made without the
+    count over the text before it that a :class:`NotationError` costs: what an assembler
+    raises for :func:`keep_fault` to record in a reading that is not strict (a record of
+    a million faults is read in linear time). It has no text to show."""
+
+    def __init__(self, msg: str, line: int, column: int) -> None:
+        Exception.__init__(self, msg)
+        self.msg, self.line, self.column = msg, line, column
+        self.source, self.pos, self.source_name, self.byte_offset = "", 0, None, None
+
+
+def line_fault(
+    msg: str,
+    source: str,
+    pos: int,
+    source_name: str | None,
+    *,
+    line: int,
+    line_start: int,
+    strict: bool,
+) -> NotationError:
+    """The error ``msg`` at offset ``pos`` of ``source``, in line ``line`` (which starts
+    at offset ``line_start``): a :class:`LineFault` for :func:`keep_fault` to record, or
+    with ``strict`` (it is raised) or a ``pos`` outside the line, a
+    :class:`NotationError`."""
+    if strict or pos < line_start:
+        return NotationError(msg, source, pos, source_name=source_name)
+    return LineFault(msg, line, pos - line_start + 1)
+
+
+class PlacedLine(Protocol):
+    """A line as a reader's builder makes it: where its token stands."""
+
+    line: int
+    column: int
+    pos: int
+
+
+class LineAssembler(SourceText):
+    """What turns a reader's lines into a match (``match``), with the faults of the lines
+    it cannot use (``None`` in a strict reading: it raises them)."""
+
+    faults: list[ReadError] | None
+
+    def match(self, lines: Iterable[Any], lost: LostGameLines) -> Match:
+        raise NotImplementedError
+
+    def _fail_at(self, msg: str, pos: int, line: PlacedLine) -> NotationError:
+        """The error at offset ``pos`` of ``line`` (for the caller to raise; see
+        :func:`line_fault`)."""
+        return line_fault(
+            msg,
+            self.source,
+            pos,
+            self.source_name,
+            line=line.line,
+            line_start=line.pos - line.column + 1,
+            strict=self.faults is None,
+        )
+
+    def assemble(self, reading: LineReading, game_line: re.Pattern[str]) -> Match:
+        """The match of ``reading``'s lines (``game_line``: how the line that starts a game
+        starts, for the lines that cannot be read), with every fault found."""
+        try:
+            match = self.match(reading.items, reading.lost(self.source, game_line))
+        except LimitError:
+            reading.read_to_end()
+            raise
+        check_names(match.players, self.source, self.source_name)
+        faults = reading.faults + (self.faults or [])
+        if faults:
+            match = replace(match, read_errors=tuple(sorted(faults, key=lambda f: f.line)))
+        return match
+
+
 def keep_fault(faults: list[ReadError] | None, err: NotationError) -> None:
     """Record ``err`` (at a line an assembler cannot use) in ``faults``, or raise it when
     there is no list (a strict reading) or it is a limit passed."""
@@ -157,13 +471,36 @@ class LostGameLines:
     starts a game there when that line acts after a game's end)."""
 
     def __init__(
-        self, source: str, faults: list[ReadError] | None, game_line: re.Pattern[str]
+        self,
+        source: str,
+        faults: list[ReadError] | None,
+        game_line: re.Pattern[str],
+        *,
+        unread: dict[int, int] | None = None,
     ) -> None:
-        self.faults = sorted(faults or (), key=lambda f: f.line)
+        """With ``unread`` (the offset of each line of ``faults``), ``faults`` is followed
+        as it grows (in line order, as :func:`read_lines` fills it); without, it is taken
+        as it is now."""
+        self.unread = unread
+        self.source = source
+        if unread is None:
+            self.faults = sorted(faults or (), key=lambda f: f.line)
+        else:
+            self.faults = [] if faults is None else faults  # (the same list, as it grows)
         self.index = 0
         self.pending: ReadError | None = None
         self.game_line = game_line
-        self.lines = source.split("\n") if self.faults else []
+        self.lines = source.split("\n") if self.faults and unread is None else []
+
+    def _text(self, line: int) -> str:
+        """The text of line ``line`` (one of the faults')."""
+        if self.unread is None:
+            return self.lines[line - 1] if line <= len(self.lines) else ""
+        start = self.unread.get(line)
+        if start is None:
+            return ""
+        end = self.source.find("\n", start)
+        return self.source[start : end if end >= 0 else len(self.source)]
 
     def before(self, line: int) -> list[ReadError]:
         """The game lines among the unread lines before ``line`` (others: :attr:`pending`)."""
@@ -171,8 +508,7 @@ class LostGameLines:
         while self.index < len(self.faults) and self.faults[self.index].line < line:
             fault = self.faults[self.index]
             self.index += 1
-            text = self.lines[fault.line - 1] if fault.line <= len(self.lines) else ""
-            if self.game_line.match(text):
+            if self.game_line.match(self._text(fault.line)):
                 games.append(fault)
                 self.pending = None
             else:

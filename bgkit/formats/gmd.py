@@ -62,16 +62,25 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from lark import Token, v_args
 
-from bgkit._grammars import SourceText, SourceTransformer
+from bgkit._grammars import SourceTransformer
 from bgkit.errors import BgkitError, NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import LostGameLines, keep_fault, parse_lines
-from bgkit.limits import check_names, check_play_steps
+from bgkit.formats._by_lines import (
+    NOTHING,
+    LineAssembler,
+    LostGameLines,
+    keep_fault,
+    no_fast_line,
+    read_lines,
+    step_reader,
+)
+from bgkit.limits import active, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
 
@@ -125,13 +134,9 @@ def parse_gmd(text: str, *, source_name: str | None = None, strict: bool = False
     """
     source = text[1:] if text.startswith("\ufeff") else text
     builder = _GmdBuilder(source, source_name)
-    lines, faults = parse_lines("gmd", source, builder, "GMD record", source_name, strict=strict)
-    assembler = _Assembler(source, source_name, None if strict else faults)
-    match = assembler.match(lines)
-    check_names(match.players, source, source_name)
-    if faults:
-        match = replace(match, read_errors=tuple(sorted(faults, key=lambda f: f.line)))
-    return match
+    fast = _fast_line if active().max_integer_digits >= 3 else no_fast_line
+    reading = read_lines("gmd", source, builder, "GMD record", source_name, fast, strict=strict)
+    return _Assembler(source, source_name, None if strict else []).assemble(reading, _GAME_LINE)
 
 
 # ---------------------------------------------------------------------------- tree
@@ -139,12 +144,20 @@ def parse_gmd(text: str, *, source_name: str | None = None, strict: bool = False
 
 @dataclass(slots=True)
 class _Line:
-    """One line of the file: its keyword, colour (0 white, 1 black, None) and values."""
+    """One line of the file: its keyword, the place of its token (the colour's, or the
+    keyword's or value's where there is no colour: line, column and offset), its colour
+    (0 white, 1 black, None) and values (a move's: ``(from, to, offset)`` per step)."""
 
     kind: str
-    token: Token
+    line: int
+    column: int
+    pos: int
     color: int | None = None
     values: tuple[Any, ...] = ()
+
+
+def _line(kind: str, token: Token, color: int | None = None, values: tuple[Any, ...] = ()) -> _Line:
+    return _Line(kind, token.line or 0, token.column or 0, token.start_pos or 0, color, values)
 
 
 _COLORS = {"w": 0, "b": 1, "-": None}
@@ -159,35 +172,35 @@ class _GmdBuilder(SourceTransformer[list[_Line]]):
         return line
 
     def comment(self, token: Token) -> _Line:
-        return _Line("comment", token, values=(str(token)[1:].strip(),))
+        return _line("comment", token, values=(str(token)[1:].strip(),))
 
     def length(self, value: Token) -> _Line:
         number = 0 if value.type == "UNLIMITED" else self._int(value)
-        return _Line("length", value, values=(number,))
+        return _line("length", value, values=(number,))
 
     def player(self, color: Token, text: Token | None) -> _Line:
-        return _Line("player", color, _COLORS[color.lower()], (_text(text),))
+        return _line("player", color, _COLORS[color.lower()], (_text(text),))
 
     def rank(self, color: Token, text: Token | None) -> _Line:
-        return _Line("rank", color, _COLORS[color.lower()], (_text(text),))
+        return _line("rank", color, _COLORS[color.lower()], (_text(text),))
 
     def location(self, text: Token | None) -> _Line | None:
-        return None if text is None else _Line("location", text, values=(_text(text),))
+        return None if text is None else _line("location", text, values=(_text(text),))
 
     def rule(self, text: Token | None) -> _Line | None:
-        return None if text is None else _Line("rule", text, values=(_text(text),))
+        return None if text is None else _line("rule", text, values=(_text(text),))
 
-    def setup(self, name: Token, *numbers: Token) -> tuple[str, Token, tuple[int, ...]]:
-        return (str(name).lower(), name, tuple(self._int(n) for n in numbers))
+    def setup(self, name: Token, *numbers: Token) -> tuple[str, int, tuple[int, ...]]:
+        return (str(name).lower(), name.start_pos or 0, tuple(self._int(n) for n in numbers))
 
-    def game(self, keyword: Token, *setups: tuple[str, Token, tuple[int, ...]]) -> _Line:
-        return _Line("game", keyword, values=setups)
+    def game(self, keyword: Token, *setups: tuple[str, int, tuple[int, ...]]) -> _Line:
+        return _line("game", keyword, values=setups)
 
     def roll(self, color: Token, _time: Token | None, d1: Token, d2: Token) -> _Line:
         dice = (self._int(d1), self._int(d2))
         if not all(1 <= d <= 6 for d in dice):
             raise self._fail(f"dice must be 1-6: {dice[0]} {dice[1]}", d1)
-        return _Line("roll", color, _COLORS[color.lower()], dice)
+        return _line("roll", color, _COLORS[color.lower()], dice)
 
     def point_number(self, token: Token) -> tuple[int, Token]:
         value = self._int(token)
@@ -201,16 +214,21 @@ class _GmdBuilder(SourceTransformer[list[_Line]]):
     def off(self, token: Token) -> tuple[int, Token]:
         return (-2, token)
 
-    def movement(self, src: tuple[int, Token], dst: tuple[int, Token]) -> tuple[int, int, Token]:
-        return (src[0], dst[0], src[1])
+    def movement(self, src: tuple[int, Token], dst: tuple[int, Token]) -> tuple[int, int, int]:
+        return (src[0], dst[0], src[1].start_pos or 0)
 
-    def move(self, color: Token, _time: Token | None, *steps: tuple[int, int, Token]) -> _Line:
+    def move(self, color: Token, _time: Token | None, *steps: tuple[int, int, int]) -> _Line:
         if len(steps) > 4:
-            raise self._fail("a move has at most four steps", steps[4][2])
-        return _Line("move", color, _COLORS[color.lower()], steps)
+            raise NotationError(
+                "a move has at most four steps",
+                self.source,
+                steps[4][2],
+                source_name=self.source_name,
+            )
+        return _line("move", color, _COLORS[color.lower()], steps)
 
     def _simple(self, kind: str, color: Token) -> _Line:
-        return _Line(kind, color, _COLORS[color.lower()])
+        return _line(kind, color, _COLORS[color.lower()])
 
     def double(self, color: Token, _time: Token | None) -> _Line:
         return self._simple("double", color)
@@ -231,11 +249,98 @@ class _GmdBuilder(SourceTransformer[list[_Line]]):
         points = self._int(value)
         if points < 1:
             raise self._fail("a resignation must offer at least 1 point", value)
-        return _Line("resign", color, _COLORS[color.lower()], (points,))
+        return _line("resign", color, _COLORS[color.lower()], (points,))
 
 
 def _text(token: Token | None) -> str:
     return "" if token is None else str(token).strip()
+
+
+# ---------------------------------------------------------------------------- fast path
+# The lines of a game (Game: without a set-up, Roll, Move, Double, Take, Drop, Resign,
+# Accept, Reject) and Length, Player, Rank, Location, Rule and comment lines, with
+# blanks and in any case as the grammar reads them, are read here without Lark, each as
+# _GmdBuilder makes it of the grammar's parse (the same _Line); any other line, or one
+# that breaks a rule the builder checks, is left to Lark (issue 29: Lark's parse of
+# every line was 37 s of a 16 MB record, and is about 40 µs a line).
+# tests/test_line_readers.py compares both readings.
+
+_W = r"[ \t]*"  # (blanks between two tokens, which the grammar ignores)
+_POINT = r"(?:[0-9]+(?![0-9])|(?i:bar|off))"  # (a number is all its digits, as INT)
+_TIME = rf"{_W}(?:[0-9]+{_W})?:"  # (a timestamp, maybe empty, and its colon)
+_COLOR = r"([WwBb-])"
+_FAST_LINE = re.compile(
+    rf"{_W}(?:(?i:(roll)){_W}:{_W}{_COLOR}{_W}:{_TIME}{_W}([1-6])[ \t]+([1-6])"
+    rf"|(?i:(move)){_W}:{_W}{_COLOR}{_W}:{_TIME}((?:{_W}{_POINT}{_W}[/-]{_W}{_POINT})*)"
+    rf"|(?i:(double|take|drop|accept|reject)){_W}:{_W}{_COLOR}{_W}:?{_W}(?:[0-9]+)?"
+    rf"|(?i:(resign)){_W}:{_W}{_COLOR}{_W}:{_TIME}{_W}([0-9]{{1,3}})(?![0-9])"
+    rf"|(?i:(game)){_W}:"
+    rf"|(?i:(length)){_W}:{_W}(?:([0-9]{{1,3}})(?![0-9])|((?i:unlimited|money))))"
+    r"[ \t]*(?:\r?\n)?\Z"
+    # (lines whose text runs to the line end: TEXT and COMMENT take a CR)
+    rf"|{_W}(?:(?i:(player|rank)){_W}:{_W}{_COLOR}{_W}:{_W}([^ \t\n][^\n]*)?|(#[^\n]*)"
+    rf"|(?i:(location|rule)){_W}:{_W}([^ \t\n][^\n]*)?)\n?\Z"
+)
+_FAST_STEP = re.compile(r"([0-9]+|(?i:bar|off))[ \t]*[/-][ \t]*([0-9]+|(?i:bar|off))")
+_FAST_POINTS = {"bar": -1, "off": -2, **{str(n): n for n in range(1, 25)}}
+_FAST_COLORS = {"W": 0, "w": 0, "B": 1, "b": 1, "-": None}
+_FAST_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
+
+
+def _fast_line(source: str, start: int, end: int, line: int) -> Any:
+    """Line ``line`` (``source[start:end]``) as _GmdBuilder makes it (a _Line or
+    ``NOTHING``), or ``None`` when it is not one of the lines read here (see above)."""
+    m = _FAST_LINE.match(source, start, end)
+    if m is None:
+        return None
+    if m[1] is not None:
+        return _at(m, "roll", start, line, 2, _FAST_COLORS[m[2]], _FAST_DICE[m[3] + m[4]])
+    if m[5] is not None:
+        steps = _fast_steps(m[7])
+        if steps is None:
+            return None
+        at = m.start(7)
+        values = tuple([(a, b, at + offset) for a, b, offset in steps])
+        return _at(m, "move", start, line, 6, _FAST_COLORS[m[6]], values)
+    if m[8] is not None:  # double, take, drop, accept, reject
+        return _at(m, m[8].lower(), start, line, 9, _FAST_COLORS[m[9]])
+    if m[10] is not None:
+        if not int(m[12]):
+            return None  # (no points offered: the builder refuses it)
+        return _at(m, "resign", start, line, 11, _FAST_COLORS[m[11]], (int(m[12]),))
+    if m[13] is not None:
+        return _at(m, "game", start, line, 13)
+    if m[14] is not None:
+        if m[15] is None:  # unlimited, money
+            return _at(m, "length", start, line, 16, None, (0,))
+        return _at(m, "length", start, line, 15, None, (int(m[15]),))
+    if m[17] is not None:
+        text = "" if m[19] is None else m[19].strip()
+        return _at(m, m[17].lower(), start, line, 18, _FAST_COLORS[m[18]], (text,))
+    if m[20] is not None:
+        return _at(m, "comment", start, line, 20, None, (m[20][1:].strip(),))
+    if m[22] is None:
+        return NOTHING  # (a Location or Rule line without its text)
+    return _at(m, m[21].lower(), start, line, 22, None, (m[22].strip(),))
+
+
+def _at(
+    m: re.Match[str],
+    kind: str,
+    start: int,
+    line: int,
+    group: int,
+    color: int | None = None,
+    values: tuple[Any, ...] = (),
+) -> _Line:
+    """The _Line of ``kind`` (line ``line``, which starts at ``start``) whose token is
+    group ``group`` of ``m``."""
+    pos = m.start(group)
+    return _Line(kind, line, pos - start + 1, pos, color, values)
+
+
+_fast_steps = step_reader(_FAST_STEP, _FAST_POINTS)
+"""The steps of a move as written (`` 8/4 6/4``), with their offsets in the text."""
 
 
 # ---------------------------------------------------------------------------- match
@@ -248,13 +353,13 @@ class _GameState:
     actions: list[Action] = field(default_factory=list)
     result: Result | None = None
     cube: int = 1
-    roll: tuple[int | None, tuple[int, int], Token] | None = None
+    roll: tuple[int | None, tuple[int, int], tuple[int, int]] | None = None  # (its place)
     resign: tuple[int, int] | None = None
     line: int = 0
     column: int = 0
 
 
-class _Assembler(SourceText):
+class _Assembler(LineAssembler):
     """Turns the lines into a Match (the module docstring says how).
 
     With a list of ``faults``, an action line that cannot be one (a move without a roll,
@@ -267,19 +372,20 @@ class _Assembler(SourceText):
         super().__init__(source, source_name)
         self.faults = faults
         self.after_lost = False  # the line before the one being read could not be read
+        self.made: dict[tuple[Any, ...], Play] = {}  # the plays made, by colour and steps
 
-    def match(self, lines: list[_Line]) -> Match:
+    def match(self, lines: Iterable[_Line], lost: LostGameLines) -> Match:
+        """The match of ``lines``; ``lost`` has the lines that could not be read."""
         names = ["", ""]
         tags: list[tuple[str, str]] = []
         comments: list[str] = []
         length = 0
         crawford = False
         games: list[_GameState] = []
-        lost = LostGameLines(self.source, self.faults, _GAME_LINE)
         failed = False  # the line before could not be used
         for line in lines:
             kind = line.kind
-            for fault in lost.before(line.token.line or 0):
+            for fault in lost.before(line.line):
                 # a Game: line that could not be read starts its game all the same
                 if games:
                     self.finish(games[-1])
@@ -318,12 +424,12 @@ class _Assembler(SourceText):
                     # its set-up cannot be read: the game is kept, not replayed (the
                     # verifier leaves the actions after an unread line unverified)
                     keep_fault(self.faults, err)
-                    games.append(_GameState(line=line.token.line or 0, column=1))
+                    games.append(_GameState(line=line.line, column=1))
             else:
                 try:
                     if not games:
                         msg = f"'{kind.capitalize()}' before the first 'Game:' line"
-                        raise self._fail(msg, line.token)
+                        raise self._fail_at(msg, line.pos, line)
                     self.action(games[-1], line)
                 except NotationError as err:
                     keep_fault(self.faults, err)
@@ -374,27 +480,27 @@ class _Assembler(SourceText):
         return out
 
     def new_game(self, line: _Line) -> _GameState:
-        state = _GameState(line=line.token.line or 0, column=line.token.column or 0)
-        setups = {name: (token, values) for name, token, values in line.values}
+        state = _GameState(line=line.line, column=line.column)
+        setups = {name: (pos, values) for name, pos, values in line.values}
         if "scores" in setups:
-            token, values = setups["scores"]
+            pos, values = setups["scores"]
             if len(values) != 2 or min(values) < 0:
-                raise self._fail("Scores{} needs two numbers", token)
+                raise self._fail_at("Scores{} needs two numbers", pos, line)
             state.score = (values[0], values[1])
         cube = 1
         if "cube" in setups:
-            token, values = setups["cube"]
+            pos, values = setups["cube"]
             if len(values) != 1 or values[0] < 1 or values[0] & (values[0] - 1):
-                raise self._fail("Cube{} needs one power of two", token)
+                raise self._fail_at("Cube{} needs one power of two", pos, line)
             cube = values[0]
         state.cube = cube
         if "points" in setups or cube > 1:
-            state.setup = self.setup(setups, cube)
+            state.setup = self.setup(setups, cube, line)
         return state
 
-    def setup(self, setups: dict[str, tuple[Token, tuple[int, ...]]], cube: int) -> str:
+    def setup(self, setups: dict[str, tuple[int, tuple[int, ...]]], cube: int, line: _Line) -> str:
         """XG's ``Set Pos`` text: index i is White's point i (25 its bar, 0 Black's bar)."""
-        token, values = setups.get("points", (Token("POINTS", ""), ()))
+        pos, values = setups.get("points", (0, ()))
         if not values:  # the standard start with a turned cube
             values = (
                 0,
@@ -425,7 +531,7 @@ class _Assembler(SourceText):
                 0,
             )
         if len(values) != 26:
-            raise self._fail(f"Points{{}} needs 26 numbers, not {len(values)}", token)
+            raise self._fail_at(f"Points{{}} needs 26 numbers, not {len(values)}", pos, line)
         cells = [0] * 26
         for i in range(1, 25):
             cells[i] = values[i]
@@ -437,13 +543,15 @@ class _Assembler(SourceText):
         letters = []
         for count in cells:
             if abs(count) > 15:
-                raise self._fail(f"Points{{}} puts {abs(count)} checkers on one point", token)
+                raise self._fail_at(
+                    f"Points{{}} puts {abs(count)} checkers on one point", pos, line
+                )
             letters.append(
                 "-" if not count else chr((ord("A") if count > 0 else ord("a")) + abs(count) - 1)
             )
         owner = 0
         if cube > 1:
-            may = setups.get("may-double", (token, (1, 1)))[1]
+            may = setups.get("may-double", (pos, (1, 1)))[1]
             if len(may) == 2 and may[0] != may[1]:
                 owner = -1 if may[0] else 1  # only player 0 may double: player 0 owns it
         exponent = cube.bit_length() - 1
@@ -451,17 +559,21 @@ class _Assembler(SourceText):
 
     def action(self, game: _GameState, line: _Line) -> None:
         if game.result is not None:
-            raise self._fail(f"'{line.kind.capitalize()}' after the game has ended", line.token)
+            raise self._fail_at(
+                f"'{line.kind.capitalize()}' after the game has ended", line.pos, line
+            )
         color = line.color
-        where: dict[str, Any] = {"line": line.token.line or 0, "column": line.token.column or 0}
+        where: dict[str, Any] = {"line": line.line, "column": line.column}
         if line.kind == "roll":
             self.pending_roll(game)
             if color is None and line.values[0] == line.values[1]:
                 return  # an opening double is rerolled
-            game.roll = (color, (line.values[0], line.values[1]), line.token)
+            game.roll = (color, line.values, (line.line, line.column))  # (values: the dice)
             return
         if color is None:
-            raise self._fail(f"'{line.kind.capitalize()}' needs a colour, W or B", line.token)
+            raise self._fail_at(
+                f"'{line.kind.capitalize()}' needs a colour, W or B", line.pos, line
+            )
         if line.kind == "move":
             dice: tuple[int, int] | None = None
             if game.roll is not None and game.roll[0] in (None, color):
@@ -470,7 +582,7 @@ class _Assembler(SourceText):
             if dice is None and self.after_lost:
                 return  # its roll was on the line before, which could not be read
             if dice is None:
-                raise self._fail("a move without a roll before it", line.token)
+                raise self._fail_at("a move without a roll before it", line.pos, line)
             game.actions.append(Move(color, dice, self.play(color, line), **where))
             return
         if line.kind in ("double", "take", "drop"):
@@ -498,18 +610,24 @@ class _Assembler(SourceText):
     def pending_roll(self, game: _GameState) -> None:
         """A roll that no move follows: a move whose play is unknown."""
         if game.roll is not None and game.roll[0] is not None:
-            color, dice, token = game.roll
+            color, dice, (at, column) = game.roll
             assert color is not None
-            game.actions.append(
-                Move(color, dice, None, line=token.line or 0, column=token.column or 0)
-            )
+            game.actions.append(Move(color, dice, None, line=at, column=column))
         game.roll = None
 
     def play(self, color: int, line: _Line) -> Play:
-        steps = []
+        """The play of a move line, one :class:`Play` for every move written alike."""
         if line.values:
-            first = line.values[0][2].start_pos or 0
+            first = line.values[0][2]
             check_play_steps(len(line.values), self.source, first, self.source_name)
+        key = (color, *[(src, dst) for src, dst, _pos in line.values])
+        play = self.made.get(key)
+        if play is None:
+            play = self.made[key] = self._play(color, line)
+        return play
+
+    def _play(self, color: int, line: _Line) -> Play:
+        steps = []
         for src, dst, _token in line.values:
             a = BAR if src == -1 else OFF if src == -2 else src
             b = BAR if dst == -1 else OFF if dst == -2 else dst

@@ -55,16 +55,24 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
 from lark import Token, v_args
 
-from bgkit._grammars import SourceText, SourceTransformer
+from bgkit._grammars import SourceTransformer
 from bgkit.errors import NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import LostGameLines, keep_fault, parse_lines
-from bgkit.limits import check_names, check_play_steps
+from bgkit.formats._by_lines import (
+    LineAssembler,
+    LostGameLines,
+    keep_fault,
+    no_fast_line,
+    read_lines,
+    step_reader,
+)
+from bgkit.limits import active, check_play_steps
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
 
@@ -123,21 +131,31 @@ def parse_javafibs(text: str, *, source_name: str | None = None, strict: bool = 
     """
     source = text[1:] if text.startswith("\ufeff") else text
     builder = _Builder(source, source_name)
-    lines, faults = parse_lines(
-        "javafibs", source, builder, "JavaFIBS record", source_name, strict=strict
+    fast = _fast_line if active().max_integer_digits >= 4 else no_fast_line
+    reading = read_lines(
+        "javafibs", source, builder, "JavaFIBS record", source_name, fast, strict=strict
     )
-    match = _Assembler(source, source_name, None if strict else faults).match(lines)
-    check_names(match.players, source, source_name)
-    if faults:
-        match = replace(match, read_errors=tuple(sorted(faults, key=lambda f: f.line)))
-    return match
+    return _Assembler(source, source_name, None if strict else []).assemble(
+        reading, _GAME_START_LINE
+    )
 
 
 @dataclass(slots=True)
 class _Line:
+    """One line: its kind, the player's name as written (the first score entry on a score
+    line) and its place (line, column, offset), and its values (a move's: ``(from, to,
+    offset)`` per step)."""
+
     kind: str
-    name: Token
+    name: str
+    line: int
+    column: int
+    pos: int
     values: tuple[Any, ...] = ()
+
+
+def _line(kind: str, name: Token, values: tuple[Any, ...] = ()) -> _Line:
+    return _Line(kind, str(name), name.line or 0, name.column or 0, name.start_pos or 0, values)
 
 
 @v_args(inline=True)
@@ -152,7 +170,7 @@ class _Builder(SourceTransformer[list[_Line]]):
         dice = (self._int(d1), self._int(d2))
         if not all(1 <= d <= 6 for d in dice):
             raise self._fail(f"dice must be 1-6: {dice[0]} {dice[1]}", d1)
-        return _Line(kind, name, dice)
+        return _line(kind, name, dice)
 
     def roll(self, name: Token, d1: Token, d2: Token) -> _Line:
         return self._dice("roll", name, d1, d2)
@@ -172,53 +190,137 @@ class _Builder(SourceTransformer[list[_Line]]):
     def off(self, token: Token) -> tuple[int, Token]:
         return (OFF, token)
 
-    def movement(self, src: tuple[int, Token], dst: tuple[int, Token]) -> tuple[int, int, Token]:
-        return (src[0], dst[0], src[1])
+    def movement(self, src: tuple[int, Token], dst: tuple[int, Token]) -> tuple[int, int, int]:
+        return (src[0], dst[0], src[1].start_pos or 0)
 
-    def move(self, name: Token, *steps: tuple[int, int, Token]) -> _Line:
+    def move(self, name: Token, *steps: tuple[int, int, int]) -> _Line:
         if len(steps) > 4:
-            raise self._fail("a move has at most four steps", steps[4][2])
-        return _Line("move", name, steps)
+            raise NotationError(
+                "a move has at most four steps",
+                self.source,
+                steps[4][2],
+                source_name=self.source_name,
+            )
+        return _line("move", name, steps)
 
     def cannot_move(self, name: Token) -> _Line:
-        return _Line("move", name, ())
+        return _line("move", name, ())
 
     def double(self, name: Token) -> _Line:
-        return _Line("double", name)
+        return _line("double", name)
 
     def take(self, name: Token) -> _Line:
-        return _Line("take", name)
+        return _line("take", name)
 
     def drop(self, name: Token) -> _Line:
-        return _Line("drop", name)
+        return _line("drop", name)
 
     def reject(self, name: Token) -> _Line:
-        return _Line("reject", name)
+        return _line("reject", name)
 
     def resign(self, name: Token, value: Token) -> _Line:
-        return _Line("resign", name, (self._int(value),))
+        return _line("resign", name, (self._int(value),))
 
     def game_won(self, name: Token, value: Token) -> _Line:
-        return _Line("game_won", name, (self._int(value),))
+        return _line("game_won", name, (self._int(value),))
 
     def match_won(self, name: Token, value: Token) -> _Line:
-        return _Line("match_won", name, (self._int(value),))
+        return _line("match_won", name, (self._int(value),))
 
     def match_start(self, name: Token, value: Token) -> _Line:
-        return _Line("match_start", name, (self._int(value),))
+        return _line("match_start", name, (self._int(value),))
 
     def game_start(self, name: Token) -> _Line:
-        return _Line("game_start", name)
+        return _line("game_start", name)
 
     def players(self, name: Token, other: Token) -> _Line:
-        return _Line("players", name, (str(other).strip(),))
+        return _line("players", name, (str(other).strip(),))
 
     def score(self, first: Token, second: Token) -> _Line:
         entries = []
         for token in (first, second):
             who, _, points = str(token).strip().rpartition("-")
             entries.append((who.strip(), self._int(Token("INT", points))))
-        return _Line("score", first, tuple(entries))
+        return _line("score", first, tuple(entries))
+
+
+# ---------------------------------------------------------------------------- fast path
+# Every code's line, with blanks as the grammar reads them, is read here without Lark,
+# each as _Builder makes it of the grammar's parse (the same _Line); any other line, or
+# one that breaks a rule the builder checks, is left to Lark (issue 29: Lark's parse of
+# every line was most of the 36 s a 16 MB record took, and is about 40 µs a line).
+# tests/test_line_readers.py compares both readings.
+
+_W = r"[ \t]*"  # (blanks between two tokens, which the grammar ignores)
+_NAME = r"([^:\s][^:\r\n]*)"
+_POINT = r"(?:[0-9]+(?![0-9])|(?i:bar|off))"  # (a number is all its digits, as INT)
+_SCORE = r"([^:\s][^:\r\n]*-[0-9]+)"
+_FAST_LINE = re.compile(
+    rf"{_W}(?:(0|11):{_W}{_NAME}:{_W}([1-6])[ \t]+([1-6])"
+    rf"|1:{_W}{_NAME}:((?:{_W}{_POINT}{_W}-{_W}{_POINT})+)"
+    rf"|(15|2|4|5|12|13):{_W}{_NAME}:"
+    rf"|([3789]):{_W}{_NAME}:{_W}([0-9]{{1,4}})(?![0-9])"
+    rf"|6:{_W}{_NAME}:{_W}{_NAME}"
+    rf"|14:{_W}{_SCORE}{_W}:{_W}{_SCORE})[ \t]*(?:\r?\n)?\Z"
+)
+_FAST_STEP = re.compile(r"([0-9]+|(?i:bar|off))[ \t]*-[ \t]*([0-9]+|(?i:bar|off))")
+_FAST_POINTS = {"bar": BAR, "off": OFF, **{str(n): n for n in range(1, 25)}}
+_FAST_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
+_FAST_KINDS = {
+    "15": "move",
+    "2": "double",
+    "4": "take",
+    "5": "drop",
+    "12": "reject",
+    "13": "game_start",
+    "3": "resign",
+    "7": "game_won",
+    "8": "match_start",
+    "9": "match_won",
+}
+
+
+def _fast_line(source: str, start: int, end: int, line: int) -> _Line | None:
+    """Line ``line`` (``source[start:end]``) as _Builder makes it, or ``None`` when it is
+    not one of the lines read here (see above)."""
+    m = _FAST_LINE.match(source, start, end)
+    if m is None:
+        return None
+    if m[1] is not None:  # a roll or the opening roll
+        return _named(m, "roll", start, line, 2, _FAST_DICE[m[3] + m[4]])
+    if m[5] is not None:  # a move
+        steps = _fast_steps(m[6])
+        if steps is None:
+            return None
+        at = m.start(6)
+        values = tuple([(a, b, at + offset) for a, b, offset in steps])
+        return _named(m, "move", start, line, 5, values)
+    if m[7] is not None:  # a line of a code and a name
+        return _named(m, _FAST_KINDS[m[7]], start, line, 8)
+    if m[9] is not None:  # a code, a name and a number
+        return _named(m, _FAST_KINDS[m[9]], start, line, 10, (int(m[11]),))
+    if m[12] is not None:  # the players of a game
+        return _named(m, "players", start, line, 12, (m[13].strip(),))
+    entries = []
+    for entry in (m[14], m[15]):
+        who, _, points = entry.strip().rpartition("-")
+        if len(points) > 3:
+            return None  # (a limit on its digits: the builder checks it)
+        entries.append((who.strip(), int(points)))
+    return _named(m, "score", start, line, 14, tuple(entries))
+
+
+def _named(
+    m: re.Match[str], kind: str, start: int, line: int, group: int, values: tuple[Any, ...] = ()
+) -> _Line:
+    """The _Line of ``kind`` (line ``line``, which starts at ``start``) whose token, the
+    player's name, is group ``group`` of ``m``."""
+    pos = m.start(group)
+    return _Line(kind, m[group], line, pos - start + 1, pos, values)
+
+
+_fast_steps = step_reader(_FAST_STEP, _FAST_POINTS)
+"""The steps of a move as written (``17-21 19-21``), with their offsets in the text."""
 
 
 @dataclass(slots=True)
@@ -230,7 +332,7 @@ class _GameState:
     line: int = 0
 
 
-class _Assembler(SourceText):
+class _Assembler(LineAssembler):
     """Turns the lines into a Match. With a list of ``faults``, an action line that cannot
     be one (a move without a roll, an action before the first game...) is recorded there
     and left out, instead of raised."""
@@ -241,39 +343,45 @@ class _Assembler(SourceText):
         super().__init__(source, source_name)
         self.opponent = ""
         self.faults = faults
-        self.moves: list[tuple[_GameState, int, _Line]] = []  # the moves, played at the end
+        # the moves whose plays are not yet made (see plays): those of the games so far,
+        # made when the next game starts (at the end with a strict reading, which raises
+        # at the first line that cannot be read as a whole reading finds it)
+        self.moves: list[tuple[_GameState, int, _Line]] = []
+        self.made: dict[tuple[Any, ...], Play] = {}  # the plays made, by direction and steps
         self.after_lost = False  # the line before the one being read could not be read
 
-    def player(self, name: Token) -> int:
-        who = str(name).strip()
+    def player(self, line: _Line) -> int:
+        who = line.name.strip()
         if who == "You":
             return 0
         if who == self.opponent:
             return 1
-        raise self._fail(
-            f"{who!r} is neither 'You' nor the opponent {self.opponent!r} of the '8:' line", name
+        raise self._fail_at(
+            f"{who!r} is neither 'You' nor the opponent {self.opponent!r} of the '8:' line",
+            line.pos,
+            line,
         )
 
-    def match(self, lines: list[_Line]) -> Match:
+    def match(self, lines: Iterable[_Line], lost: LostGameLines) -> Match:
+        """The match of ``lines``; ``lost`` has the lines that could not be read."""
         you = "You"
         length = 0
         games: list[_GameState] = []
-        lost = LostGameLines(self.source, self.faults, _GAME_START_LINE)
         failed = False  # the line before could not be used
         for line in lines:
             kind = line.kind
-            for fault in lost.before(line.name.line or 0):
-                games.append(_GameState(line=fault.line))  # a '13:' line that is unread
+            for fault in lost.before(line.line):
+                self.start(games, _GameState(line=fault.line))  # a '13:' line that is unread
             self.after_lost = lost.pending is not None or failed
             failed = False
             if kind in _ACTION_KINDS and lost.pending is not None:
                 if not games or games[-1].result is not None:
                     # actions after a game's end (or before any game) and a line that
                     # could not be read before them: that line was their '13:' line
-                    games.append(_GameState(line=lost.pending.line))
+                    self.start(games, _GameState(line=lost.pending.line))
                 lost.pending = None
             if kind == "match_start":
-                self.opponent = str(line.name).strip()
+                self.opponent = line.name.strip()
                 length = 0 if line.values[0] >= _UNLIMITED else line.values[0]
                 continue
             if kind == "score":
@@ -285,16 +393,18 @@ class _Assembler(SourceText):
                 continue
             if kind == "game_start":
                 lost.pending = None
-                games.append(_GameState(line=line.name.line or 0))
-                if self.opponent and str(line.name).strip() != self.opponent:
+                self.start(games, _GameState(line=line.line))
+                if self.opponent and line.name.strip() != self.opponent:
                     # (the game is kept, and left unverified after its unread line)
-                    err = self._fail(f"the game is against {self.opponent!r}", line.name)
+                    err = self._fail_at(f"the game is against {self.opponent!r}", line.pos, line)
                     keep_fault(self.faults, err)
                 continue
             try:
                 if not games:
-                    raise self._fail("an action before the first game ('13:' line)", line.name)
-                self.action(games[-1], line, self.player(line.name))
+                    raise self._fail_at(
+                        "an action before the first game ('13:' line)", line.pos, line
+                    )
+                self.action(games[-1], line, self.player(line))
             except NotationError as err:
                 keep_fault(self.faults, err)
                 failed = True
@@ -317,24 +427,28 @@ class _Assembler(SourceText):
 
     def action(self, game: _GameState, line: _Line, who: int) -> None:
         kind = line.kind
-        where: dict[str, Any] = {"line": line.name.line or 0, "column": line.name.column or 0}
+        where: dict[str, Any] = {"line": line.line, "column": line.column}
         if kind == "match_won":
             if game.result is None or game.result.winner != who:
-                raise self._fail("the match is won by the winner of its last game", line.name)
+                raise self._fail_at(
+                    "the match is won by the winner of its last game", line.pos, line
+                )
             r = game.result
             game.result = Result(r.winner, r.points, True, line=r.line)
             return
         if game.result is not None and kind != "game_won":
-            raise self._fail("an action after the game has ended", line.name)
+            raise self._fail_at("an action after the game has ended", line.pos, line)
         if kind == "roll":
             game.roll = (who, line.values)
         elif kind == "move":
             if game.roll is None or game.roll[0] != who:
                 if self.after_lost:
                     return  # its roll was on the line before, which could not be read
-                raise self._fail("a move without a roll of the same player before it", line.name)
+                raise self._fail_at(
+                    "a move without a roll of the same player before it", line.pos, line
+                )
             self.moves.append((game, len(game.actions), line))  # (its play: see plays)
-            game.actions.append(Move(who, game.roll[1], Play(), **where))
+            game.actions.append(Move(who, game.roll[1], _NO_PLAY, **where))
             game.roll = None
         elif kind == "double":
             game.cube *= 2
@@ -347,6 +461,13 @@ class _Assembler(SourceText):
             game.result = Result(who, line.values[0], line=where["line"], column=where["column"])
         # resign / reject: a resignation shows in the result ('7:') that follows
 
+    def start(self, games: list[_GameState], game: _GameState) -> None:
+        """Start ``game``: the plays of the games before it are made (and their lines let
+        go), unless the reading is strict."""
+        if self.faults is not None:
+            self.plays()
+        games.append(game)
+
     def plays(self) -> None:
         """Each move's play in the mover's numbers. Which way a player goes in a game is
         what most of the game's moves say (the player's, and the opponent's turned round:
@@ -356,12 +477,12 @@ class _Assembler(SourceText):
         for game, _index, line in self.moves:
             total = sum(_vote(src, dst) for src, dst, _token in line.values)
             if total:
-                for who in (str(line.name).strip(), ""):
+                for who in (line.name.strip(), ""):
                     key = (id(game), who)
                     votes[key] = votes.get(key, 0) + (1 if total > 0 else -1)
         lost: list[tuple[_GameState, int]] = []
         for game, index, line in self.moves:
-            key = (id(game), str(line.name).strip())
+            key = (id(game), line.name.strip())
             mine = votes.get(key, 0)
             lean = mine - (votes.get((id(game), ""), 0) - mine)  # (theirs turned round)
             try:
@@ -373,6 +494,7 @@ class _Assembler(SourceText):
                 lost.append((game, index))
         for game, index in reversed(lost):
             del game.actions[index]
+        self.moves = []
 
     def play(self, line: _Line, lean: int) -> Play:
         """The play of a move line, up (the other side's numbers, turned round) when
@@ -380,20 +502,25 @@ class _Assembler(SourceText):
         if lean == 0:
             lean = sum(_vote(src, dst) for src, dst, _token in line.values)
             if lean == 0 and any(_vote(src, dst) for src, dst, _token in line.values):
-                token = line.values[-1][2]
-                raise self._fail("the steps of one move go in both directions", token)
+                pos = line.values[-1][2]
+                raise self._fail_at("the steps of one move go in both directions", pos, line)
         up = lean > 0
         if line.values:
-            first = line.values[0][2].start_pos or 0
+            first = line.values[0][2]
             check_play_steps(len(line.values), self.source, first, self.source_name)
-        steps = []
-        for src, dst, _token in line.values:
-            a = src if src in (BAR, OFF) or not up else 25 - src
-            b = dst if dst in (BAR, OFF) or not up else 25 - dst
-            steps.append(Step(a, b))
-        return Play(steps)
+        key = (up, *[(src, dst) for src, dst, _pos in line.values])
+        play = self.made.get(key)
+        if play is None:  # (one Play for every move written alike)
+            steps = []
+            for src, dst, _pos in line.values:
+                a = src if src in (BAR, OFF) or not up else 25 - src
+                b = dst if dst in (BAR, OFF) or not up else 25 - dst
+                steps.append(Step(a, b))
+            play = self.made[key] = Play(steps)
+        return play
 
 
+_NO_PLAY = Play()  # (a move's play until plays makes it)
 _ACTION_KINDS = frozenset({"roll", "move", "double", "take", "drop", "resign", "reject"})
 _GAME_START_LINE = re.compile(r"[ \t]*13:")
 
