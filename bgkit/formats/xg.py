@@ -265,7 +265,9 @@ def parse_xg_record(data: bytes, *, source_name: str | None = None) -> XgRecord:
 class _Bytes:
     """Checked little-endian reads: every problem is a NotationError at a byte offset."""
 
-    def __init__(self, data: bytes, source_name: str | None, base: int = 0, what: str = "") -> None:
+    def __init__(
+        self, data: bytes | memoryview, source_name: str | None, base: int = 0, what: str = ""
+    ) -> None:
         self.data = data
         self.source_name = source_name
         self.base = base  # offset of data[0] in the file, for messages
@@ -550,9 +552,10 @@ class _Reader:
                 0,
                 self.source_name,
             )
+        view = memoryview(body)  # (slices of a view: no copy of a 64 MiB match file)
         return [
             _Bytes(
-                body[n * _RECORD_SIZE : (n + 1) * _RECORD_SIZE],
+                view[n * _RECORD_SIZE : (n + 1) * _RECORD_SIZE],
                 self.source_name,
                 0,
                 f"record {n + 1} of 'temp.xg'",
