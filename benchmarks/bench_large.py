@@ -145,14 +145,16 @@ XG_SOURCE = ROOT / "data" / "real" / "xg" / "kevung__gbf__test.xg"
 XG_RECORD = 2560  # temp.xg is a sequence of such records (bgkit/formats/xg.py)
 
 
-def xg_session(size: int, inflated: int) -> bytes:
+def xg_session(size: int, inflated: int, *, stored: bool = False) -> bytes:
     """An ``.xg`` money session whose match file (``temp.xg``) inflates to at most
     ``inflated`` bytes, with its archive's other files: :data:`XG_SOURCE`'s games (their
     records as XG wrote them, analysis included) over and over, each game's header and
     footer given the running score and its number, the match header made money play
     without Jacoby (so that it verifies clean), re-packed as XG's ZLibArchive (files,
     then an uncompressed registry and the trailer, CRCs recomputed). bgkit has no XG
-    writer: this one knows only what the reader reads."""
+    writer: this one knows only what the reader reads. ``stored``: the files are stored
+    as they are, not deflated (XG's archive allows either), so that the file is as large
+    as what it holds."""
     import struct
     import zlib
 
@@ -166,11 +168,11 @@ def xg_session(size: int, inflated: int) -> bytes:
     entries = []
     for i in range(count):
         name = registry[i * 532 + 1 : i * 532 + 1 + registry[i * 532]].decode("latin-1")
-        _osize, csize, offset, _fcrc, stored, level = struct.unpack_from(
+        _osize, csize, offset, _fcrc, kept, level = struct.unpack_from(
             "<iiiIBB", registry, i * 532 + 512
         )
         raw = data[start + offset : start + offset + csize]
-        entries.append((i, name, raw if stored else zlib.decompress(raw), level))
+        entries.append((i, name, raw if kept else zlib.decompress(raw), level))
     files = {name: body for _, name, body, _ in entries}
     body = files["temp.xg"]
     records = [body[n : n + XG_RECORD] for n in range(0, len(body), XG_RECORD)]
@@ -211,7 +213,7 @@ def xg_session(size: int, inflated: int) -> bytes:
     files["temp.xg"] = b"".join(out)
     archive, table = b"", b""
     for _, name, _, level in entries:
-        packed = zlib.compress(files[name], 9)
+        packed = files[name] if stored else zlib.compress(files[name], 9)
         table += bytes([len(name)]) + name.encode("latin-1").ljust(255, b"\0")
         table += b"\0" * 256 + struct.pack(
             "<iiiIBB",
@@ -219,7 +221,7 @@ def xg_session(size: int, inflated: int) -> bytes:
             len(packed),
             len(archive),
             zlib.crc32(files[name]),
-            0,
+            stored,
             level,
         )
         table += b"\0" * (532 - len(table) % 532 if len(table) % 532 else 0)
@@ -253,7 +255,8 @@ def records(games: int, fmt: str) -> bytes:
 def make(fmt: str, size: int, folder: Path) -> Path:
     """A record of ``fmt`` of at most ``size`` bytes, as close under it as whole games
     allow (the number of games is scaled from a small record, then trimmed); for OGXM,
-    the largest its codec writes (:func:`ogxm_session`)."""
+    the largest its codec writes (:func:`ogxm_session`); for XG, one whose match file
+    inflates to the limit (:func:`xg_session`; stored, not deflated, from 64 MiB on)."""
     path = folder / f"max_{size}.{fmt}"
     if path.exists() and path.stat().st_size <= size:
         return path
@@ -263,7 +266,11 @@ def make(fmt: str, size: int, folder: Path) -> Path:
     if fmt == "xg":
         from bgkit.limits import DEFAULT_LIMITS
 
-        path.write_bytes(xg_session(size, DEFAULT_LIMITS.max_inflated_bytes))
+        inflated = DEFAULT_LIMITS.with_max_size(size).max_inflated_bytes
+        if size >= inflated:  # a file as large as the limits allow: its files stored
+            path.write_bytes(xg_session(size, size - (1 << 16), stored=True))
+        else:
+            path.write_bytes(xg_session(size, inflated))
         return path
     probe = len(records(200, fmt)) / 200
     games = int(size / probe)

@@ -356,7 +356,7 @@ def _archive(data: bytes, source_name: str | None) -> dict[str, bytes]:
             end,
             source_name,
         )
-    if zlib.crc32(data[start:end]) != crc:
+    if zlib.crc32(memoryview(data)[start:end]) != crc:
         raise _error("the archive fails its CRC check: the file is damaged", start, source_name)
     registry = data[end - registry_size : end]
     if compressed:
