@@ -1,17 +1,21 @@
 """What a maximal record costs: ``bgkit verify`` of a file just under the size limit.
 
-    python benchmarks/bench_large.py [--formats mat,sgf,json,gmd,javafibs] [--size 16M]
+    python benchmarks/bench_large.py [--formats mat,sgf,json,gmd,javafibs,ogxm,xg]
+                                     [--size 16M]
                                      [--repeat 1] [--folder DIR] [--keep]
 
 For each format, writes a valid record of ``--size`` bytes at most (default: the default
 ``max_file_bytes``): a money session of the sample's games over and over
 (``data/sample.mat``: every game headed 0-0, so that it verifies clean), or for GMD and
 JavaFIBS, which bgkit does not write, of the real 7-point record's games in its writer's
-own lines (:func:`real_session`). Runs ``bgkit verify -q -j 1`` on it as a whole process
-(``--max-size`` raised to the file when needed). Prints, per format, the file's size,
-games and actions, the wall and CPU seconds (user + system, from ``wait4``), the CPU
-time per action and per byte, and the peak resident memory of the process
-(``ru_maxrss``) and its bytes per byte of record: the README's limits table quotes this.
+own lines (:func:`real_session`). The binary formats are bounded otherwise: OGXM by its
+codec's limits (about 0.6 MB at most, :func:`ogxm_session`), an ``.xg`` by the size its
+match file inflates to (``max_inflated_bytes``, :func:`xg_session`). Runs ``bgkit
+verify -q -j 1`` on it as a whole process (``--max-size`` raised to the file when needed).
+Prints, per format, the file's size, games and actions, the wall and CPU seconds (user +
+system, from ``wait4``), the CPU time per action and per byte, and the peak resident
+memory of the process (``ru_maxrss``) and its bytes per byte of record: the README's
+limits table quotes this.
 Files go to ``--folder`` (default: a temporary folder, removed unless ``--keep``); an
 existing file of the same name and size is reused.
 """
