@@ -192,3 +192,15 @@ def test_the_largest_ogxm_match_costs_what_its_codec_bounds(tmp_path: Path) -> N
     ran = run([*BGKIT, "verify", "-q", "-j", "1", str(path)], seconds=30, memory=GIB)
     assert ran.code == 0, ran.stderr
     assert ran.lines[-1].startswith("1 file(s), 926 game(s), 99071 action(s)"), ran.lines
+
+
+def test_a_commands_peak_memory_is_its_own_not_the_test_process() -> None:
+    """Linux counts in a forked process's peak memory the resident memory of its parent
+    at the fork: measured from pytest's process (hundreds of MB late in a run), the two
+    sizes of the tests above measured alike and their slopes said nothing. ``run``
+    starts the command from a small process of its own."""
+    held = bytearray(400 << 20)
+    held[:: 1 << 12] = b"\1" * len(range(0, len(held), 1 << 12))  # (resident, not reserved)
+    ran = run([sys.executable, "-c", "pass"], seconds=30)
+    assert ran.code == 0 and ran.max_rss < 100 << 20, ran
+    del held
