@@ -245,6 +245,10 @@ def bgkit_sample() -> Match:
 
 
 def dump(match: Match, fmt: str) -> bytes:
+    from bgkit.formats.ogxm_record import dumps_ogxm
+
+    if fmt == "ogxm":  # (at most 4,096 games headed 0-0: see ogxm_session)
+        return dumps_ogxm(match)
     text = {"mat": match.to_mat, "sgf": match.to_sgf, "json": match.to_json}[fmt]()
     return text.encode("utf-8")
 
