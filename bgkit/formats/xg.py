@@ -265,7 +265,9 @@ def parse_xg_record(data: bytes, *, source_name: str | None = None) -> XgRecord:
 class _Bytes:
     """Checked little-endian reads: every problem is a NotationError at a byte offset."""
 
-    def __init__(self, data: bytes, source_name: str | None, base: int = 0, what: str = "") -> None:
+    def __init__(
+        self, data: bytes | memoryview, source_name: str | None, base: int = 0, what: str = ""
+    ) -> None:
         self.data = data
         self.source_name = source_name
         self.base = base  # offset of data[0] in the file, for messages
@@ -354,7 +356,7 @@ def _archive(data: bytes, source_name: str | None) -> dict[str, bytes]:
             end,
             source_name,
         )
-    if zlib.crc32(data[start:end]) != crc:
+    if zlib.crc32(memoryview(data)[start:end]) != crc:
         raise _error("the archive fails its CRC check: the file is damaged", start, source_name)
     registry = data[end - registry_size : end]
     if compressed:
@@ -550,9 +552,10 @@ class _Reader:
                 0,
                 self.source_name,
             )
+        view = memoryview(body)  # (slices of a view: no copy of a 64 MiB match file)
         return [
             _Bytes(
-                body[n * _RECORD_SIZE : (n + 1) * _RECORD_SIZE],
+                view[n * _RECORD_SIZE : (n + 1) * _RECORD_SIZE],
                 self.source_name,
                 0,
                 f"record {n + 1} of 'temp.xg'",
