@@ -26,7 +26,7 @@ from lark.utils import TextSlice
 
 from bgkit._grammars import SourceText, build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
-from bgkit.limits import check_names, check_text
+from bgkit.limits import active, check_names, check_text
 from bgkit.records import Match, ReadError
 
 __all__ = [
@@ -37,6 +37,8 @@ __all__ = [
     "LineReading",
     "LostGameLines",
     "PlacedLine",
+    "fast_dice",
+    "fast_number",
     "keep_fault",
     "line_fault",
     "line_starts",
@@ -352,30 +354,73 @@ def no_fast_line(source: str, start: int, end: int, line: int) -> None:
     return None
 
 
+def fast_number(digits: str) -> int | None:
+    """The number ``digits`` (an optional ``-`` and ASCII digits, as a grammar's ``INT`` or
+    ``SIGNED``) writes, or ``None`` when it has more digits than ``max_integer_digits``
+    (Lark's reading raises the limit). A reader's fast path is taken only under a limit of
+    at least three digits, so that a number of three digits at most is read at once."""
+    if len(digits) > 3 and len(digits.lstrip("-")) > active().max_integer_digits:
+        return None
+    return int(digits)
+
+
+_DICE = {(str(a), str(b)): (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
+
+
+def fast_dice(first: str, second: str) -> tuple[int, int] | None:
+    """The dice ``first`` and ``second`` write (ASCII digits each: ``4``, ``04``), or
+    ``None`` when one is not 1-6 or has more digits than ``max_integer_digits`` (faults
+    that Lark places)."""
+    dice = _DICE.get((first, second))
+    if dice is not None:
+        return dice
+    a, b = fast_number(first), fast_number(second)
+    if a is None or b is None:
+        return None
+    return _DICE.get((str(a), str(b)))
+
+
 def step_reader(
     step: re.Pattern[str], points: dict[str, int]
 ) -> Callable[[str], tuple[tuple[int, int, int], ...] | None]:
     """A fast path's reading of a move's steps: ``steps(text)`` is, for each match of
     ``step`` in ``text`` (its groups 1 and 2 the points as written), ``(from, to, offset
-    in text)`` with the points as ``points`` has them (keys in lower case); ``None`` when
-    a point is not in ``points`` or there are more than four steps (faults that Lark
-    places). Cached for
-    a text of at most 80 characters (records repeat their moves; four steps take at most
-    31 as the writers write them), so that the cache holds little whatever the record."""
+    in text)`` with the points as ``points`` has them (keys in lower case; a number
+    written with zeros before it, ``08``, as its value); ``None`` when a point is not in
+    ``points``, has more digits than ``max_integer_digits`` or there are more than four
+    steps (faults that Lark places). Cached for a text of at most 80 characters (records
+    repeat their moves; four steps take at most 31 as the writers write them), so that
+    the cache holds little whatever the record (the limit on digits, which may change
+    from one reading to the next, is checked outside it)."""
 
-    def read(text: str) -> tuple[tuple[int, int, int], ...] | None:
+    def point(text: str) -> tuple[int | None, int]:
+        """The point ``text`` writes and its digits (0 for ``bar``, ``off``)."""
+        value = points.get(text.lower())
+        if value is not None or not text.startswith("0"):
+            return value, 0
+        return points.get(text.lstrip("0")), len(text)
+
+    def read(text: str) -> tuple[tuple[tuple[int, int, int], ...], int] | None:
         found = []
+        width = 0  # (the most digits of a point)
         for m in step.finditer(text):
-            a, b = points.get(m[1].lower()), points.get(m[2].lower())
+            (a, wide_a), (b, wide_b) = point(m[1]), point(m[2])
             if a is None or b is None:
                 return None
             found.append((a, b, m.start(1)))
-        return tuple(found) if len(found) <= 4 else None
+            width = max(width, wide_a, wide_b)
+        return (tuple(found), width) if len(found) <= 4 else None
 
     cached = functools.lru_cache(maxsize=1 << 12)(read)
 
     def steps(text: str) -> tuple[tuple[int, int, int], ...] | None:
-        return cached(text) if len(text) <= 80 else read(text)
+        got = cached(text) if len(text) <= 80 else read(text)
+        if got is None:
+            return None
+        found, width = got
+        if width > 3 and width > active().max_integer_digits:
+            return None
+        return found
 
     return steps
 
