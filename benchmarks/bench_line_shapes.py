@@ -60,6 +60,7 @@ SHAPES: dict[str, tuple[str, Callable[[str], str] | str]] = {
         "gmd",
         lambda t: re.sub(r"(?m)^(Double:W:)$", "Resign:W:: 00001\nReject:B:\n\\1", t),
     ),
+    "gmd-blank-lines": ("gmd", ""),
     "javafibs-as-written": ("javafibs", lambda t: t),
     "javafibs-padded-points": ("javafibs", _fibs_points),
     "javafibs-padded-dice": (
@@ -74,6 +75,7 @@ SHAPES: dict[str, tuple[str, Callable[[str], str] | str]] = {
         "javafibs",
         lambda t: re.sub(r"(?m)-(\d+)(\r?)$", r"-0000\1\2", re.sub(r"-(\d+):", r"-0000\1:", t)),
     ),
+    "javafibs-blank-lines": ("javafibs", " \r"),
 }
 
 

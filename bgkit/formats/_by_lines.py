@@ -57,6 +57,15 @@ MAX_FAULTS = 1000
 message costs a count over the text before it)."""
 
 
+_BLANK_LINES = re.compile(r"(?:[ \t\r]*\n)+")
+"""A run of blank lines (of blanks and CR: what a line's ``strip()`` empties, as far as
+the grammars' blanks go), which the readers skip at once."""
+
+_GRAMMAR_BLANKS = re.compile(r"[ \t]*(?:\r?\n[ \t]*)*")
+"""What the line-based grammars read as blank before a record's first line (``_NL`` and
+the blanks they ignore)."""
+
+
 def line_starts(source: str) -> list[int]:
     """The offset of each line of ``source``, and ``len(source) + 1`` after the last."""
     starts = [0]
@@ -251,13 +260,21 @@ def read_lines(
     start = 0
     line = 1
     while True:  # the header line: the first that is not blank
+        blanks = _BLANK_LINES.match(source, start)  # (a run of them at once)
+        if blanks is not None and blanks.end() < size:
+            start, line = blanks.end(), line + source.count("\n", start, blanks.end())
         end = source.find("\n", start)
         end = size if end < 0 else end + 1
         if source[start:end].strip() or end >= size:
             break
         start, line = end, line + 1
     try:
-        header = build(builder, parser(name).parse(source[:end]), source)
+        if _GRAMMAR_BLANKS.fullmatch(source, 0, start):  # (read from its own line: Lark
+            # took 6 s over 16 MiB of blank lines before it)
+            tree = parse_slice(parser(name), source, start, end, line, name)
+        else:  # (blanks the grammar refuses: Lark places the fault)
+            tree = parser(name).parse(source[:end])
+        header = build(builder, tree, source)
     except (UnexpectedInput, NotationError):
         return reference()
     faults: list[ReadError] = []
@@ -323,6 +340,12 @@ def _read_after(
     lark: Lark | None = None
     find = source.find
     while start < size:
+        if source[start] in " \t\r\n":  # (a run of blank lines, which Lark skips, at once)
+            blanks = _BLANK_LINES.match(source, start)
+            if blanks is not None:
+                line += source.count("\n", start, blanks.end())
+                start = blanks.end()
+                continue
         end = find("\n", start)
         end = size if end < 0 else end + 1
         if len(faults) >= MAX_FAULTS and source[start:end].strip():
