@@ -205,6 +205,36 @@ def test_the_fast_path_reads_every_line_of_a_record_of_each_valid_shape(
     assert _read_counting_lark(suffix, text, monkeypatch)[1] == []
 
 
+@pytest.mark.parametrize(
+    ("suffix", "head", "double"),
+    [
+        (
+            ".gmd",
+            "GMD-2\nLength: 0\nGame:\nRoll:-:: 4 2\nMove:W:: 8/4 6/4\n",
+            "Double:B:\nTake:W:\n",
+        ),
+        (
+            ".match",
+            "JavaFIBS internal match representation v1.1\n8:Bo:9999\n13:Bo:\n11:You:4 2\n"
+            "1:You:8-4 6-4\n",
+            "2:Bo:\n4:You:\n",
+        ),
+    ],
+)
+def test_a_cube_of_more_digits_than_the_limit_is_refused(
+    suffix: str, head: str, double: str
+) -> None:
+    """Each double doubles a cube the record does not write: 29 doubles make a cube of 9
+    digits, 30 one of 10, refused as a number of 10 digits written is (a 16 MiB record of
+    doubles and takes held gigabytes of cube values, and the process was killed)."""
+    _, parse = READERS[suffix]
+    assert parse(head + double * 29).games[0].actions[-2].value == 1 << 29
+    fast, reference = _both(suffix, head + double * 30 + double, issues=False)
+    assert fast == reference
+    assert fast[0][0] == "error" and "max_integer_digits" in fast[0][2]
+    assert f":{head.count(chr(10)) + 59}:" in fast[0][2]  # (the 30th double's line)
+
+
 @pytest.mark.parametrize("suffix", sorted(READERS))
 def test_runs_of_blank_lines_read_as_the_reference_reads_them(suffix: str) -> None:
     """Blank lines (blanks, CR) are skipped a run at a time (16 MiB of them took 8.6 s

@@ -26,7 +26,7 @@ from lark.utils import TextSlice
 
 from bgkit._grammars import SourceText, build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
-from bgkit.limits import active, check_names, check_text
+from bgkit.limits import active, check_integer, check_names, check_text
 from bgkit.records import Match, ReadError
 
 __all__ = [
@@ -495,6 +495,18 @@ class LineAssembler(SourceText):
 
     def match(self, lines: Iterable[Any], lost: LostGameLines) -> Match:
         raise NotImplementedError
+
+    def doubled(self, cube: int, line: PlacedLine) -> int:
+        """``cube`` doubled by the double of ``line``. The records write no cube value,
+        each double is one more doubling: a value of more digits than
+        ``max_integer_digits`` is refused as a value written so would be (a 16 MiB record
+        of doubles and takes made numbers of half a million bits, gigabytes in all).
+
+        :raises LimitError: naming ``max_integer_digits``, at ``line``'s token.
+        """
+        value = cube * 2
+        check_integer(str(value), self.source, line.pos, self.source_name)
+        return value
 
     def _fail_at(self, msg: str, pos: int, line: PlacedLine) -> NotationError:
         """The error at offset ``pos`` of ``line`` (for the caller to raise; see

@@ -634,7 +634,7 @@ class _Assembler(LineAssembler):
             self.pending_roll(game)
         # a resignation may come between a roll and its move
         if line.kind == "double":
-            game.cube *= 2
+            game.cube = self.doubled(game.cube, line)
             game.actions.append(Double(color, game.cube, **where))
         elif line.kind == "take":
             game.actions.append(Take(color, **where))

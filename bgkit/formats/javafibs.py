@@ -460,7 +460,7 @@ class _Assembler(LineAssembler):
             game.actions.append(Move(who, game.roll[1], _NO_PLAY, **where))
             game.roll = None
         elif kind == "double":
-            game.cube *= 2
+            game.cube = self.doubled(game.cube, line)
             game.actions.append(Double(who, game.cube, **where))
         elif kind == "take":
             game.actions.append(Take(who, **where))
