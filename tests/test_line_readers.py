@@ -541,6 +541,10 @@ def _damaged(draw: st.DrawFn) -> tuple[str, str, bool]:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_damaged())
 @example((".gmd", _with_lines(".gmd", [(1, "Move:W:: 8/4")]), False))
+@example(
+    (".gmd", _with_lines(".gmd", [(1, "0:JoeBlack:03 02"), (2, "Move:W:: 0000000008/4")]), True)
+)
+@example((".gmd", _with_lines(".gmd", [(2, "Move:W:: 0000000008/4"), (9, "Game:x")]), True))
 def test_changed_lines_read_as_the_reference_reads_them(case: tuple[str, str, bool]) -> None:
     suffix, text, strict = case
     fast, reference = _both(suffix, text, strict)

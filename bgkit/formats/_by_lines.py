@@ -283,7 +283,11 @@ def read_lines(
         name, source, builder, what, source_name, fast, end, line + 1, faults, unread
     )
     if strict:
-        found = [*_flat([header]), *items]
+        try:
+            found = [*_flat([header]), *items]
+        except LimitError:  # (Lark's parse of the whole record may fail before the limit
+            # is met, at a line before or after it: the reference says which it raises)
+            return reference()
         if faults:
             return reference()
         return LineReading(found, faults, unread)
