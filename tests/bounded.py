@@ -9,8 +9,8 @@ resident memory (the child's own ``ru_maxrss``, read with ``os.wait4``).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
-import resource
 import signal
 import socket
 import subprocess
@@ -41,9 +41,35 @@ class Ran:
         return self.stderr.splitlines()
 
 
-def _limits(memory: int, cpu: int) -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+_LAUNCH = """
+import json, os, resource, subprocess, sys, time
+spec = json.loads(sys.argv[1])
+def limits():
+    resource.setrlimit(resource.RLIMIT_AS, (spec["memory"], spec["memory"]))
+    resource.setrlimit(resource.RLIMIT_CPU, (spec["cpu"], spec["cpu"]))
+started = time.perf_counter()
+process = subprocess.Popen(spec["args"], preexec_fn=limits)
+late = False
+while True:
+    pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+    if pid:
+        break
+    if time.perf_counter() - started > spec["seconds"]:
+        process.kill()
+        _, status, usage = os.wait4(process.pid, 0)
+        late = True
+        break
+    time.sleep(0.01)
+report = [os.waitstatus_to_exitcode(status), time.perf_counter() - started,
+          usage.ru_maxrss * 1024, late]
+with open(spec["report"], "w") as out:
+    json.dump(report, out)
+"""
+"""Starts the measured process, waits for it and writes what it measured. Linux counts
+in a process's peak memory (``ru_maxrss``) the resident memory of the process it was
+forked from, as it was at the fork: forked from pytest's process (hundreds of MB by the
+time these tests run) a small command would measure as that, and two sizes of a record
+the same. This launcher is a process of 10 MB."""
 
 
 def run(
@@ -56,40 +82,40 @@ def run(
     env: dict[str, str] | None = None,
 ) -> Ran:
     """Run ``args`` (a list given to ``subprocess``) with an address-space cap of
-    ``memory`` bytes and ``seconds`` of CPU and wall time; fail the test past the time."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        with tempfile.TemporaryFile() as given:
-            given.write(stdin or b"")
-            given.seek(0)
-            started = time.perf_counter()
-            process = subprocess.Popen(
-                args,
-                stdin=given,
-                stdout=out,
-                stderr=err,
+    ``memory`` bytes and ``seconds`` of CPU and wall time; fail the test past the time.
+    The command is started by a small process of its own (:data:`_LAUNCH`), so that its
+    peak memory is its own."""
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "report.json"
+        spec = {
+            "args": args,
+            "memory": memory,
+            "cpu": int(seconds) + 1,
+            "seconds": seconds,
+            "report": str(report),
+        }
+        given, out, err = (Path(folder) / name for name in ("in", "out", "err"))
+        given.write_bytes(stdin or b"")
+        with given.open("rb") as i, out.open("wb") as o, err.open("wb") as e:
+            subprocess.run(
+                [sys.executable, "-c", _LAUNCH, json.dumps(spec)],
+                stdin=i,
+                stdout=o,
+                stderr=e,
                 cwd=cwd,
                 env={**os.environ, **(env or {})},
-                preexec_fn=lambda: _limits(memory, int(seconds) + 1),
+                check=True,
+                timeout=seconds + 60,
             )
-        while True:  # (wait4: the child's own peak memory)
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() - started > seconds:
-                process.kill()
-                os.wait4(process.pid, 0)
-                raise AssertionError(f"{args} ran more than {seconds} s")
-            time.sleep(0.01)
-        elapsed = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
+        code, elapsed, max_rss, late = json.loads(report.read_text())
+        if late:
+            raise AssertionError(f"{args} ran more than {seconds} s")
         return Ran(
-            process.returncode,
-            out.read().decode("utf-8", "replace"),
-            err.read().decode("utf-8", "replace"),
+            code,
+            out.read_bytes().decode("utf-8", "replace"),
+            err.read_bytes().decode("utf-8", "replace"),
             elapsed,
-            usage.ru_maxrss * 1024,
+            max_rss,
         )
 
 
