@@ -26,7 +26,7 @@ from lark.utils import TextSlice
 
 from bgkit._grammars import SourceText, build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
-from bgkit.limits import check_names, check_text
+from bgkit.limits import active, check_integer, check_names, check_text
 from bgkit.records import Match, ReadError
 
 __all__ = [
@@ -37,6 +37,8 @@ __all__ = [
     "LineReading",
     "LostGameLines",
     "PlacedLine",
+    "fast_dice",
+    "fast_number",
     "keep_fault",
     "line_fault",
     "line_starts",
@@ -53,6 +55,15 @@ __all__ = [
 MAX_FAULTS = 1000
 """Lines that cannot be read, at most, before the rest of a file is left unread (a fault's
 message costs a count over the text before it)."""
+
+
+_BLANK_LINES = re.compile(r"(?:[ \t\r]*\n)+")
+"""A run of blank lines (of blanks and CR: what a line's ``strip()`` empties, as far as
+the grammars' blanks go), which the readers skip at once."""
+
+_GRAMMAR_BLANKS = re.compile(r"[ \t]*(?:\r?\n[ \t]*)*")
+"""What the line-based grammars read as blank before a record's first line (``_NL`` and
+the blanks they ignore)."""
 
 
 def line_starts(source: str) -> list[int]:
@@ -249,13 +260,21 @@ def read_lines(
     start = 0
     line = 1
     while True:  # the header line: the first that is not blank
+        blanks = _BLANK_LINES.match(source, start)  # (a run of them at once)
+        if blanks is not None and blanks.end() < size:
+            start, line = blanks.end(), line + source.count("\n", start, blanks.end())
         end = source.find("\n", start)
         end = size if end < 0 else end + 1
         if source[start:end].strip() or end >= size:
             break
         start, line = end, line + 1
     try:
-        header = build(builder, parser(name).parse(source[:end]), source)
+        if _GRAMMAR_BLANKS.fullmatch(source, 0, start):  # (read from its own line: Lark
+            # took 6 s over 16 MiB of blank lines before it)
+            tree = parse_slice(parser(name), source, start, end, line, name)
+        else:  # (blanks the grammar refuses: Lark places the fault)
+            tree = parser(name).parse(source[:end])
+        header = build(builder, tree, source)
     except (UnexpectedInput, NotationError):
         return reference()
     faults: list[ReadError] = []
@@ -264,7 +283,11 @@ def read_lines(
         name, source, builder, what, source_name, fast, end, line + 1, faults, unread
     )
     if strict:
-        found = [*_flat([header]), *items]
+        try:
+            found = [*_flat([header]), *items]
+        except LimitError:  # (Lark's parse of the whole record may fail before the limit
+            # is met, at a line before or after it: the reference says which it raises)
+            return reference()
         if faults:
             return reference()
         return LineReading(found, faults, unread)
@@ -321,6 +344,12 @@ def _read_after(
     lark: Lark | None = None
     find = source.find
     while start < size:
+        if source[start] in " \t\r\n":  # (a run of blank lines, which Lark skips, at once)
+            blanks = _BLANK_LINES.match(source, start)
+            if blanks is not None:
+                line += source.count("\n", start, blanks.end())
+                start = blanks.end()
+                continue
         end = find("\n", start)
         end = size if end < 0 else end + 1
         if len(faults) >= MAX_FAULTS and source[start:end].strip():
@@ -352,30 +381,73 @@ def no_fast_line(source: str, start: int, end: int, line: int) -> None:
     return None
 
 
+def fast_number(digits: str) -> int | None:
+    """The number ``digits`` (an optional ``-`` and ASCII digits, as a grammar's ``INT`` or
+    ``SIGNED``) writes, or ``None`` when it has more digits than ``max_integer_digits``
+    (Lark's reading raises the limit). A reader's fast path is taken only under a limit of
+    at least three digits, so that a number of three digits at most is read at once."""
+    if len(digits) > 3 and len(digits.lstrip("-")) > active().max_integer_digits:
+        return None
+    return int(digits)
+
+
+_DICE = {(str(a), str(b)): (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
+
+
+def fast_dice(first: str, second: str) -> tuple[int, int] | None:
+    """The dice ``first`` and ``second`` write (ASCII digits each: ``4``, ``04``), or
+    ``None`` when one is not 1-6 or has more digits than ``max_integer_digits`` (faults
+    that Lark places)."""
+    dice = _DICE.get((first, second))
+    if dice is not None:
+        return dice
+    a, b = fast_number(first), fast_number(second)
+    if a is None or b is None:
+        return None
+    return _DICE.get((str(a), str(b)))
+
+
 def step_reader(
     step: re.Pattern[str], points: dict[str, int]
 ) -> Callable[[str], tuple[tuple[int, int, int], ...] | None]:
     """A fast path's reading of a move's steps: ``steps(text)`` is, for each match of
     ``step`` in ``text`` (its groups 1 and 2 the points as written), ``(from, to, offset
-    in text)`` with the points as ``points`` has them (keys in lower case); ``None`` when
-    a point is not in ``points`` or there are more than four steps (faults that Lark
-    places). Cached for
-    a text of at most 80 characters (records repeat their moves; four steps take at most
-    31 as the writers write them), so that the cache holds little whatever the record."""
+    in text)`` with the points as ``points`` has them (keys in lower case; a number
+    written with zeros before it, ``08``, as its value); ``None`` when a point is not in
+    ``points``, has more digits than ``max_integer_digits`` or there are more than four
+    steps (faults that Lark places). Cached for a text of at most 80 characters (records
+    repeat their moves; four steps take at most 31 as the writers write them), so that
+    the cache holds little whatever the record (the limit on digits, which may change
+    from one reading to the next, is checked outside it)."""
 
-    def read(text: str) -> tuple[tuple[int, int, int], ...] | None:
+    def point(text: str) -> tuple[int | None, int]:
+        """The point ``text`` writes and its digits (0 for ``bar``, ``off``)."""
+        value = points.get(text.lower())
+        if value is not None or not text.startswith("0"):
+            return value, 0
+        return points.get(text.lstrip("0")), len(text)
+
+    def read(text: str) -> tuple[tuple[tuple[int, int, int], ...], int] | None:
         found = []
+        width = 0  # (the most digits of a point)
         for m in step.finditer(text):
-            a, b = points.get(m[1].lower()), points.get(m[2].lower())
+            (a, wide_a), (b, wide_b) = point(m[1]), point(m[2])
             if a is None or b is None:
                 return None
             found.append((a, b, m.start(1)))
-        return tuple(found) if len(found) <= 4 else None
+            width = max(width, wide_a, wide_b)
+        return (tuple(found), width) if len(found) <= 4 else None
 
     cached = functools.lru_cache(maxsize=1 << 12)(read)
 
     def steps(text: str) -> tuple[tuple[int, int, int], ...] | None:
-        return cached(text) if len(text) <= 80 else read(text)
+        got = cached(text) if len(text) <= 80 else read(text)
+        if got is None:
+            return None
+        found, width = got
+        if width > 3 and width > active().max_integer_digits:
+            return None
+        return found
 
     return steps
 
@@ -427,6 +499,18 @@ class LineAssembler(SourceText):
 
     def match(self, lines: Iterable[Any], lost: LostGameLines) -> Match:
         raise NotImplementedError
+
+    def doubled(self, cube: int, line: PlacedLine) -> int:
+        """``cube`` doubled by the double of ``line``. The records write no cube value,
+        each double is one more doubling: a value of more digits than
+        ``max_integer_digits`` is refused as a value written so would be (a 16 MiB record
+        of doubles and takes made numbers of half a million bits, gigabytes in all).
+
+        :raises LimitError: naming ``max_integer_digits``, at ``line``'s token.
+        """
+        value = cube * 2
+        check_integer(str(value), self.source, line.pos, self.source_name)
+        return value
 
     def _fail_at(self, msg: str, pos: int, line: PlacedLine) -> NotationError:
         """The error at offset ``pos`` of ``line`` (for the caller to raise; see

@@ -60,6 +60,7 @@ illegal play.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterable
@@ -75,6 +76,8 @@ from bgkit.formats._by_lines import (
     NOTHING,
     LineAssembler,
     LostGameLines,
+    fast_dice,
+    fast_number,
     keep_fault,
     no_fast_line,
     read_lines,
@@ -258,8 +261,9 @@ def _text(token: Token | None) -> str:
 
 # ---------------------------------------------------------------------------- fast path
 # The lines of a game (Game: without a set-up, Roll, Move, Double, Take, Drop, Resign,
-# Accept, Reject) and Length, Player, Rank, Location, Rule and comment lines, with
-# blanks and in any case as the grammar reads them, are read here without Lark, each as
+# Accept, Reject), Game: with a set-up (Scores{3 2} Points{...}) and Length, Player,
+# Rank, Location, Rule and comment lines, with blanks, in any case and with numbers of
+# any digits (08/04) as the grammar reads them, are read here without Lark, each as
 # _GmdBuilder makes it of the grammar's parse (the same _Line); any other line, or one
 # that breaks a rule the builder checks, is left to Lark (issue 29: Lark's parse of
 # every line was 37 s of a 16 MB record, and is about 40 µs a line).
@@ -269,13 +273,14 @@ _W = r"[ \t]*"  # (blanks between two tokens, which the grammar ignores)
 _POINT = r"(?:[0-9]+(?![0-9])|(?i:bar|off))"  # (a number is all its digits, as INT)
 _TIME = rf"{_W}(?:[0-9]+{_W})?:"  # (a timestamp, maybe empty, and its colon)
 _COLOR = r"([WwBb-])"
+_SETUP = r"[A-Za-z][A-Za-z-]*[ \t]*\{(?:[ \t]*-?[0-9]+(?![0-9]))*[ \t]*\}"  # (Scores{3 2})
 _FAST_LINE = re.compile(
-    rf"{_W}(?:(?i:(roll)){_W}:{_W}{_COLOR}{_W}:{_TIME}{_W}([1-6])[ \t]+([1-6])"
+    rf"{_W}(?:(?i:(roll)){_W}:{_W}{_COLOR}{_W}:{_TIME}{_W}([0-9]+)[ \t]+([0-9]+)"
     rf"|(?i:(move)){_W}:{_W}{_COLOR}{_W}:{_TIME}((?:{_W}{_POINT}{_W}[/-]{_W}{_POINT})*)"
     rf"|(?i:(double|take|drop|accept|reject)){_W}:{_W}{_COLOR}{_W}:?{_W}(?:[0-9]+)?"
-    rf"|(?i:(resign)){_W}:{_W}{_COLOR}{_W}:{_TIME}{_W}([0-9]{{1,3}})(?![0-9])"
-    rf"|(?i:(game)){_W}:"
-    rf"|(?i:(length)){_W}:{_W}(?:([0-9]{{1,3}})(?![0-9])|((?i:unlimited|money))))"
+    rf"|(?i:(resign)){_W}:{_W}{_COLOR}{_W}:{_TIME}{_W}([0-9]+)"
+    rf"|(?i:(game)){_W}:((?:{_W}{_SETUP})*)"
+    rf"|(?i:(length)){_W}:{_W}(?:([0-9]+)|((?i:unlimited|money))))"
     r"[ \t]*(?:\r?\n)?\Z"
     # (lines whose text runs to the line end: TEXT and COMMENT take a CR)
     rf"|{_W}(?:(?i:(player|rank)){_W}:{_W}{_COLOR}{_W}:{_W}([^ \t\n][^\n]*)?|(#[^\n]*)"
@@ -284,7 +289,6 @@ _FAST_LINE = re.compile(
 _FAST_STEP = re.compile(r"([0-9]+|(?i:bar|off))[ \t]*[/-][ \t]*([0-9]+|(?i:bar|off))")
 _FAST_POINTS = {"bar": -1, "off": -2, **{str(n): n for n in range(1, 25)}}
 _FAST_COLORS = {"W": 0, "w": 0, "B": 1, "b": 1, "-": None}
-_FAST_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
 
 
 def _fast_line(source: str, start: int, end: int, line: int) -> Any:
@@ -294,7 +298,10 @@ def _fast_line(source: str, start: int, end: int, line: int) -> Any:
     if m is None:
         return None
     if m[1] is not None:
-        return _at(m, "roll", start, line, 2, _FAST_COLORS[m[2]], _FAST_DICE[m[3] + m[4]])
+        dice = fast_dice(m[3], m[4])
+        if dice is None:
+            return None
+        return _at(m, "roll", start, line, 2, _FAST_COLORS[m[2]], dice)
     if m[5] is not None:
         steps = _fast_steps(m[7])
         if steps is None:
@@ -305,23 +312,61 @@ def _fast_line(source: str, start: int, end: int, line: int) -> Any:
     if m[8] is not None:  # double, take, drop, accept, reject
         return _at(m, m[8].lower(), start, line, 9, _FAST_COLORS[m[9]])
     if m[10] is not None:
-        if not int(m[12]):
-            return None  # (no points offered: the builder refuses it)
-        return _at(m, "resign", start, line, 11, _FAST_COLORS[m[11]], (int(m[12]),))
+        points = fast_number(m[12])
+        if not points:
+            return None  # (no points offered: the builder refuses it; or a limit passed)
+        return _at(m, "resign", start, line, 11, _FAST_COLORS[m[11]], (points,))
     if m[13] is not None:
-        return _at(m, "game", start, line, 13)
-    if m[14] is not None:
-        if m[15] is None:  # unlimited, money
-            return _at(m, "length", start, line, 16, None, (0,))
-        return _at(m, "length", start, line, 15, None, (int(m[15]),))
-    if m[17] is not None:
-        text = "" if m[19] is None else m[19].strip()
-        return _at(m, m[17].lower(), start, line, 18, _FAST_COLORS[m[18]], (text,))
-    if m[20] is not None:
-        return _at(m, "comment", start, line, 20, None, (m[20][1:].strip(),))
-    if m[22] is None:
+        if not m[14]:
+            return _at(m, "game", start, line, 13)
+        setups = _fast_setups(m[14])
+        if setups is None:
+            return None
+        at = m.start(14)
+        placed = tuple([(name, at + offset, numbers) for name, offset, numbers in setups])
+        return _at(m, "game", start, line, 13, None, placed)
+    if m[15] is not None:
+        if m[16] is None:  # unlimited, money
+            return _at(m, "length", start, line, 17, None, (0,))
+        length = fast_number(m[16])
+        if length is None:
+            return None
+        return _at(m, "length", start, line, 16, None, (length,))
+    if m[18] is not None:
+        text = "" if m[20] is None else m[20].strip()
+        return _at(m, m[18].lower(), start, line, 19, _FAST_COLORS[m[19]], (text,))
+    if m[21] is not None:
+        return _at(m, "comment", start, line, 21, None, (m[21][1:].strip(),))
+    if m[23] is None:
         return NOTHING  # (a Location or Rule line without its text)
-    return _at(m, m[21].lower(), start, line, 22, None, (m[22].strip(),))
+    return _at(m, m[22].lower(), start, line, 23, None, (m[23].strip(),))
+
+
+_FAST_SETUP = re.compile(r"([A-Za-z][A-Za-z-]*)[ \t]*\{([^}]*)\}")
+_FAST_SIGNED = re.compile(r"-?[0-9]+")
+
+
+def _read_setups(text: str, digits: int) -> tuple[tuple[str, int, tuple[int, ...]], ...] | None:
+    """The set-ups of a Game: line as written (`` Scores{3 2} Cube{2}``): ``(name in lower
+    case, its offset in text, its numbers)`` each; ``None`` when a number has more than
+    ``digits`` digits (the limit ``max_integer_digits``, which Lark's reading raises)."""
+    setups = []
+    for m in _FAST_SETUP.finditer(text):
+        numbers = _FAST_SIGNED.findall(m[2])
+        if any(len(n) > 3 and len(n.lstrip("-")) > digits for n in numbers):
+            return None
+        setups.append((m[1].lower(), m.start(1), tuple(map(int, numbers))))
+    return tuple(setups)
+
+
+_cached_setups = functools.lru_cache(maxsize=1 << 10)(_read_setups)
+
+
+def _fast_setups(text: str) -> tuple[tuple[str, int, tuple[int, ...]], ...] | None:
+    """:func:`_read_setups` under the active limit (cached for a text of at most 400
+    characters: a record repeats its set-ups)."""
+    digits = active().max_integer_digits
+    return _cached_setups(text, digits) if len(text) <= 400 else _read_setups(text, digits)
 
 
 def _at(
@@ -589,7 +634,7 @@ class _Assembler(LineAssembler):
             self.pending_roll(game)
         # a resignation may come between a roll and its move
         if line.kind == "double":
-            game.cube *= 2
+            game.cube = self.doubled(game.cube, line)
             game.actions.append(Double(color, game.cube, **where))
         elif line.kind == "take":
             game.actions.append(Take(color, **where))

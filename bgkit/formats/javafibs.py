@@ -67,6 +67,8 @@ from bgkit.formats import source_text
 from bgkit.formats._by_lines import (
     LineAssembler,
     LostGameLines,
+    fast_dice,
+    fast_number,
     keep_fault,
     no_fast_line,
     read_lines,
@@ -245,7 +247,8 @@ class _Builder(SourceTransformer[list[_Line]]):
 
 
 # ---------------------------------------------------------------------------- fast path
-# Every code's line, with blanks as the grammar reads them, is read here without Lark,
+# Every code's line, with blanks and numbers of any digits (08-04) as the grammar reads
+# them, is read here without Lark,
 # each as _Builder makes it of the grammar's parse (the same _Line); any other line, or
 # one that breaks a rule the builder checks, is left to Lark (issue 29: Lark's parse of
 # every line was most of the 36 s a 16 MB record took, and is about 40 µs a line).
@@ -256,16 +259,15 @@ _NAME = r"([^:\s][^:\r\n]*)"
 _POINT = r"(?:[0-9]+(?![0-9])|(?i:bar|off))"  # (a number is all its digits, as INT)
 _SCORE = r"([^:\s][^:\r\n]*-[0-9]+)"
 _FAST_LINE = re.compile(
-    rf"{_W}(?:(0|11):{_W}{_NAME}:{_W}([1-6])[ \t]+([1-6])"
+    rf"{_W}(?:(0|11):{_W}{_NAME}:{_W}([0-9]+)[ \t]+([0-9]+)"
     rf"|1:{_W}{_NAME}:((?:{_W}{_POINT}{_W}-{_W}{_POINT})+)"
     rf"|(15|2|4|5|12|13):{_W}{_NAME}:"
-    rf"|([3789]):{_W}{_NAME}:{_W}([0-9]{{1,4}})(?![0-9])"
+    rf"|([3789]):{_W}{_NAME}:{_W}([0-9]+)"
     rf"|6:{_W}{_NAME}:{_W}{_NAME}"
     rf"|14:{_W}{_SCORE}{_W}:{_W}{_SCORE})[ \t]*(?:\r?\n)?\Z"
 )
 _FAST_STEP = re.compile(r"([0-9]+|(?i:bar|off))[ \t]*-[ \t]*([0-9]+|(?i:bar|off))")
 _FAST_POINTS = {"bar": BAR, "off": OFF, **{str(n): n for n in range(1, 25)}}
-_FAST_DICE = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}  # (one tuple each)
 _FAST_KINDS = {
     "15": "move",
     "2": "double",
@@ -287,7 +289,10 @@ def _fast_line(source: str, start: int, end: int, line: int) -> _Line | None:
     if m is None:
         return None
     if m[1] is not None:  # a roll or the opening roll
-        return _named(m, "roll", start, line, 2, _FAST_DICE[m[3] + m[4]])
+        dice = fast_dice(m[3], m[4])
+        if dice is None:
+            return None
+        return _named(m, "roll", start, line, 2, dice)
     if m[5] is not None:  # a move
         steps = _fast_steps(m[6])
         if steps is None:
@@ -298,15 +303,19 @@ def _fast_line(source: str, start: int, end: int, line: int) -> _Line | None:
     if m[7] is not None:  # a line of a code and a name
         return _named(m, _FAST_KINDS[m[7]], start, line, 8)
     if m[9] is not None:  # a code, a name and a number
-        return _named(m, _FAST_KINDS[m[9]], start, line, 10, (int(m[11]),))
+        number = fast_number(m[11])
+        if number is None:
+            return None
+        return _named(m, _FAST_KINDS[m[9]], start, line, 10, (number,))
     if m[12] is not None:  # the players of a game
         return _named(m, "players", start, line, 12, (m[13].strip(),))
     entries = []
     for entry in (m[14], m[15]):
-        who, _, points = entry.strip().rpartition("-")
-        if len(points) > 3:
+        who, _, digits = entry.strip().rpartition("-")
+        points = fast_number(digits)
+        if points is None:
             return None  # (a limit on its digits: the builder checks it)
-        entries.append((who.strip(), int(points)))
+        entries.append((who.strip(), points))
     return _named(m, "score", start, line, 14, tuple(entries))
 
 
@@ -451,7 +460,7 @@ class _Assembler(LineAssembler):
             game.actions.append(Move(who, game.roll[1], _NO_PLAY, **where))
             game.roll = None
         elif kind == "double":
-            game.cube *= 2
+            game.cube = self.doubled(game.cube, line)
             game.actions.append(Double(who, game.cube, **where))
         elif kind == "take":
             game.actions.append(Take(who, **where))
