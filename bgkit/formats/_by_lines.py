@@ -50,6 +50,7 @@ __all__ = [
     "read_lines",
     "reference_lines",
     "step_reader",
+    "too_many",
 ]
 
 MAX_FAULTS = 1000
@@ -121,7 +122,7 @@ def read_by_lines(
         if not source[start:end].strip():
             continue
         if len(faults) >= MAX_FAULTS:
-            faults.append(_too_many(index + 1))
+            faults.append(too_many(index + 1))
             break
         item = read_line(lark, builder, source, start, end, index + 1, rule, what, source_name)
         if isinstance(item, ReadError):
@@ -131,8 +132,9 @@ def read_by_lines(
     return items, faults
 
 
-def _too_many(line: int) -> ReadError:
-    """The fault at line ``line``, where reading stops after :data:`MAX_FAULTS` faults."""
+def too_many(line: int) -> ReadError:
+    """The fault at line ``line``, where reading stops after :data:`MAX_FAULTS` faults
+    (every text reader's)."""
     message = f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
     return ReadError(line, 1, message)
 
@@ -353,7 +355,7 @@ def _read_after(
         end = find("\n", start)
         end = size if end < 0 else end + 1
         if len(faults) >= MAX_FAULTS and source[start:end].strip():
-            faults.append(_too_many(line))
+            faults.append(too_many(line))
             unread[line] = start
             return
         item = fast(source, start, end, line)

@@ -80,7 +80,7 @@ from bgkit._grammars import (
 from bgkit._play_grammar import with_plays
 from bgkit.errors import InvalidPositionError, LimitError, NotationError
 from bgkit.formats import source_text
-from bgkit.formats._by_lines import MAX_FAULTS, parse_slice
+from bgkit.formats._by_lines import MAX_FAULTS, parse_slice, too_many
 from bgkit.formats._diagram import (
     DiagramError,
     board_error,
@@ -267,7 +267,7 @@ def _block_items(
             if isinstance(err, LimitError):
                 raise err
             if len(faults) >= MAX_FAULTS:
-                faults.append(ReadError(err.line, 1, _TOO_MANY))
+                faults.append(too_many(err.line))
                 _blank(grouper, source, [*replaced, (start, block)])
                 return
             lost = _lost_span(block, spans, err.line - line, err.pos >= end)
@@ -331,9 +331,6 @@ class _Spans(Sequence[tuple[int, int]]):
             index += len(self.starts)
         stop = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else self.end
         return (self.starts[index], stop)
-
-
-_TOO_MANY = f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
 
 
 def _lost_span(

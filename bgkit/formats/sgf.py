@@ -116,7 +116,7 @@ from bgkit.fileio import write_atomic
 from bgkit.formats import decode_bytes, source_data
 from bgkit.formats._analysis_faults import KEYS as ANALYSIS_KEYS
 from bgkit.formats._analysis_faults import annotation_fault
-from bgkit.formats._by_lines import MAX_FAULTS, parse_slice
+from bgkit.formats._by_lines import MAX_FAULTS, parse_slice, too_many
 from bgkit.formats._checkers import (
     Board,
     game_steps,
@@ -790,11 +790,7 @@ class _Reader:
         if len(self.faults) < MAX_FAULTS:
             return False
         if not self.faults[-1].message.startswith("more than"):
-            line = self.faults[-1].line
-            msg = (
-                f"more than {MAX_FAULTS} lines could not be read: the rest of the file is not read"
-            )
-            self.faults.append(ReadError(line, 1, msg))
+            self.faults.append(too_many(self.faults[-1].line))
         return True
 
     def lost_tree(self, start: int, err: Exception) -> int:
