@@ -298,28 +298,26 @@ class Measured:
     summary: str
 
 
-_LAUNCH = """
-import json, os, subprocess, sys, time
-started = time.perf_counter()
-process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-err = process.stderr.read().decode()
-_, status, usage = os.wait4(process.pid, 0)
-print(json.dumps([time.perf_counter() - started, os.waitstatus_to_exitcode(status),
-                  usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, err]))
-"""
-"""Runs the measured process and reports on it. Linux counts in a process's peak memory
-(``ru_maxrss``) the memory of the process it was forked from, as it was at the fork: this
-one is small, where this benchmark's own process has held the records it made."""
+LAUNCH = Path(__file__).resolve().parent / "launch.py"
+"""Starts the measured command from a small process of its own, so that its peak memory
+is its own, not this process's, which has held the records it made (the script says why)."""
 
 
 def measure(path: Path) -> Measured:
     """``bgkit verify -q -j 1 path`` as a whole process: wall, CPU and peak memory."""
     args = [sys.executable, "-m", "bgkit", "verify", "-q", "-j", "1"]
     args += ["--max-size", str(max(path.stat().st_size, 1 << 20)), str(path)]
-    out = subprocess.run(
-        [sys.executable, "-c", _LAUNCH, *args], capture_output=True, text=True, check=True
-    ).stdout
-    wall, code, cpu, max_rss, err = json.loads(out)
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "report.json"
+        spec = json.dumps({"args": args, "report": str(report)})
+        err = subprocess.run(
+            [sys.executable, str(LAUNCH), spec],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=True,
+        ).stderr
+        code, wall, cpu, max_rss, _late = json.loads(report.read_text())
     if code != 0:
         raise SystemExit(f"bgkit verify {path} exited {code}:\n{err}")
     lines = err.strip().splitlines()

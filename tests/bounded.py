@@ -41,35 +41,9 @@ class Ran:
         return self.stderr.splitlines()
 
 
-_LAUNCH = """
-import json, os, resource, subprocess, sys, time
-spec = json.loads(sys.argv[1])
-def limits():
-    resource.setrlimit(resource.RLIMIT_AS, (spec["memory"], spec["memory"]))
-    resource.setrlimit(resource.RLIMIT_CPU, (spec["cpu"], spec["cpu"]))
-started = time.perf_counter()
-process = subprocess.Popen(spec["args"], preexec_fn=limits)
-late = False
-while True:
-    pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-    if pid:
-        break
-    if time.perf_counter() - started > spec["seconds"]:
-        process.kill()
-        _, status, usage = os.wait4(process.pid, 0)
-        late = True
-        break
-    time.sleep(0.01)
-report = [os.waitstatus_to_exitcode(status), time.perf_counter() - started,
-          usage.ru_maxrss * 1024, late]
-with open(spec["report"], "w") as out:
-    json.dump(report, out)
-"""
-"""Starts the measured process, waits for it and writes what it measured. Linux counts
-in a process's peak memory (``ru_maxrss``) the resident memory of the process it was
-forked from, as it was at the fork: forked from pytest's process (hundreds of MB by the
-time these tests run) a small command would measure as that, and two sizes of a record
-the same. This launcher is a process of 10 MB."""
+LAUNCH = Path(__file__).resolve().parent.parent / "benchmarks" / "launch.py"
+"""Starts the measured command from a small process of its own, so that its peak memory
+is its own (the script says why)."""
 
 
 def run(
@@ -83,7 +57,7 @@ def run(
 ) -> Ran:
     """Run ``args`` (a list given to ``subprocess``) with an address-space cap of
     ``memory`` bytes and ``seconds`` of CPU and wall time; fail the test past the time.
-    The command is started by a small process of its own (:data:`_LAUNCH`), so that its
+    The command is started by a small process of its own (:data:`LAUNCH`), so that its
     peak memory is its own."""
     with tempfile.TemporaryDirectory() as folder:
         report = Path(folder) / "report.json"
@@ -98,7 +72,7 @@ def run(
         given.write_bytes(stdin or b"")
         with given.open("rb") as i, out.open("wb") as o, err.open("wb") as e:
             subprocess.run(
-                [sys.executable, "-c", _LAUNCH, json.dumps(spec)],
+                [sys.executable, str(LAUNCH), json.dumps(spec)],
                 stdin=i,
                 stdout=o,
                 stderr=e,
@@ -107,7 +81,7 @@ def run(
                 check=True,
                 timeout=seconds + 60,
             )
-        code, elapsed, max_rss, late = json.loads(report.read_text())
+        code, elapsed, _cpu, max_rss, late = json.loads(report.read_text())
         if late:
             raise AssertionError(f"{args} ran more than {seconds} s")
         return Ran(
