@@ -7,9 +7,6 @@ verifier's kinds of issue), into ``docs/_generated/``.
 
 from __future__ import annotations
 
-import ast
-import inspect
-import itertools
 import os
 import re
 from pathlib import Path
@@ -51,19 +48,6 @@ def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _member_docs(source: Path, name: str) -> dict[str, str]:
-    """The docstring under each member of the class ``name`` in ``source`` (an enum
-    member's ``__doc__`` is its class's: the member's own is in the source only)."""
-    tree = ast.parse(source.read_text("utf-8"))
-    cls = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == name)
-    said: dict[str, str] = {}
-    for here, after in itertools.pairwise(cls.body):
-        doc = after.value if isinstance(after, ast.Expr) else None
-        if isinstance(here, ast.Assign) and isinstance(doc, ast.Constant):
-            said[here.targets[0].id] = str(doc.value)  # type: ignore[attr-defined]
-    return said
-
-
 def _markdown(rest: str) -> str:
     """A docstring's reST as Markdown: a role's target and a literal as code."""
     rest = re.sub(r":\w+:`~?([^`]+)`", r"`\1`", rest)
@@ -72,6 +56,8 @@ def _markdown(rest: str) -> str:
 
 def generate() -> None:
     """Write the pictures and tables the pages include (run at every build)."""
+    from sphinx.pycode import ModuleAnalyzer
+
     from bgkit.reports import svg
     from bgkit.verify import IssueKind
 
@@ -83,9 +69,15 @@ def generate() -> None:
     fault = report.errors[0].position
     assert fault is not None
     (GENERATED / "fault.svg").write_text(svg.position(fault), "utf-8")
-    said = _member_docs(Path(inspect.getfile(IssueKind)), "IssueKind")
+    # (an enum member's __doc__ is its class's: the member's own is read from the source,
+    # as autodoc reads it)
+    said = ModuleAnalyzer.for_module(IssueKind.__module__).find_attr_docs()
     kinds = [
-        (f"`{kind.value}`", kind.severity.value, _markdown(" ".join(said[kind.name].split())))
+        (
+            f"`{kind.value}`",
+            kind.severity.value,
+            _markdown(" ".join(" ".join(said["IssueKind", kind.name]).split())),
+        )
         for kind in IssueKind
     ]
     (GENERATED / "issue_kinds.md").write_text(_table(("kind", "severity", "what"), kinds))
