@@ -26,6 +26,7 @@ __all__ = [
     "DEFAULT_LIMITS",
     "Limits",
     "active",
+    "check_games",
     "check_integer",
     "check_name",
     "check_names",
@@ -65,14 +66,28 @@ class Limits:
     """Digits in any number a record gives (scores, lengths, cube values, counts)."""
     max_notation_chars: int = 1_000
     """Characters in one position notation (an XGID, a GNU ID, a FIBS board line)."""
+    max_games: int = 100_000
+    """Games in one record (a long match has a few dozen, a long money session a few
+    hundred; a real game takes several hundred bytes, so a record at ``max_file_bytes``
+    holds some 20,000). ``--max-size`` raises it in proportion to the file size."""
+    max_errors: int = 1_000
+    """Errors :func:`bgkit.verify.verify` reports for one record: at the next, the rest of
+    the record is left unchecked, with one ``unverified`` note at that place (each error
+    costs the search for what the player may have meant: a record of errors alone would
+    take minutes)."""
+    max_notes: int = 10_000
+    """Notes :func:`bgkit.verify.verify` lists for one record: the record is checked to its
+    end, and one last note counts those not listed."""
 
     def with_max_size(self, max_bytes: int | None) -> Limits:
-        """These limits with the file size set to ``max_bytes`` (``--max-size``), and the
-        XG inflated size raised to it when it is lower. Lines keep their limit: a line of
-        megabytes is never a record's.
+        """These limits with the file size set to ``max_bytes`` (``--max-size``), the XG
+        inflated size raised to it when it is lower, and the games in proportion. Lines
+        keep their limit: a line of megabytes is never a record's.
 
         >>> Limits().with_max_size(200 << 20).max_inflated_bytes
         209715200
+        >>> Limits().with_max_size(64 << 20).max_games
+        400000
         """
         if max_bytes is None:
             return self
@@ -80,6 +95,7 @@ class Limits:
             self,
             max_file_bytes=max_bytes,
             max_inflated_bytes=max(self.max_inflated_bytes, max_bytes),
+            max_games=max(self.max_games, self.max_games * max_bytes // self.max_file_bytes),
         )
 
 
@@ -224,6 +240,38 @@ def check_integer(
             pos,
             source_name=source_name,
             limit="max_integer_digits",
+        )
+
+
+def check_games(
+    count: int,
+    text: str,
+    pos: int,
+    source_name: str | None = None,
+    limits: Limits | None = None,
+) -> None:
+    """Refuse the ``count``-th game of a record (it starts at ``pos`` in ``text``) past
+    ``max_games``: a reader calls it as
+    each game starts, so that a record of a million empty games costs no more than the
+    games it may hold.
+
+    >>> check_games(3, "Game 1\\nGame 2\\nGame 3\\n", 14, "a.mat", Limits(max_games=2))
+    Traceback (most recent call last):
+    ...
+    bgkit.errors.LimitError: a.mat:3:1: game 3 of the record, more than the limit of 2 games ...
+    ...
+
+    :raises LimitError: naming ``max_games``.
+    """
+    limits = limits or active()
+    if count > limits.max_games:
+        raise LimitError(
+            f"game {count} of the record, more than the limit of {limits.max_games:,} games"
+            " (max_games; raise it with --max-size)",
+            text,
+            pos,
+            source_name=source_name,
+            limit="max_games",
         )
 
 
