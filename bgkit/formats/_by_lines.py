@@ -26,7 +26,7 @@ from lark.utils import TextSlice
 
 from bgkit._grammars import SourceText, build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
-from bgkit.limits import active, check_integer, check_names, check_text
+from bgkit.limits import active, check_games, check_integer, check_names, check_text
 from bgkit.records import Match, ReadError
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "fast_number",
     "keep_fault",
     "line_fault",
+    "line_offset",
     "line_starts",
     "no_fast_line",
     "parse_lines",
@@ -76,6 +77,18 @@ def line_starts(source: str) -> list[int]:
         at = source.find("\n", at + 1)
     starts.append(len(source) + 1)
     return starts
+
+
+def line_offset(source: str, line: int) -> int:
+    """The offset where line ``line`` (1-based) of ``source`` starts, found by going
+    through the lines before it (for an error's place: once, not for each line)."""
+    at = 0
+    for _ in range(line - 1):
+        end = source.find("\n", at)
+        if end < 0:
+            break
+        at = end + 1
+    return at
 
 
 def parse_slice(lark: Lark, source: str, start: int, end: int, line: int, rule: str) -> Any:
@@ -514,6 +527,17 @@ class LineAssembler(SourceText):
         check_integer(str(value), self.source, line.pos, self.source_name)
         return value
 
+    def game_starts(self, count: int, pos: int | None, line: int) -> None:
+        """Refuse the ``count``-th game of the record past ``max_games``: it starts at
+        offset ``pos``, or where ``pos`` is not known (a line that could not be read) at
+        the start of line ``line``.
+
+        :raises LimitError: naming ``max_games``.
+        """
+        if count > active().max_games:
+            at = line_offset(self.source, line) if pos is None else pos
+            check_games(count, self.source, at, self.source_name)
+
     def _fail_at(self, msg: str, pos: int, line: PlacedLine) -> NotationError:
         """The error at offset ``pos`` of ``line`` (for the caller to raise; see
         :func:`line_fault`)."""
@@ -532,8 +556,10 @@ class LineAssembler(SourceText):
         starts, for the lines that cannot be read), with every fault found."""
         try:
             match = self.match(reading.items, reading.lost(self.source, game_line))
-        except LimitError:
-            reading.read_to_end()
+        except LimitError as err:
+            if err.limit != "max_games":  # (the games past the limit are not read: that
+                # is what it bounds, and a record that passes it is refused either way)
+                reading.read_to_end()
             raise
         check_names(match.players, self.source, self.source_name)
         faults = reading.faults + (self.faults or [])

@@ -97,7 +97,7 @@ from bgkit.formats.annotations import (
     PositionExport,
     Probabilities,
 )
-from bgkit.limits import active, check_integer, check_text
+from bgkit.limits import active, check_games, check_integer, check_text
 from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.position import Position
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
@@ -1212,6 +1212,8 @@ class _MatchBuilder:
         self.games: list[Game] = []
         self.notes: list[list[ActionAnalysis | None]] = []
         self.length = 0
+        self.started = 0  # the games started so far (their score lines)
+        self.limits = active()
 
     def build(self) -> Match:
         g = self.g
@@ -1285,10 +1287,12 @@ class _MatchBuilder:
             if game is None or self.g.faults is None:
                 raise err
             # a later game's score line: that game is lost with it (one error)
+            self.begin(token)
             self.g.faults.append(ReadError(err.line, err.column, err.msg))
             self.finish(game)
             return _GameDraft(0, (0, 0), token, lost=True)
         if m is not None:
+            self.begin(token)
             self.finish(game)
             one, two = m["one"], m["two"]
             if not self.games:
@@ -1317,6 +1321,16 @@ class _MatchBuilder:
         if colon and key in _INFO_TAGS and not game.actions:
             self.tag(_INFO_TAGS[key], value.strip())
         return game
+
+    def begin(self, token: Token) -> None:
+        """Count the game whose score line is ``token``, refusing it past ``max_games``.
+
+        :raises LimitError: naming ``max_games``, at the score line.
+        """
+        self.started += 1
+        if self.started > self.limits.max_games:
+            g = self.g
+            check_games(self.started, g.source, token.start_pos or 0, g.source_name, self.limits)
 
     def tag(self, key: str, value: str) -> None:
         if all(k != key for k, _ in self.tags):
