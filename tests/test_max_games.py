@@ -25,7 +25,7 @@ import pytest
 from bounded import BGKIT, GIB, run
 from test_limits_xg import BASE, _entries
 
-from bgkit.errors import LimitError
+from bgkit.errors import LimitError, NotationError
 from bgkit.formats import read_match, read_streamed
 from bgkit.formats.gmd import parse_gmd
 from bgkit.formats.gnubg_text import parse_gnubg_match
@@ -102,6 +102,16 @@ def test_mat(reading: str, strict: bool) -> None:
     assert bool(match.read_errors) == (reading == "by-lines")  # (the reading it names)
 
 
+@pytest.mark.parametrize("strict", [False, True])
+def test_mat_the_game_past_the_limit_is_not_read(strict: bool) -> None:
+    """A fault in game 4 is not met: its ``Game`` line is refused first (a strict
+    reading of that fault raises it)."""
+    text = mat(MOST + 1) + "  2) 27: 8/1\n"
+    with pytest.raises(NotationError, match="dice must be 1-6"):
+        parse_mat(text, strict=True)
+    assert_refused(lambda: parse_mat(text, source_name="x.mat", strict=strict), "x.mat:15:2")
+
+
 def test_mat_a_real_record() -> None:
     """A real record of 7 games: refused at its 7th ``Game`` line under a limit of 6."""
     path = REAL / "mat" / "kevung__gbf__test.mat"
@@ -130,6 +140,16 @@ def test_gmd(strict: bool) -> None:
     text = GMD_HEAD + GMD_GAME * (MOST + 1)  # (game 4 on line 3 + 9 + 1)
     assert_refused(lambda: parse_gmd(text, source_name="x.gmd", strict=strict), "x.gmd:13:1")
     assert games_read(lambda: parse_gmd(GMD_HEAD + GMD_GAME * MOST, strict=strict)) == MOST
+
+
+def test_gmd_the_lines_after_are_not_read() -> None:
+    """A line after the limit that passes another limit is not read (it would raise
+    its own)."""
+    long_number = "Roll:W:: 4 2\nResign:W:: 1" + "0" * 60 + "\n"
+    with pytest.raises(LimitError, match="max_integer_digits"):
+        parse_gmd(GMD_HEAD + GMD_GAME * MOST + long_number)
+    text = GMD_HEAD + GMD_GAME * (MOST + 1) + long_number
+    assert_refused(lambda: parse_gmd(text, source_name="x.gmd"), "x.gmd:13:1")
 
 
 def test_gmd_a_game_line_that_cannot_be_read_starts_a_game() -> None:
@@ -224,6 +244,25 @@ def test_gnubg_text(strict: bool) -> None:
     text = gnubg_text(MOST + 1)
     assert_refused(lambda: parse_gnubg_match(text, source_name="x.txt", strict=strict), "x.txt:7:1")
     assert games_read(lambda: parse_gnubg_match(gnubg_text(MOST), strict=strict)) == MOST
+
+
+def test_gnubg_text_the_blocks_after_are_not_read() -> None:
+    """The export is read a block at a time: the block of game 4's score line is not
+    read, nor any after it (a strict reading of the board after would raise its fault)."""
+    board = (
+        "Move number 1:  Ann to play 31\n\n"
+        " GNU Backgammon  Position ID: 4HPwATDgc/ABMA\n"
+        "                 Match ID   : !!!\n"
+    )
+    with pytest.raises(NotationError, match="unexpected '!!!'"):
+        parse_gnubg_match(gnubg_text(MOST) + board, strict=True)
+    text = gnubg_text(MOST + 1) + board
+    assert_refused(lambda: parse_gnubg_match(text, source_name="x.txt", strict=True), "x.txt:7:1")
+
+
+def test_gnubg_text_score_lines_written_otherwise_count_too() -> None:
+    text = gnubg_text(MOST + 1).replace("The score", "  The score")
+    assert_refused(lambda: parse_gnubg_match(text, source_name="x.txt"), "x.txt:7:3")
 
 
 # ---------------------------------------------------------------------------- XG, OGXM

@@ -216,13 +216,22 @@ def _block_items(
     is the same either way: the lines of the boards and the tokens that were read).
 
     :raises _WholeText: without ``faults`` (a strict reading), at a block that cannot be
-        read."""
+        read.
+    :raises LimitError: at the score line of a game past ``max_games``, before its block
+        is read (the builder counts the games again, score lines written otherwise too).
+    """
     starts = [0, *(m.start() for m in _BLOCK_START.finditer(source) if m.start())]
     ends = [*starts[1:], len(source)]
     lark: Any = None
     line = 1
     replaced: list[tuple[int, str]] = []  # (the blocks with lines blanked)
+    limits = active()
+    games = 0
     for start, end in zip(starts, ends, strict=True):
+        if source.startswith("The score (after ", start):
+            games += 1
+            if games > limits.max_games:
+                check_games(games, source, start, source_name, limits)
         fast = _fast_block(source, start, end, line)
         if fast is not None:
             yield from fast
