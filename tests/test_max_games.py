@@ -79,7 +79,7 @@ def mat(games: int, *, head: str = MAT_HEAD, fault: bool = False) -> str:
 
 
 # the fast path (no Lark), Lark's whole parse (a tab keeps the fast path off), line by line
-MAT_READINGS = {
+MAT_READINGS: dict[str, tuple[dict[str, Any], int]] = {
     "fast": ({}, 15),
     "lark": ({"head": "; made by\tthe test\n" + MAT_HEAD}, 16),
     "by-lines": ({"fault": True}, 15),
@@ -321,7 +321,9 @@ def test_max_size_raises_the_games_in_proportion() -> None:
 # ---------------------------------------------------------------------------- whole commands
 
 SIZE = (16 << 20) - 4096  # (just under the default max_file_bytes)
-EMPTY = {  # a record's head, one empty game, and where game 100,001 starts
+Place = Callable[[int], tuple[int, int]]
+# a record's head, one empty game, and where game k starts (line, column)
+EMPTY: dict[str, tuple[str, str, Place]] = {
     "gmd": (GMD_HEAD, "Game:\n", lambda k: (3 + k, 1)),
     "mat": (" 0 point match\n\n", " Game 1\n a : 0  b : 0\n", lambda k: (1 + 2 * k, 2)),
     "sgf": ("", "(;FF[4]GM[6]PB[a]PW[b])", lambda k: (1, 1 + 23 * (k - 1))),

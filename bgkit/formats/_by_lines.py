@@ -41,7 +41,6 @@ __all__ = [
     "fast_number",
     "keep_fault",
     "line_fault",
-    "line_offset",
     "line_starts",
     "no_fast_line",
     "parse_lines",
@@ -77,18 +76,6 @@ def line_starts(source: str) -> list[int]:
         at = source.find("\n", at + 1)
     starts.append(len(source) + 1)
     return starts
-
-
-def line_offset(source: str, line: int) -> int:
-    """The offset where line ``line`` (1-based) of ``source`` starts, found by going
-    through the lines before it (for an error's place: once, not for each line)."""
-    at = 0
-    for _ in range(line - 1):
-        end = source.find("\n", at)
-        if end < 0:
-            break
-        at = end + 1
-    return at
 
 
 def parse_slice(lark: Lark, source: str, start: int, end: int, line: int, rule: str) -> Any:
@@ -535,8 +522,9 @@ class LineAssembler(SourceText):
         :raises LimitError: naming ``max_games``.
         """
         if count > active().max_games:
-            at = line_offset(self.source, line) if pos is None else pos
-            check_games(count, self.source, at, self.source_name)
+            if pos is None:  # (found from the line: once, for the error)
+                pos = NotationError.at("", self.source, line, 1).pos
+            check_games(count, self.source, pos, self.source_name)
 
     def _fail_at(self, msg: str, pos: int, line: PlacedLine) -> NotationError:
         """The error at offset ``pos`` of ``line`` (for the caller to raise; see
