@@ -63,11 +63,13 @@ actions, a misplaced or malformed ``; Set Pos=``, and any other text the grammar
 know. Each such line is a :class:`~bgkit.records.ReadError` in
 :attr:`~bgkit.records.Match.read_errors` (line, column, the reason, the move and the
 player whose column it stands in), which the verifier reports, and the rest of the record
-is read (``strict=True`` raises at the first instead). The record is rejected
+is read (``strict=True`` raises at the first instead), up to 1,000 such lines: then one
+more error says that the rest of the file is not read. The record is rejected
 (:class:`~bgkit.errors.NotationError` with file, line, column and the line shown with a
 caret) when nothing of it is a record: anything before ``N point match`` that is not a
 comment, or ``N point match`` itself broken; and when a number has more than nine digits
-or another limit is passed.
+or another limit is passed (:mod:`bgkit.limits`: the games of a record too, counted at
+each ``Game N`` line).
 
 **What is left to the verifier.** Whether the plays, cube actions and results are legal:
 the parser keeps what is written (a play that uses the wrong dice, a ``Wins`` that does
