@@ -47,6 +47,7 @@ from typing import Generic, TypeVar
 
 from bgkit._gc import without_gc
 from bgkit.errors import AmbiguousPlayError, BgkitError, IllegalActionError, IllegalPlayError
+from bgkit.limits import active
 from bgkit.movegen import Key, can_play, play_as_written
 from bgkit.play import BAR, OFF, Play
 from bgkit.position import GameState, Position, ResultKind
@@ -120,7 +121,11 @@ class IssueKind(enum.Enum):
     UNVERIFIED = "unverified"
     """Note: actions not replayed because the game cannot be followed past an earlier
     fault (a play that cannot be made even as written and has no legal play near it, a
-    line that could not be read...)."""
+    line that could not be read...), or the rest of a record that gave more errors than
+    ``max_errors`` (:mod:`bgkit.limits`), in place of the first error not reported."""
+    UNLISTED = "unlisted"
+    """Note: in place of the first note past ``max_notes`` (:mod:`bgkit.limits`), how
+    many notes are not listed (the record is verified to its end)."""
     RESIGNATION = "resignation"
     """Note: a game that ends by resignation (a ``Wins`` line before the game is over)."""
     FORFEIT = "forfeit"
@@ -153,6 +158,7 @@ _NOTES = frozenset(
     {
         IssueKind.UNVERIFIABLE,
         IssueKind.UNVERIFIED,
+        IssueKind.UNLISTED,
         IssueKind.FOLLOWS_FAULT,
         IssueKind.RESIGNATION,
         IssueKind.FORFEIT,
@@ -301,7 +307,11 @@ class Report:
 def verify(match: Match, *, stop_at_first: bool = False, jacoby: bool = False) -> Report:
     """Replay every game of ``match`` and report every problem found.
 
-    Never raises for problems in the record: they are returned in the report.
+    Never raises for problems in the record: they are returned in the report. Past the
+    active limits' ``max_errors`` errors (:mod:`bgkit.limits`) the rest of the record is
+    not checked, with an ``unverified`` note at the first error not reported; past
+    ``max_notes`` notes the record is checked to its end and a last note counts the notes
+    not listed.
 
     :param stop_at_first: stop at the first error (``bgkit verify --strict``).
     :param jacoby: the record is scored with the Jacoby rule (a gammon or backgammon
@@ -310,7 +320,12 @@ def verify(match: Match, *, stop_at_first: bool = False, jacoby: bool = False) -
         (see :data:`CONVENTIONS`).
     """
     checker = _MatchChecker(match, stop_at_first=stop_at_first, jacoby=jacoby)
-    checker.run()
+    try:
+        checker.run()
+        checker.count_issues()
+    except _TooManyErrors:
+        pass  # (the rest is left unchecked: an UNVERIFIED note says from where)
+    checker.unlisted_notes()
     return Report(
         tuple(checker.issues),
         games=len(match.games),
@@ -375,6 +390,10 @@ _LOOK_FURTHER = 32
 
 _FITS_ALL = _LOOK_FURTHER + 1
 """What :func:`_fits` says of a position from which every roll looked at fits."""
+
+class _TooManyErrors(Exception):
+    """The record gave more errors than ``max_errors``: the rest is not checked."""
+
 
 _State = tuple[object, ...]
 _STATE = (
@@ -491,10 +510,22 @@ class _MatchChecker:
     standing: _Reading | None
     """The legal reading of an earlier illegal play that the game's position stands for
     (``None``: the record's own position, every play as written)."""
+    counted: int
+    """The issues :meth:`count_issues` has gone through (those after are new)."""
+    errors_seen: int
+    notes_seen: int
+    """Errors and notes found so far, the notes not listed too (see ``max_notes``)."""
+    max_errors: int
+    max_notes: int
+    unlisted_at: int
+    """The index in :attr:`issues` of the first note past ``max_notes`` (-1: none yet)."""
 
     def __init__(self, match: Match, *, stop_at_first: bool = False, jacoby: bool = False) -> None:
         self.match, self.stop_at_first, self.jacoby = match, stop_at_first, jacoby
         self.issues, self.checked, self.hit_marks = [], 0, True
+        self.counted, self.errors_seen, self.notes_seen, self.unlisted_at = 0, 0, 0, -1
+        limits = active()
+        self.max_errors, self.max_notes = limits.max_errors, limits.max_notes
         self.exchange, self.dropped, self.ended_by, self.cube_taken = None, None, "", ""
         self.session, self.here, self.here_roll = False, None, None
         self.unread, self.consumed = [], -1
@@ -512,6 +543,8 @@ class _MatchChecker:
         for index, game in enumerate(m.games):
             if self.stop_at_first and self.errors():
                 return
+            if len(self.issues) > self.counted:
+                self.count_issues()
             self.here, self.here_roll = None, None
             if unread[index]:
                 # a line before this game could not be read (a game may be lost with it):
@@ -646,6 +679,8 @@ class _MatchChecker:
         for i, action in enumerate(actions):
             if stop_at_first and self.errors():
                 return _GameOutcome(self.recorded_result(game))
+            if len(self.issues) > self.counted:
+                self.count_issues()
             if i <= skip:
                 turn_no += 1
                 continue
@@ -800,6 +835,57 @@ class _MatchChecker:
             double.column,
         )
         return True
+
+    def count_issues(self) -> None:
+        """Count the issues found since the last count: drop the notes past ``max_notes``
+        (counted, not listed), and past ``max_errors`` errors put an ``unverified`` note
+        in place of the first error too many and stop.
+
+        :raises _TooManyErrors: past ``max_errors``."""
+        kept = []
+        for issue in self.issues[self.counted :]:
+            if issue.severity is Severity.ERROR:
+                self.errors_seen += 1
+                if self.errors_seen > self.max_errors:
+                    kept.append(self.stopped_at(issue))
+                    self.issues[self.counted :] = kept
+                    self.counted = len(self.issues)
+                    raise _TooManyErrors
+            else:
+                self.notes_seen += 1
+                if self.notes_seen > self.max_notes + 1:
+                    continue
+                if self.notes_seen > self.max_notes:
+                    self.unlisted_at = self.counted + len(kept)
+            kept.append(issue)
+        self.issues[self.counted :] = kept
+        self.counted = len(self.issues)
+
+    def stopped_at(self, issue: Issue) -> Issue:
+        """The note that the record is not checked from ``issue`` on (an error past
+        ``max_errors``)."""
+        return replace(
+            issue,
+            kind=IssueKind.UNVERIFIED,
+            message=f"more than {self.max_errors:,} errors (max_errors): the record is not"
+            " verified from here on",
+            position=None,
+        )
+
+    def unlisted_notes(self) -> None:
+        """In place of the first note past ``max_notes``, one that counts those not
+        listed."""
+        if self.unlisted_at < 0:
+            return
+        first = self.issues[self.unlisted_at]
+        self.issues[self.unlisted_at] = replace(
+            first,
+            kind=IssueKind.UNLISTED,
+            message=f"more than {self.max_notes:,} notes (max_notes): this one and"
+            f" {self.notes_seen - self.max_notes - 1:,} after it are not listed; every"
+            " action is verified",
+            position=None,
+        )
 
     def unverified(self, game: Game, rest: tuple[Action, ...], turn_no: int, why: str = "") -> None:
         """One note for the actions of ``game`` left unchecked (none: no note)."""

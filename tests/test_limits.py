@@ -298,3 +298,19 @@ def test_a_fifo_as_the_source_does_not_block(tmp_path: Path, command: str) -> No
 def test_a_device_as_the_source(tmp_path: Path) -> None:
     run = bgkit_run("verify", "/dev/zero", cwd=tmp_path)
     assert_one_line(run, 2, "/dev/zero: error: not a regular file (a character device)")
+
+
+def test_the_readme_names_every_limit_with_its_default() -> None:
+    """Each field of :class:`Limits` is in the README's limits section, with its default
+    as the README writes numbers (a limit added without a word there fails this)."""
+    import dataclasses
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Limits on input", 1)[1].split("\n## ", 1)[0]
+    for limit in dataclasses.fields(Limits):
+        default = getattr(DEFAULT_LIMITS, limit.name)
+        written = f"{default >> 20} MiB" if default >= 1 << 20 else f"{default:,}"
+        assert f"`{limit.name}`" in section, limit.name
+        assert f"`{limit.name}` | {written}" in section or f"`{limit.name}` ({written})" in (
+            section
+        ), (limit.name, written)

@@ -1132,7 +1132,10 @@ class _Fast:
     """The patterns of the lines :func:`_read_fast` reads, each matched at a line's first
     non-blank character."""
 
-    rows: re.Pattern[str]  # PLAYS_ROWS: lines of plays (and the blanks after them)
+    rows: re.Pattern[str]  # PLAYS_ROWS: lines of plays (and the blanks after them), at
+    # most _ROWS_AT_ONCE of them: Python's regular expressions keep several KB of
+    # backtracking state for each repeat of the group, so a game of 100,000 lines matched
+    # at once took 740 MB (its segments are the same, read in runs)
     tag: re.Pattern[str]  # TAG
     comment: re.Pattern[str]  # COMMENT, not a Set Pos line
     length: re.Pattern[str]  # INT POINTS MATCH
@@ -1143,9 +1146,12 @@ class _Fast:
     wins: re.Pattern[str]  # WINS INT POINTS [AND_THE_MATCH], alone on its line
 
 
+_ROWS_AT_ONCE = 64
+"""Lines of plays the fast path matches at once (a game's are read in runs of these)."""
+
 _FAST_END = r"[ ]*(?=\n)"  # (no tabs: _read_fast leaves a record with tabs to the parser)
 _FAST = _Fast(
-    rows=re.compile(_TERM_PLAYS_ROWS),
+    rows=re.compile(_TERM_PLAYS_ROWS.removesuffix("+") + f"{{1,{_ROWS_AT_ONCE}}}"),
     tag=re.compile(_TERM_TAG),
     comment=re.compile(f"(?!{_TERM_SET_POS}){_TERM_COMMENT}"),
     length=re.compile(rf"([0-9]+)[ ]*(points?)[ ]*(match){_FAST_END}", re.IGNORECASE),
