@@ -245,19 +245,9 @@ def _strict_items(source: str, source_name: str | None) -> Iterator[Any]:
     index = 0
     limits = active()
     games = 0
-
-    def counted(at: int) -> int:
-        """:func:`_game_block`, where a fault of a line's value before it comes first."""
-        try:
-            return _game_block(source, at, games, source_name, limits)
-        except LimitError:
-            if held is not None:
-                raise held from None
-            raise
-
     while index < len(starts):
         start, end = starts[index], ends[index]
-        games = counted(start)
+        games = _game_block(source, start, games, source_name, limits)
         fast = _fast_block(source, start, end, line)
         if fast is not None:
             if held is None:
@@ -279,7 +269,7 @@ def _strict_items(source: str, source_name: str | None) -> Iterator[Any]:
                 if early and index + 1 < len(starts):  # (read on into the next block)
                     index += 1
                     end = ends[index]
-                    games = counted(starts[index])
+                    games = _game_block(source, starts[index], games, source_name, limits)
                     continue
                 raise _block_error(found, block, start, line, source, source_name) from None
         if held is None:
