@@ -391,6 +391,7 @@ _LOOK_FURTHER = 32
 _FITS_ALL = _LOOK_FURTHER + 1
 """What :func:`_fits` says of a position from which every roll looked at fits."""
 
+
 class _TooManyErrors(Exception):
     """The record gave more errors than ``max_errors``: the rest is not checked."""
 

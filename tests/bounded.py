@@ -140,3 +140,22 @@ def count_parsed(monkeypatch: Any, module: ModuleType) -> list[int]:
 
     monkeypatch.setattr(module, "parse_slice", counted)
     return parsed
+
+
+class CountedText(str):
+    """A text that notes in :attr:`counts` how many characters each of its
+    :meth:`str.count` calls covers: a reader (or a :class:`~bgkit.errors.NotationError`
+    not told its line) that finds a fault's line by counting the lines before it counts
+    from the start of the text, once a fault, and is quadratic in a record of faults."""
+
+    counts: list[int]
+
+    def __new__(cls, text: str) -> CountedText:
+        made = super().__new__(cls, text)
+        made.counts = []
+        return made
+
+    def count(self, sub: str, start: Any = None, end: Any = None) -> int:
+        first, last, _ = slice(start, end).indices(len(self))
+        self.counts.append(max(0, last - first))
+        return super().count(sub, start, end)

@@ -26,21 +26,19 @@ from lark.utils import TextSlice
 
 from bgkit._grammars import SourceText, build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
-from bgkit.limits import active, check_integer, check_names, check_text
+from bgkit.limits import active, check_games, check_integer, check_names, check_text
 from bgkit.records import Match, ReadError
 
 __all__ = [
     "NOTHING",
     "FastLine",
     "LineAssembler",
-    "LineFault",
     "LineReading",
     "LostGameLines",
     "PlacedLine",
     "fast_dice",
     "fast_number",
     "keep_fault",
-    "line_fault",
     "line_starts",
     "no_fast_line",
     "parse_lines",
@@ -454,37 +452,6 @@ def step_reader(
     return steps
 
 
-class LineFault(NotationError):
-    """A fault of a line whose place (line, column) the reader knows, made without the
-    count over the text before it that a :class:`NotationError` costs: what an assembler
-    raises for :func:`keep_fault` to record in a reading that is not strict (a record of
-    a million faults is read in linear time). It has no text to show."""
-
-    def __init__(self, msg: str, line: int, column: int) -> None:
-        Exception.__init__(self, msg)
-        self.msg, self.line, self.column = msg, line, column
-        self.source, self.pos, self.source_name, self.byte_offset = "", 0, None, None
-
-
-def line_fault(
-    msg: str,
-    source: str,
-    pos: int,
-    source_name: str | None,
-    *,
-    line: int,
-    line_start: int,
-    strict: bool,
-) -> NotationError:
-    """The error ``msg`` at offset ``pos`` of ``source``, in line ``line`` (which starts
-    at offset ``line_start``): a :class:`LineFault` for :func:`keep_fault` to record, or
-    with ``strict`` (it is raised) or a ``pos`` outside the line, a
-    :class:`NotationError`."""
-    if strict or pos < line_start:
-        return NotationError(msg, source, pos, source_name=source_name)
-    return LineFault(msg, line, pos - line_start + 1)
-
-
 class PlacedLine(Protocol):
     """A line as a reader's builder makes it: where its token stands."""
 
@@ -514,26 +481,35 @@ class LineAssembler(SourceText):
         check_integer(str(value), self.source, line.pos, self.source_name)
         return value
 
+    def game_starts(self, count: int, pos: int | None, line: int) -> None:
+        """Refuse the ``count``-th game of the record past ``max_games``: it starts at
+        offset ``pos``, or where ``pos`` is not known (a line that could not be read) at
+        the start of line ``line``.
+
+        :raises LimitError: naming ``max_games``.
+        """
+        if count > active().max_games:
+            if pos is None:  # (found from the line: once, for the error)
+                pos = NotationError.at("", self.source, line, 1).pos
+            check_games(count, self.source, pos, self.source_name)
+
     def _fail_at(self, msg: str, pos: int, line: PlacedLine) -> NotationError:
-        """The error at offset ``pos`` of ``line`` (for the caller to raise; see
-        :func:`line_fault`)."""
-        return line_fault(
-            msg,
-            self.source,
-            pos,
-            self.source_name,
-            line=line.line,
-            line_start=line.pos - line.column + 1,
-            strict=self.faults is None,
-        )
+        """The error at offset ``pos`` of ``line`` (for the caller to raise, or for
+        :func:`keep_fault` to record), placed on ``line`` without counting the lines
+        before it (so that a record of a million faults is read in linear time); a ``pos``
+        before the line is placed by that count."""
+        known = line.line if pos >= line.pos - line.column + 1 else None
+        return NotationError(msg, self.source, pos, source_name=self.source_name, line=known)
 
     def assemble(self, reading: LineReading, game_line: re.Pattern[str]) -> Match:
         """The match of ``reading``'s lines (``game_line``: how the line that starts a game
         starts, for the lines that cannot be read), with every fault found."""
         try:
             match = self.match(reading.items, reading.lost(self.source, game_line))
-        except LimitError:
-            reading.read_to_end()
+        except LimitError as err:
+            if err.limit != "max_games":  # (the games past the limit are not read: that
+                # is what it bounds, and a record that passes it is refused either way)
+                reading.read_to_end()
             raise
         check_names(match.players, self.source, self.source_name)
         faults = reading.faults + (self.faults or [])

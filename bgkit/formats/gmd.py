@@ -432,6 +432,7 @@ class _Assembler(LineAssembler):
             kind = line.kind
             for fault in lost.before(line.line):
                 # a Game: line that could not be read starts its game all the same
+                self.game_starts(len(games) + 1, None, fault.line)
                 if games:
                     self.finish(games[-1])
                 games.append(_GameState(line=fault.line, column=1))
@@ -443,6 +444,7 @@ class _Assembler(LineAssembler):
                 if not games or games[-1].result is not None or _played_out(games[-1]):
                     # actions after a game's end (or before any game) and a line that
                     # could not be read before them: that line was their Game: line
+                    self.game_starts(len(games) + 1, None, lost.pending.line)
                     if games:
                         self.finish(games[-1])
                     games.append(_GameState(line=lost.pending.line, column=1))
@@ -460,6 +462,7 @@ class _Assembler(LineAssembler):
             elif kind == "rule":
                 crawford = crawford or line.values[0].lower() == "crawford"
             elif kind == "game":
+                self.game_starts(len(games) + 1, line.pos, line.line)
                 if games:
                     self.finish(games[-1])
                 lost.pending = None

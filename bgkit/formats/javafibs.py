@@ -380,14 +380,14 @@ class _Assembler(LineAssembler):
         for line in lines:
             kind = line.kind
             for fault in lost.before(line.line):
-                self.start(games, _GameState(line=fault.line))  # a '13:' line that is unread
+                self.start(games, _GameState(line=fault.line), None)  # a '13:' that is unread
             self.after_lost = lost.pending is not None or failed
             failed = False
             if kind in _ACTION_KINDS and lost.pending is not None:
                 if not games or games[-1].result is not None:
                     # actions after a game's end (or before any game) and a line that
                     # could not be read before them: that line was their '13:' line
-                    self.start(games, _GameState(line=lost.pending.line))
+                    self.start(games, _GameState(line=lost.pending.line), None)
                 lost.pending = None
             if kind == "match_start":
                 self.opponent = line.name.strip()
@@ -402,7 +402,7 @@ class _Assembler(LineAssembler):
                 continue
             if kind == "game_start":
                 lost.pending = None
-                self.start(games, _GameState(line=line.line))
+                self.start(games, _GameState(line=line.line), line.pos - line.column + 1)
                 if self.opponent and line.name.strip() != self.opponent:
                     # (the game is kept, and left unverified after its unread line)
                     err = self._fail_at(f"the game is against {self.opponent!r}", line.pos, line)
@@ -470,9 +470,14 @@ class _Assembler(LineAssembler):
             game.result = Result(who, line.values[0], line=where["line"], column=where["column"])
         # resign / reject: a resignation shows in the result ('7:') that follows
 
-    def start(self, games: list[_GameState], game: _GameState) -> None:
-        """Start ``game``: the plays of the games before it are made (and their lines let
-        go), unless the reading is strict."""
+    def start(self, games: list[_GameState], game: _GameState, pos: int | None) -> None:
+        """Start ``game`` (at offset ``pos`` when its line was read, else at its line's
+        start): the plays of the games before it are made (and their lines let go),
+        unless the reading is strict.
+
+        :raises LimitError: past ``max_games``.
+        """
+        self.game_starts(len(games) + 1, pos, game.line)
         if self.faults is not None:
             self.plays()
         games.append(game)

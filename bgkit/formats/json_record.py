@@ -91,6 +91,7 @@ from bgkit.formats import source_text
 from bgkit.formats._by_lines import MAX_FAULTS, line_starts
 from bgkit.limits import (
     active,
+    check_games,
     check_integer,
     check_names,
     check_play_steps,
@@ -571,6 +572,9 @@ class _Reader:
         players = self.pair(doc["players"], ["players"], self.string, "two player names")
         length = self.integer(doc["length"], ["length"])
         games = self.array(doc["games"], ["games"])
+        most = active().max_games
+        if len(games) > most:  # (refused before a game is built, at the first one too many)
+            check_games(most + 1, self.text, _locate(self.text, ["games", most]), self.source_name)
         tags = self.each(
             self.array(doc.get("tags", []), ["tags"]),
             ["tags"],

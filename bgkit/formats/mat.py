@@ -63,11 +63,13 @@ actions, a misplaced or malformed ``; Set Pos=``, and any other text the grammar
 know. Each such line is a :class:`~bgkit.records.ReadError` in
 :attr:`~bgkit.records.Match.read_errors` (line, column, the reason, the move and the
 player whose column it stands in), which the verifier reports, and the rest of the record
-is read (``strict=True`` raises at the first instead). The record is rejected
+is read (``strict=True`` raises at the first instead), up to 1,000 such lines: then one
+more error says that the rest of the file is not read. The record is rejected
 (:class:`~bgkit.errors.NotationError` with file, line, column and the line shown with a
 caret) when nothing of it is a record: anything before ``N point match`` that is not a
 comment, or ``N point match`` itself broken; and when a number has more than nine digits
-or another limit is passed.
+or another limit is passed (:mod:`bgkit.limits`: the games of a record too, counted at
+each ``Game N`` line).
 
 **What is left to the verifier.** Whether the plays, cube actions and results are legal:
 the parser keeps what is written (a play that uses the wrong dice, a ``Wins`` that does
@@ -91,7 +93,14 @@ from bgkit.errors import BgkitError, LimitError, NotationError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
 from bgkit.formats._ratings import rating_tags
-from bgkit.limits import active, check_integer, check_name, check_play_steps, check_text
+from bgkit.limits import (
+    active,
+    check_games,
+    check_integer,
+    check_name,
+    check_play_steps,
+    check_text,
+)
 from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.records import (
     Action,
@@ -343,6 +352,8 @@ class _MatBuilder:
         # lines are needed only to expand tabs
         self._lines = source.split("\n") if "\t" in source else None
         self._max_steps = active().max_play_steps  # (check_play_steps says why it refuses)
+        self._limits = active()
+        self.started = 0  # the games started so far (their Game lines)
         self.ratings: dict[str, str] = {}  # (GridGammon's "name,rating": rating_tags)
         self.faults: list[ReadError] | None = [] if lenient else None
         self.right = _MAX_RIGHT_COLUMN  # the right column of the game being read
@@ -370,6 +381,19 @@ class _MatBuilder:
         text = self.source[start : self.source.find("\n", start)] if line else ""
         move, player = _place(text, column, self.right, self.numbers.get(line, 0))
         self.faults.append(ReadError(line, column, msg, move, player))
+
+    def _begin_game(self, word: Token) -> None:
+        """Count the game whose ``Game`` word is ``word``, refusing it past ``max_games``
+        (each reading calls it as a game starts, so that the games past the limit are
+        not read).
+
+        :raises LimitError: naming ``max_games``, at ``word``.
+        """
+        self.started += 1
+        if self.started > self._limits.max_games:
+            check_games(
+                self.started, self.source, word.start_pos or 0, self.source_name, self._limits
+            )
 
     def _line_start(self, line: int) -> int:
         return self.line_starts[line - 1] if 0 < line <= len(self.line_starts) else 0
@@ -667,6 +691,12 @@ class _MatBuilder:
     line_top = line_score = line_game = line_head
 
     def game(self, word: Token, number: Token, *items: Any) -> _GameItem:
+        """The game rule of a whole-record parse (Lark's: its game is counted as it ends,
+        its lines read; the other readings count a game at its ``Game`` line)."""
+        self._begin_game(word)
+        return self._game(word, number, *items)
+
+    def _game(self, word: Token, number: Token, *items: Any) -> _GameItem:
         comments: list[_Comment] = []
         score: _ScoreLine | None = None
         setup: _SetPos | None = None
@@ -842,11 +872,13 @@ def _read_by_lines(source: str, first: NotationError) -> Match:
 
     The record is unreadable (``first`` is raised) when its lines up to ``N point match``
     cannot be read: then nothing of it is a record. A game whose score line cannot be read
-    is left out, with one error (its lines belong to no players).
+    is left out, with one error (its lines belong to no players). After
+    :data:`~bgkit.formats._by_lines.MAX_FAULTS` lines that cannot be read, the rest of the
+    record is not read (one more error says so), as in every text reader.
     """
     from lark import UnexpectedInput
 
-    from bgkit.formats._by_lines import line_starts
+    from bgkit.formats._by_lines import MAX_FAULTS, line_starts, too_many
 
     builder = _BUILDER
     assert builder.faults is not None
@@ -857,6 +889,8 @@ def _read_by_lines(source: str, first: NotationError) -> Match:
     place = _HEAD
     number = 0
     previous = 0  # the last line read that is not blank
+    unread = 0  # the lines that could not be read
+    stopped: int | None = None  # the line where reading stopped after too many of them
     for index in range(len(starts) - 1):
         start, end = starts[index], starts[index + 1]
         text = source[start : end - 1]
@@ -869,11 +903,16 @@ def _read_by_lines(source: str, first: NotationError) -> Match:
         builder.numbers[line] = number
         if place == _TOP and game is not None and not _GAME_LINE.match(text):
             continue  # in a game whose score line could not be read
+        if unread >= MAX_FAULTS:  # (each costs Lark's reading of its line: a record of
+            # unreadable lines took 11 s for 4 MiB)
+            stopped = line
+            break
         try:
             item = _parse_line(source, start, end, line, place)
         except (UnexpectedInput, _LineFault, _StepError) as err:
             if place == _HEAD:
                 raise first from None
+            unread += 1
             if isinstance(err, UnexpectedInput):
                 at, msg = _line_syntax(err, text, start)
                 builder.fault(msg, line, at + 1)
@@ -893,12 +932,14 @@ def _read_by_lines(source: str, first: NotationError) -> Match:
                 # a score line after a line that could not be read: that was the Game line
                 # of a new game, lost with it (one fault), up to the next Game line
                 builder.faults.pop()
+                unread -= 1
                 items.append(_end_game(game))
                 game, place = [], _TOP
             previous = line
             continue
         previous = line
         if isinstance(item, _GameHead):
+            builder._begin_game(item.word)
             if game is not None and place == _GAME:
                 items.append(_end_game(game))
             game, place, number = [item], _SCORE, 0
@@ -914,7 +955,7 @@ def _read_by_lines(source: str, first: NotationError) -> Match:
     if place == _HEAD:
         raise first
     if game is not None:
-        if place == _SCORE:  # a Game line and no score line before the end
+        if place == _SCORE and stopped is None:  # a Game line and no score line before the end
             head = game[0]
             builder.fault(
                 "expected a score line 'name : score   name : score', found the end of the file",
@@ -923,6 +964,8 @@ def _read_by_lines(source: str, first: NotationError) -> Match:
             )
         elif place == _GAME:
             items.append(_end_game(game))
+    if stopped is not None:
+        builder.faults.append(too_many(stopped))
     match = builder.mat(*items)
     return replace(match, read_errors=tuple(builder.faults))
 
@@ -943,7 +986,7 @@ def _lost_game(source: str, start: int, end: int, line: int) -> bool:
 
 def _end_game(items: list[Any]) -> _GameItem:
     head = items[0]
-    return _BUILDER.game(head.word, head.number, *items[1:])
+    return _BUILDER._game(head.word, head.number, *items[1:])
 
 
 def _parse_line(source: str, start: int, end: int, line: int, rule: str) -> Any:
@@ -1138,6 +1181,10 @@ def _read_fast(source: str) -> Match | None:
         return None
     try:
         return _fast_lines(source)
+    except LimitError as err:
+        if err.limit == "max_games":  # (the games after are not read: see _begin_game)
+            raise
+        return None  # (the parser meets the limit again and places it)
     except (BgkitError, _StepError):  # (the parser meets the fault again and places it)
         return None
 
@@ -1192,11 +1239,12 @@ def _fast_lines(source: str) -> Match | None:
             if place == _SCORE_PLACE:
                 return None
             if head is not None:
-                items.append(builder.game(*head, *game))
+                items.append(builder._game(*head, *game))
             head = (
                 new("GAME", m[1], pos, line, column),
                 _fast_token("INT", m, 2, line_start, line),
             )
+            builder._begin_game(head[0])
             game, place, pos = [], _SCORE_PLACE, m.end()
             continue
         if place == _SCORE_PLACE:
@@ -1227,7 +1275,7 @@ def _fast_lines(source: str) -> Match | None:
     if place in (_HEAD_PLACE, _SCORE_PLACE):
         return None
     if head is not None:
-        items.append(builder.game(*head, *game))
+        items.append(builder._game(*head, *game))
     match = builder.mat(*items)
     assert isinstance(match, Match)
     return match

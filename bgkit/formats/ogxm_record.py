@@ -56,7 +56,7 @@ from bgkit.errors import LimitError, NotationError, UnsupportedFormatError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_data
 from bgkit.formats._checkers import Board, game_steps
-from bgkit.limits import active, json_loads
+from bgkit.limits import active, check_games, json_loads
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import (
     Action,
@@ -591,6 +591,10 @@ class _Reader:
         comments = tuple(str(c) for c in extra.get("comments", ()))
         annotations = _annotations(extra.get("annotations"))
         games_doc = self.value(doc, "games", list, [])
+        most = active().max_games
+        if len(games_doc) > most:  # (before a game is built; the codec's projection has
+            # no places: the file is named, as for its other faults)
+            check_games(most + 1, "", 0, self.source_name)
         score = (
             self.value(doc, "white_score_start", int, 0),
             self.value(doc, "black_score_start", int, 0),

@@ -126,6 +126,7 @@ from bgkit.formats._checkers import (
 )
 from bgkit.limits import (
     active,
+    check_games,
     check_integer,
     check_name,
     check_text,
@@ -240,6 +241,8 @@ class _Run:
 class _GameTree:
     nodes: list[_Node | _Run]
     children: list[_GameTree] = field(default_factory=list)
+    pos: int = 0
+    """Where its ``(`` stands (a top-level tree's: where its game starts)."""
 
 
 def _unescape(raw: str) -> str:
@@ -749,7 +752,7 @@ class _Reader:
                 elif kind == "open":
                     if stack and not stack[-1].nodes:
                         raise _Lost(at)
-                    tree = _GameTree([])
+                    tree = _GameTree([], pos=at)
                     if stack:
                         stack[-1].children.append(tree)
                     else:
@@ -836,9 +839,13 @@ class _Reader:
         the match); raises the first error when no game can be read."""
         last: list[Game] = []  # (the game before: a root without a score follows it)
         first: NotationError | None = None
+        limits = active()  # (those of the reading: a stream's games are read after it)
         for index, tree in enumerate(trees):
             if self.too_many():
                 break
+            if index >= limits.max_games:  # (the trees are scanned one at a time: the
+                # rest of the text is not)
+                check_games(index + 1, self.source, tree.pos, self.source_name, limits)
             try:
                 game = self.game(tree, index, header, last)
             except LimitError:

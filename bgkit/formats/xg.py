@@ -87,7 +87,7 @@ from bgkit.formats.annotations import (
     Rollout,
 )
 from bgkit.formats.sgf_analysis import annotate_match
-from bgkit.limits import active, size_text
+from bgkit.limits import active, check_games, size_text
 from bgkit.play import Play, Step
 from bgkit.position import Position
 from bgkit.records import (
@@ -306,6 +306,24 @@ def _too_big(what: str, size: int, offset: int, source_name: str | None) -> Limi
         byte_offset=offset,
         limit="max_inflated_bytes",
     )
+
+
+def _check_games(count: int, header: _Bytes) -> None:
+    """:func:`~bgkit.limits.check_games` for the ``count``-th game, whose game header is
+    the record ``header``: placed as that record's faults are (a binary file has no line).
+
+    :raises LimitError: naming ``max_games``.
+    """
+    try:
+        check_games(count, "", 0, header.source_name)
+    except LimitError as err:
+        placed = header.fail(err.msg, 8)
+        raise LimitError(
+            placed.msg,
+            source_name=placed.source_name,
+            byte_offset=placed.byte_offset,
+            limit=err.limit,
+        ) from None
 
 
 def _utf16(units: Sequence[int]) -> str:
@@ -678,6 +696,7 @@ class _Reader:
             elif kind == _HEADER_GAME:
                 if current is not None:
                     raise rec.fail("a game starts before the last one ended", 8)
+                _check_games(len(games) + 1, rec)
                 current = self.header_game(rec, len(games) + 1)
             elif kind in (_CUBE, _MOVE):
                 if current is None:
