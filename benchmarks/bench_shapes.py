@@ -281,6 +281,17 @@ def mat_comments(size: int) -> bytes:
     return fill(size, text + body, lambda i: f"; a comment {'x' * 60} {i}\n")
 
 
+def mat_game_comments(size: int) -> bytes:
+    """The game of ``long-game`` with a comment line after each of its lines (each goes
+    on the action before it, as SGF's ``C``)."""
+
+    def make(n: int) -> bytes:
+        text = long_match(n).to_mat()
+        return re.sub(r"(?m)^( *[0-9]+\).*\n)", r"\1; a comment\n", text).encode()
+
+    return scaled(size, make, probe=200)
+
+
 def mat_blank_lines(size: int) -> bytes:
     """A valid game cut by empty lines: ``size`` lines of one byte."""
     text = tiny_match(1).to_mat()
@@ -334,6 +345,13 @@ def mat_studio(size: int) -> bytes:
         return f"\n Game {i + 1}\n" + zeroed[i % len(zeroed)].rstrip("\n") + "\n"
 
     return fill(size, head, unit)
+
+
+def mat_long_tab(size: int) -> bytes:
+    """The game of ``long-game`` with one tab, in a comment at its top: the ``.mat`` fast
+    path reads no record with a tab (nor with a ``???`` play, nor a third of the real
+    records), and Lark's parse holds a game's tokens until its end."""
+    return scaled(size, lambda n: ("; a\tcomment\n" + long_match(n).to_mat()).encode(), 200)
 
 
 def mat_numbers(size: int) -> bytes:
@@ -639,6 +657,17 @@ def _comment_notes(fmt: str) -> Build:
     return _w(fmt, lambda n: _with_notes(long_match(n), note))
 
 
+def _written(fmt: str) -> dict[str, tuple[str, Build]]:
+    """The shapes of a format bgkit writes (SGF, JSON), made by its writer."""
+    return {
+        "tiny-games": (fmt, _tiny(fmt)),
+        "long-game": (fmt, _long(fmt)),
+        "analysed-games": (fmt, _w(fmt, analysed_session)),
+        "one-move-analysis": (fmt, _w(fmt, one_move_analysed)),
+        "comment-per-move": (fmt, _comment_notes(fmt)),
+    }
+
+
 SHAPES: dict[str, dict[str, tuple[str, Build]]] = {
     "mat": {
         "real-games": ("mat", lambda size: scaled(size, lambda n: _mat_session(n).encode())),
@@ -647,11 +676,13 @@ SHAPES: dict[str, dict[str, tuple[str, Build]]] = {
         "one-tab": ("mat", mat_one_tab),
         "tiny-games": ("mat", _tiny("mat")),
         "long-game": ("mat", _long("mat")),
+        "long-game-tab": ("mat", mat_long_tab),
         "faults": ("mat", mat_faults),
         "bad-headers": ("mat", mat_bad_headers),
         "unknown-plays": ("mat", mat_unknown),
         "unknown-games": ("mat", mat_unknown_games),
         "comments": ("mat", mat_comments),
+        "game-comments": ("mat", mat_game_comments),
         "long-names": ("mat", _tiny("mat", LONG_NAMES)),
         "blank-lines": ("mat", mat_blank_lines),
         "blank-runs": ("mat", mat_blank_runs),
@@ -672,23 +703,15 @@ SHAPES: dict[str, dict[str, tuple[str, Build]]] = {
         "blank-lines": ("match", fibs_blank_lines),
     },
     "sgf": {
-        "tiny-games": ("sgf", _tiny("sgf")),
-        "long-game": ("sgf", _long("sgf")),
-        "analysed-games": ("sgf", _w("sgf", analysed_session)),
-        "one-move-analysis": ("sgf", _w("sgf", one_move_analysed)),
+        **_written("sgf"),
         "comments": ("sgf", sgf_comments),
-        "comment-per-move": ("sgf", _comment_notes("sgf")),
         "variations": ("sgf", sgf_variations),
         "long-names": ("sgf", _tiny("sgf", LONG_NAMES)),
         "faults": ("sgf", sgf_faults),
         "blanks": ("sgf", sgf_blanks),
     },
     "json": {
-        "tiny-games": ("json", _tiny("json")),
-        "long-game": ("json", _long("json")),
-        "analysed-games": ("json", _w("json", analysed_session)),
-        "one-move-analysis": ("json", _w("json", one_move_analysed)),
-        "comment-per-move": ("json", _comment_notes("json")),
+        **_written("json"),
         "faults": ("json", json_faults),
         "whitespace": ("json", json_deep_whitespace),
     },
@@ -705,6 +728,19 @@ SHAPES: dict[str, dict[str, tuple[str, Build]]] = {
     },
 }
 """Per format, its shapes: ``name: (file suffix, builder)``."""
+
+SAY = {
+    "real-games": "a valid session of a real record's games, over and over (bench_large's)",
+    "tiny-games": "many games of one roll, a double and a drop (the shortest a record holds)",
+    "long-game": "one game that never ends: legal plays, checkers hit back and forth",
+    "long-names": "tiny games whose players have names of 191 and 192 characters",
+    "blank-lines": "a valid game cut by empty lines: one line a byte",
+    "analysed-games": "a session of gnubg's analysed SGF games (A, DA, LU on every action)",
+    "one-move-analysis": "one move with gnubg's list of analysed plays (A) over and over",
+    "comment-per-move": "the game that never ends with a comment of 4 KB on every action",
+    "codec-max": "the largest session the OGXM codec writes (its limits on games and plies)",
+}
+"""What the shapes whose builders have no docstring are."""
 
 
 # ---------------------------------------------------------------- measuring
@@ -737,7 +773,14 @@ def measure(path: Path, seconds: float) -> Row:
     report = path.with_suffix(path.suffix + ".cost")
     spec = json.dumps({"args": args, "report": str(report), "seconds": seconds})
     with out.open("wb") as o, err.open("wb") as e:
-        subprocess.run([sys.executable, str(LAUNCH), spec], stdout=o, stderr=e, check=True)
+        subprocess.run(  # (in the record's folder: ``-m`` puts the folder first on the path,
+            # so that PYTHONPATH, not a bgkit tree the script runs from, says which bgkit)
+            [sys.executable, str(LAUNCH), spec],
+            stdout=o,
+            stderr=e,
+            check=True,
+            cwd=path.parent,
+        )
     code, wall, cpu, max_rss, late = json.loads(report.read_text())
     first, summary = _first_and_last(err)
     return Row("", "", size, code, wall, cpu, max_rss, late, first, summary)
@@ -787,13 +830,15 @@ def main() -> None:
     if args.list:
         for fmt, shapes in SHAPES.items():
             for name, (_, build) in shapes.items():
-                doc = (build.__doc__ or "").strip().split("\n")[0]
+                doc = (build.__doc__ or SAY.get(name, "")).strip().split("\n")[0]
                 print(f"{fmt:10} {name:18} {doc}")
         return
     folder = args.folder or Path(tempfile.mkdtemp(prefix="bgkit-shapes-"))
     folder.mkdir(parents=True, exist_ok=True)
     print(f"# bgkit verify -q -j 1 on hostile records of at most {args.size:,} bytes ({folder})")
-    print(f"# bgkit from {os.path.dirname(sys.modules['bgkit.play'].__file__ or '')}")
+    which = [sys.executable, "-c", "import bgkit; print(bgkit.__file__)"]
+    measured = subprocess.run(which, capture_output=True, text=True, cwd=folder).stdout.strip()
+    print(f"# bgkit measured: {os.path.dirname(measured)}")
     print(
         "| format | shape | bytes | games | actions | exit | wall s | CPU s | CPU µs/byte"
         " | peak MB | bytes/byte | first issue | summary |"
