@@ -4,7 +4,9 @@
 The oracles: what Debian's gnubg prints with ``show matchequitytable`` (made once by
 ``tests/make_met_reference.py``, committed as ``tests/data/met/gnubg_extended.json``, and
 checked against the installed gnubg when there is one), the table the PyPI ``gnubg`` module
-holds in memory.
+holds in memory, and gnubg's own analysis of a 31-point match: its text export (cube
+equities in EMG) and its SGF of the same analysis (``DA``: match winning chances), both
+written by Debian's gnubg (``tests/make_gnubg_text_data.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ from make_met_reference import SHOWN, reference
 import bgkit
 from bgkit.analysis.met import MAX_LENGTH, MET_NAMES, MatchEquityTable, shipped_met
 from bgkit.cli import main
+from bgkit.formats.annotations import CubeAnalysis
 from bgkit.formats.sgf_analysis import analysis_of
+from bgkit.position import Position
+from bgkit.records import Action, Double, Move
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "data" / "met" / "gnubg_extended.json"
@@ -133,6 +138,63 @@ def test_a_table_as_long_as_gnubgs_is_not_extended() -> None:
     assert table == MatchEquityTable(table.name, table.pre, table.post)
     with pytest.raises(ValueError, match="covers matches up to 64 points"):
         table.mwc(65, 3)
+
+
+# ---------------------------------------------------------------------- a 31-point match
+
+
+_Decision = tuple[CubeAnalysis, CubeAnalysis, tuple[float, float], Position, Action]
+
+
+def _cube_pairs() -> list[_Decision]:
+    """Per cube decision of gnubg's 31-point export: the text's cube analysis, the SGF's
+    (in EMG), the SGF's ``DA`` (no double and double/take in MWC), the position before it
+    and the text's action (with the ``DA`` bgkit made of the text's figures)."""
+    text = bgkit.read_match(TEXT / "selfplay_0021_31pt_analysed.txt")
+    sgf = bgkit.read_match(TEXT / "selfplay_0021_31pt_analysed.sgf")
+    assert text.length == sgf.length == 31
+    out: list[_Decision] = []
+    steps = list(bgkit.replay(sgf))
+    flat = [a for g in text.games for a in g.actions]
+    assert len(flat) == len(steps)
+    for action, step in zip(flat, steps, strict=True):
+        note = analysis_of(action)
+        if note is None or note.cube is None or not isinstance(action, (Move, Double)):
+            continue
+        oracle = analysis_of(step.action, step.before)
+        assert oracle is not None and oracle.cube is not None
+        da = dict(step.action.annotations)["DA"][0].split()
+        out.append((note.cube, oracle.cube, (float(da[13]), float(da[20])), step.before, action))
+    return out
+
+
+def test_a_31_point_matchs_cube_equities_are_gnubgs() -> None:
+    """gnubg's MWC (its SGF) turned into EMG with the extended table is the EMG gnubg
+    printed in its text export (three decimals), and the EMG read from the text turned
+    into MWC is gnubg's ``DA``."""
+    pairs = _cube_pairs()
+    assert len(pairs) >= 30
+    table = shipped_met()
+    emg_worst = mwc_worst = 0.0
+    for mine, theirs, (nd_mwc, dt_mwc), before, action in pairs:
+        assert mine.no_double is not None and mine.double_take is not None
+        assert theirs.no_double is not None and theirs.double_take is not None
+        emg_worst = max(
+            emg_worst,
+            abs(mine.no_double - theirs.no_double),
+            abs(mine.double_take - theirs.double_take),
+        )
+        # bgkit's DA, written from the text's EMG, against gnubg's
+        da = dict(action.annotations)["DA"][0].split()
+        win, lose = table.cube_range(before)
+        scale = (win - lose) / 2  # (MWC of one EMG: the text's rounding, in MWC)
+        assert scale < 0.1  # (far from the end of a 31-point match)
+        for written, gnubgs in ((float(da[13]), nd_mwc), (float(da[20]), dt_mwc)):
+            mwc_worst = max(mwc_worst, abs(written - gnubgs) / scale)
+    # every decision is past the table's own 25 points: gnubg's extension alone
+    assert all(31 - max(b.score) > 25 for _, _, _, b, _ in pairs)
+    assert emg_worst <= 0.0005 + 1e-6, emg_worst
+    assert mwc_worst <= 0.0005 + 1e-4, mwc_worst
 
 
 # ---------------------------------------------------------------------- no crash, any length
