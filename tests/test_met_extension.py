@@ -231,3 +231,17 @@ def test_any_match_length_verifies_converts_and_reports(tmp_path: Path, length: 
     else:
         assert report.exit_code == 2, report.output
         assert "covers matches up to 64 points, not" in report.output
+
+
+@pytest.mark.skipif(importlib.util.find_spec("gnubg") is None, reason="gnubg is not installed")
+@pytest.mark.parametrize(("length", "code"), [(40, 0), (64, 0), (65, 2)])
+def test_hint_at_any_match_length(length: int, code: int) -> None:
+    """``bgkit hint``'s cube decision and take point at 3-5 of a long match (gnubg's own
+    table, 64 points long); past 64 points one line, exit 2."""
+    xgid = f"XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:5:0:{length}:10"
+    result = CliRunner().invoke(main, ["hint", xgid, "--plies", "0", "--json"])
+    assert result.exit_code == code, result.output
+    if code == 0:
+        assert 0.0 < json.loads(result.output)["cube"]["take_point"] < 0.5
+    else:
+        assert "stop at 64 points" in result.output and result.output.count("\n") == 1
