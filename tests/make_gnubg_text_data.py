@@ -13,9 +13,7 @@ Usage: python tests/make_gnubg_text_data.py [NAME...]  (the records named, else 
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +34,7 @@ RECORDS = {  # name: (record, analysed too)
 
 def main() -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from debian_gnubg import debian_gnubg
+    from debian_gnubg import debian_gnubg, run_commands
 
     program = debian_gnubg()
     if program is None:
@@ -56,16 +54,7 @@ def main() -> None:
                 f"export match text {OUT / name}_analysed.txt",
                 f"save match {OUT / name}_analysed.sgf",
             ]
-    with tempfile.NamedTemporaryFile("w", suffix=".cmds") as commands:
-        commands.write("\n".join(lines) + "\n")
-        commands.flush()
-        subprocess.run(
-            [program, "-t", "-q", "-c", commands.name],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            check=True,
-            timeout=300,
-        )
+    run_commands(lines)
     for path in sorted(OUT.iterdir()):
         print(path.relative_to(ROOT), path.stat().st_size)
 

@@ -16,7 +16,6 @@ import json
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -50,41 +49,35 @@ def parse_shown(text: str) -> dict[str, list[str]]:
     return parts
 
 
-def show(program: str, table: Path, length: int) -> dict[str, list[str]]:
-    """gnubg's printed ``table`` at ``length`` points, parsed."""
-    lines = [
-        "set display off",
-        "set sound enable off",
-        f'set matchequitytable "{table}"',
-        f"show matchequitytable {length}",
-    ]
-    with tempfile.NamedTemporaryFile("w", suffix=".cmds") as commands:
-        commands.write("\n".join(lines) + "\n")
-        commands.flush()
-        run = subprocess.run(
-            [program, "-t", "-q", "-c", commands.name],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=120,
-        )
+def show(table: Path, length: int) -> dict[str, list[str]]:
+    """Debian gnubg's printed ``table`` at ``length`` points, parsed."""
+    from debian_gnubg import run_commands
+
+    run = run_commands(
+        [
+            "set display off",
+            "set sound enable off",
+            f'set matchequitytable "{table}"',
+            f"show matchequitytable {length}",
+        ],
+        timeout=120,
+    )
     shown = parse_shown(run.stdout)
     assert len(shown["pre"]) == length and len(shown["post0"]) == 1, run.stdout[-2000:]
     return shown
 
 
 def reference(program: str) -> dict[str, Any]:
-    """What gnubg prints of each table of :data:`SHOWN`, with its version."""
-    sys.path.insert(0, str(ROOT))
+    """What Debian's gnubg (``program``) prints of each table of :data:`SHOWN`, with its
+    version."""
+    sys.path.insert(0, str(ROOT / "tests"))
     from bgkit.analysis.met import met_path
 
     version = subprocess.run(
         [program, "--version"], capture_output=True, text=True, check=True, timeout=60
     ).stdout.splitlines()[0]
     tables = {
-        name: {str(n): show(program, met_path(name), n) for n in lengths}
-        for name, lengths in SHOWN.items()
+        name: {str(n): show(met_path(name), n) for n in lengths} for name, lengths in SHOWN.items()
     }
     return {"gnubg": version, "unit": "percent", "tables": tables}
 
