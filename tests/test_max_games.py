@@ -332,9 +332,9 @@ EMPTY: dict[str, tuple[str, str, Place]] = {
 
 @pytest.mark.parametrize(
     ("fmt", "megabytes"),
-    # (.gmd: 270 MB, of which 176 MB are check_text's split of the text into its 2.8
-    # million lines, to find the longest: 70 MB without; .mat 150 MB, SGF 76 MB)
-    [("gmd", 350), ("mat", 200), ("sgf", 150)],
+    # (measured .gmd 70 MB: 270 MB while check_text split the text into its 2.8 million
+    # lines to find the longest; .mat 110 MB, SGF 76 MB)
+    [("gmd", 150), ("mat", 200), ("sgf", 150)],
 )
 def test_a_record_of_empty_games_is_refused_at_once(
     tmp_path: Path, fmt: str, megabytes: int
