@@ -560,7 +560,22 @@ def test_the_table_does_not_depend_on_the_number_of_processes() -> None:
     record = read_mat(RECORDS["selfplay_7pt_cube_noise"])
     one = analyze(record, 0, jobs=1, met="woolsey")
     two = analyze(record, 0, jobs=2, met="woolsey")
-    assert one.rows == two.rows and one.players_list == two.players_list
+    # Equal but in the last bits of gnubg's floats: a game analysed in a worker of its own
+    # meets an empty cache where one process meets the earlier game's figures (found
+    # when the workers fork, as they do when this test runs alone: 25 of 180 rows moved,
+    # by at most 1.7e-6, within the 1e-5 bgkit keeps to gnubg; woolsey's table moves
+    # them by far more). A row's NaN (the EPC of a position not in the bear-off) matches
+    # a NaN.
+    for ours, theirs in ((one.rows, two.rows), (one.players_list, two.players_list)):
+        assert len(ours) == len(theirs)
+        for a, b in zip(ours, theirs, strict=True):
+            assert a.keys() == b.keys()
+            for key in a:
+                x, y = a[key], b[key]
+                if isinstance(x, float) and isinstance(y, float):
+                    assert x == pytest.approx(y, rel=1e-5, abs=1e-5, nan_ok=True), (a, key)
+                else:
+                    assert x == y, (a, key)
 
 
 def test_a_match_longer_than_the_table_is_refused() -> None:
