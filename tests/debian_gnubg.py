@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -38,3 +39,21 @@ def run_script(script: str, folder: Path, **env: str) -> tuple[Any, str]:
     )
     assert out.exists(), run.stdout[-2000:] + run.stderr[-2000:]
     return json.loads(out.read_text()), run.stderr
+
+
+def run_commands(lines: list[str], timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run gnubg's own commands ``lines`` in Debian's gnubg (``gnubg -t -q -c FILE``);
+    what it printed. A command gnubg refuses does not stop it: check what it wrote."""
+    program = debian_gnubg()
+    assert program is not None
+    with tempfile.NamedTemporaryFile("w", suffix=".cmds") as commands:
+        commands.write("\n".join(lines) + "\n")
+        commands.flush()
+        return subprocess.run(
+            [program, "-t", "-q", "-c", commands.name],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=timeout,
+        )

@@ -8,14 +8,12 @@ analysis and, after ``analyse match`` at 0-ply, with its analysis, and ``save ma
 the analysed match as gnubg's SGF (the same analysis in another of gnubg's formats, the
 oracle the tests compare the text's analysis with).
 
-Usage: python tests/make_gnubg_text_data.py
+Usage: python tests/make_gnubg_text_data.py [NAME...]  (the records named, else all)
 """
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,19 +27,23 @@ RECORDS = {  # name: (record, analysed too)
     "worst_play": (OUT / "worst_play.mat", True),
     # handwritten_3pt as bgkit's SGF, with a comment of two lines on Bob's first move
     "comment": (OUT / "comment.sgf", False),
+    # selfplay_0021's games as a 31-point match: gnubg's table extended past its 25 points
+    "selfplay_0021_31pt": (OUT / "selfplay_0021_31pt.mat", True),
 }
 
 
 def main() -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from debian_gnubg import debian_gnubg
+    from debian_gnubg import debian_gnubg, run_commands
 
     program = debian_gnubg()
     if program is None:
         sys.exit("Debian's gnubg is not installed")
     OUT.mkdir(parents=True, exist_ok=True)
     lines = ["set display off", "set sound enable off", "set threads 1"]
-    for name, (record, analysed) in RECORDS.items():
+    chosen = sys.argv[1:] or list(RECORDS)
+    for name in chosen:
+        record, analysed = RECORDS[name]
         load = "load match" if record.suffix == ".sgf" else "import mat"
         lines += [f"{load} {record}", f"export match text {OUT / name}.txt"]
         if analysed:
@@ -52,16 +54,7 @@ def main() -> None:
                 f"export match text {OUT / name}_analysed.txt",
                 f"save match {OUT / name}_analysed.sgf",
             ]
-    with tempfile.NamedTemporaryFile("w", suffix=".cmds") as commands:
-        commands.write("\n".join(lines) + "\n")
-        commands.flush()
-        subprocess.run(
-            [program, "-t", "-q", "-c", commands.name],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            check=True,
-            timeout=300,
-        )
+    run_commands(lines)
     for path in sorted(OUT.iterdir()):
         print(path.relative_to(ROOT), path.stat().st_size)
 

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from bgkit.analysis.match import MOVE_COLUMNS, PLAYER_COLUMNS, Analysis, AnalysisError, analyze
+from bgkit.analysis.met import shipped_met
 from bgkit.formats.mat import read_mat
 
 pytest.importorskip("gnubg")
@@ -35,6 +36,8 @@ RECORDS = {
     "selfplay_0010": ROOT / "data" / "selfplay" / "selfplay_0010.mat",
     "example_a": DATA / "example_a.mat",
     "selfplay_7pt_cube_noise": DATA / "selfplay_7pt_cube_noise.mat",
+    # its games as a 31-point match: every MWC from gnubg's extension of its 25-point table
+    "cube_noise_31pt": DATA / "cube_noise_31pt.mat",
 }
 ZERO_PLY = sorted(RECORDS)
 DEEPER = [("example_a", 1), ("handwritten_3pt", 1)]
@@ -501,9 +504,13 @@ def test_candidate_lists_equal_gnubgs(name: str, plies: int) -> None:
         top = note.checker.candidates[:5]
         gnubg_top = theirs["candidates"][:5]
         assert len(top) == len(gnubg_top), mine
+        # gnubg works in single-precision MWC: two units of it (1.2e-7) are more EMG the
+        # longer the match (2.4e-6 at 2-3 of 31 points, as measured)
+        win, lose = shipped_met().cube_range(pos) if pos.match_length else (1.0, -1.0)
+        near = max(tolerance, 1.2e-7 / ((win - lose) / 2))
         for c, text in zip(top, gnubg_top, strict=True):
             words = text.split()
-            assert c.equity == pytest.approx(float(words[9]), abs=tolerance), mine
+            assert c.equity == pytest.approx(float(words[9]), abs=near), mine
             assert c.level == f"Cubeful {words[10].rstrip('C')}-ply"
             play = decode_move(words[0], mine["player"])
             if _result(pos, mine["dice"], str(c.play)) != _result(pos, mine["dice"], play):
@@ -553,13 +560,28 @@ def test_the_table_does_not_depend_on_the_number_of_processes() -> None:
     record = read_mat(RECORDS["selfplay_7pt_cube_noise"])
     one = analyze(record, 0, jobs=1, met="woolsey")
     two = analyze(record, 0, jobs=2, met="woolsey")
-    assert one.rows == two.rows and one.players_list == two.players_list
+    # Equal but in the last bits of gnubg's floats: a game analysed in a worker of its own
+    # meets an empty cache where one process meets the earlier game's figures (found
+    # when the workers fork, as they do when this test runs alone: 25 of 180 rows moved,
+    # by at most 1.7e-6, within the 1e-5 bgkit keeps to gnubg; woolsey's table moves
+    # them by far more). A row's NaN (the EPC of a position not in the bear-off) matches
+    # a NaN.
+    for ours, theirs in ((one.rows, two.rows), (one.players_list, two.players_list)):
+        assert len(ours) == len(theirs)
+        for a, b in zip(ours, theirs, strict=True):
+            assert a.keys() == b.keys()
+            for key in a:
+                x, y = a[key], b[key]
+                if isinstance(x, float) and isinstance(y, float):
+                    assert x == pytest.approx(y, rel=1e-5, abs=1e-5, nan_ok=True), (a, key)
+                else:
+                    assert x == y, (a, key)
 
 
 def test_a_match_longer_than_the_table_is_refused() -> None:
     record = read_mat(RECORDS["selfplay_7pt_cube_noise"])
-    long = replace(record, length=17)
-    with pytest.raises(AnalysisError, match="woolsey match equity table covers matches up to 15"):
+    long = replace(record, length=65)  # (gnubg extends a table to 64 points, bgkit too)
+    with pytest.raises(AnalysisError, match="woolsey match equity table covers matches up to 64"):
         analyze(long, 0, jobs=1, met="woolsey")
     with pytest.raises(ValueError, match="choose one of Kazaross-XG2, Rockwell-Kazaross"):
         analyze(record, 0, jobs=1, met="nonsense")

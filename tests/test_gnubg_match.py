@@ -44,6 +44,8 @@ SERIES = {  # the export's first file: the .mat record gnubg exported
     "worst_play.txt": DATA / "worst_play.mat",
     "worst_play_analysed.txt": DATA / "worst_play.mat",
     "comment.txt": ROOT / "data" / "fixtures" / "handwritten_3pt.mat",
+    "selfplay_0021_31pt.txt": DATA / "selfplay_0021_31pt.mat",  # (past the 25-point MET)
+    "selfplay_0021_31pt_analysed.txt": DATA / "selfplay_0021_31pt.mat",
 }
 
 
@@ -94,7 +96,9 @@ def test_the_series_is_the_match_gnubg_exported(name: str) -> None:
     assert bgkit.verify(match).ok
 
 
-@pytest.mark.parametrize("name", ["selfplay_0021", "worst_play", "handwritten_3pt"])
+@pytest.mark.parametrize(
+    "name", ["selfplay_0021", "worst_play", "handwritten_3pt", "selfplay_0021_31pt"]
+)
 def test_the_analysis_is_gnubgs_as_its_sgf_holds_it(name: str) -> None:
     text = bgkit.read_match(DATA / f"{name}_analysed.txt")
     sgf = bgkit.read_match(DATA / f"{name}_analysed.sgf")

@@ -138,10 +138,14 @@ def test_met_from_xml_rejects_a_parametric_table(tmp_path: pytest.TempPathFactor
         MatchEquityTable.from_xml(path)
 
 
-def test_met_refuses_longer_matches() -> None:
+def test_met_refuses_matches_longer_than_gnubg_plays() -> None:
     table = MatchEquityTable.from_rows("tiny", [[0.5, 0.6], [0.4, 0.5]], [[0.5, 0.49]])
-    with pytest.raises(ValueError, match="up to 2 points"):
-        table.mwc(3, 1)
+    assert (table.length, table.max_length) == (2, 64)
+    # extended as gnubg extends a table (tests/test_met_extension.py), up to 64 points
+    assert 0.0 < table.mwc(3, 1) < table.mwc(2, 1)
+    assert table.mwc(64, 64) == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="up to 64 points"):
+        table.mwc(65, 1)
 
 
 # ---------------------------------------------------------------------- labels

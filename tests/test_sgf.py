@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from bgkit._grammars import parser
 from bgkit.errors import NotationError
 from bgkit.formats.mat import dumps_mat, read_mat
-from bgkit.formats.sgf import dumps_sgf, parse_sgf, read_sgf, write_sgf
+from bgkit.formats.sgf import dumps_sgf, parse_sgf, read_sgf, stream_sgf, write_sgf
 from bgkit.play import Play, Step
 from bgkit.position import GameState
 from bgkit.records import (
@@ -1125,3 +1125,13 @@ def test_reading_past_many_bad_lines_is_bounded(monkeypatch: pytest.MonkeyPatch)
     many = parse_sgf("\n".join(row + "@" if i in marked else row for i, row in enumerate(rows)))
     assert len(many.read_errors) == 1001
     assert [e for e in many.read_errors if e.message.startswith("more than 1000 lines")]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_game_is_placed_at_its_opening_parenthesis(stream: bool) -> None:
+    """A game's issues (here: the game before it has no result) point at its ``(``, line
+    and column; the column was 0, which no editor takes."""
+    text = "(;FF[4]GM[6]PB[a]PW[b])\n  (;FF[4]GM[6]PB[a]PW[b])\n"
+    match = (stream_sgf if stream else parse_sgf)(text, source_name="x.sgf")
+    (issue,) = verify(match).issues
+    assert str(issue).startswith("x.sgf:2:3: error: game 1 has no result, but game 2 follows")

@@ -537,7 +537,7 @@ def analysis_from_file(
     play (gnubg's ``DI`` node, before a resignation) is shown but not summed.
 
     :raises AnalysisError: when the record breaks a rule (the verifier's first error),
-        or carries no analysis.
+        carries no analysis, or is a match longer than gnubg plays (64 points).
     """
     from bgkit.formats.sgf_analysis import analysis_of
 
@@ -550,7 +550,7 @@ def analysis_from_file(
             f"{match.source_name or 'the record'}: holds no analysis to report (analyse it"
             " with GNU Backgammon instead)"
         )
-    met = shipped_met()
+    met = _met(None, None, match.length)
     rows = _base_rows(match, steps)
     figures = [_file_figures(step, note) for step, note in zip(steps, notes, strict=True)]
     _cube_after_beaver(steps, figures, gnubgs=True)
@@ -828,11 +828,11 @@ def _met(evaluator: Evaluator | None, name: str | None, length: int) -> MatchEqu
             raise ValueError("give the match equity table to the evaluator, not to analyze()")
         return evaluator.match_equity_table()
     table = shipped_met(name or DEFAULT_MET)
-    if length > table.length:
-        # (gnubg extends a table itself; bgkit's conversions would not be its figures)
+    if length > table.max_length:
+        # (gnubg extends a table to 64 points, as the lookups do: see MatchEquityTable.extended)
         raise AnalysisError(
             f"the {met_name(name or DEFAULT_MET)} match equity table covers matches up to"
-            f" {table.length} points, not {length}: choose another (--met)"
+            f" {table.max_length} points, not {length}"
         )
     return table
 

@@ -11,6 +11,10 @@ and :meth:`~MatchEquityTable.mwc_to_emg` are its ``eq2mwc`` and ``mwc2eq``, the 
 between normalised money-game equity (EMG: +1 = winning a single game with the current
 cube, -1 = losing one) and MWC at a given score and cube.
 
+gnubg plays matches up to :data:`MAX_LENGTH` (64) points whatever its table covers: it
+extends a shorter table (see :meth:`MatchEquityTable.extended`), and so do the lookups
+here, so that bgkit's figures for a 26- to 64-point match are gnubg's own.
+
 Tables are read from GNU Backgammon's XML format (``met/*.xml``,
 :meth:`MatchEquityTable.from_xml`). bgkit ships the explicit tables GNU Backgammon
 ships (:data:`MET_NAMES`; :func:`shipped_met` reads one, Kazaross-XG2 by default, as
@@ -35,9 +39,10 @@ gnubg); an analysis can use any of them (``bgkit analyze --met NAME``).
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MET",
+    "MAX_LENGTH",
     "MET_NAMES",
     "MatchEquityTable",
     "default_met",
@@ -56,6 +62,8 @@ __all__ = [
     "shipped_met",
 ]
 
+#: The longest match GNU Backgammon plays (its ``MAXSCORE``): every table is extended to it.
+MAX_LENGTH = 64
 #: GNU Backgammon's default table.
 DEFAULT_MET = "Kazaross-XG2"
 #: The tables bgkit ships (``bgkit/analysis/met_tables``), by file name: every explicit table of
@@ -69,6 +77,10 @@ MET_NAMES = (
 )  # fmt: skip
 
 
+_Rows = tuple[tuple[float, ...], ...]
+_Post = tuple[tuple[float, ...], tuple[float, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class MatchEquityTable:
     """A match equity table: pre-Crawford square table and post-Crawford rows."""
@@ -79,11 +91,43 @@ class MatchEquityTable:
     post: tuple[tuple[float, ...], tuple[float, ...]]
     """``post[p][j]``: MWC of player ``p`` needing ``j + 1`` against a 1-away leader
     (post-Crawford)."""
+    _full: tuple[_Rows, _Post] = field(init=False, repr=False, compare=False)
+    # (the tables extended to MAX_LENGTH, which the lookups read: see extended())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_full", _extend(self.pre, self.post))
 
     @property
     def length(self) -> int:
-        """The longest match the table covers (points to win)."""
+        """The longest match the table's own figures cover (points to win); lookups answer
+        up to :attr:`max_length` (the table extended as gnubg extends it)."""
         return min(len(self.pre), len(self.post[0]), len(self.post[1]))
+
+    @property
+    def max_length(self) -> int:
+        """The longest match the lookups answer: gnubg's :data:`MAX_LENGTH`, or the table's
+        own length when it is longer."""
+        return max(MAX_LENGTH, self.length)
+
+    def extended(self) -> MatchEquityTable:
+        """The table as gnubg holds it in memory: extended to :data:`MAX_LENGTH` points.
+
+        As gnubg's ``InitMatchEquity`` (``matchequity.c``): the pre-Crawford table past the
+        table's length is David Montgomery's extrapolation (``ExtendMET``), and the
+        post-Crawford row from the table's length minus one on is Zadeh's recursion
+        (``initPostCrawfordMET``, gammon rate 0.25). A table of :data:`MAX_LENGTH` points
+        or more is returned as it is.
+
+        >>> table = shipped_met()
+        >>> table.length, table.extended().length, table.max_length
+        (25, 64, 64)
+        >>> round(table.mwc(26, 1), 6)  # gnubg's figure (it shows 0.0821%)
+        0.000821
+        """
+        if self.length >= MAX_LENGTH:
+            return self
+        pre, post = self._full
+        return MatchEquityTable(self.name, pre, post)
 
     @classmethod
     def from_rows(
@@ -132,8 +176,10 @@ class MatchEquityTable:
             post = [posts["0"], posts["1"]]
         else:
             raise ValueError(f"{path}: no post-Crawford table")
-        n = min(len(pre), *(len(r) for r in post))
-        return cls.from_rows(name, [r[:n] for r in pre[:n]], [r[:n] for r in post])
+        # (gnubg reads the whole pre-Crawford table: a post-Crawford row one shorter, as
+        # g11's and mec26's, is all it uses of it, see MatchEquityTable.extended)
+        n = len(pre)
+        return cls.from_rows(name, [r[:n] for r in pre], [r[:n] for r in post])
 
     # ------------------------------------------------------------------ lookups
 
@@ -148,12 +194,13 @@ class MatchEquityTable:
         if opp_away <= 0:
             return 0.0
         self._check(max(away, opp_away))
+        pre, post = self._full
         if post_crawford:
             if away == 1 and opp_away > 1:
-                return 1.0 - self.post[0][opp_away - 1]
+                return 1.0 - post[0][opp_away - 1]
             if opp_away == 1 and away > 1:
-                return self.post[0][away - 1]
-        return self.pre[away - 1][opp_away - 1]
+                return post[0][away - 1]
+        return pre[away - 1][opp_away - 1]
 
     def get_me(
         self,
@@ -178,10 +225,8 @@ class MatchEquityTable:
         self._check(max(n0, n1) + 1)
         if crawford or length - score[0] == 1 or length - score[1] == 1:
             # the next game is post-Crawford
-            if n0 == 0:
-                return self.post[1][n1] if player else 1.0 - self.post[1][n1]
-            return 1.0 - self.post[0][n0] if player else self.post[0][n0]
-        return 1.0 - self.pre[n0][n1] if player else self.pre[n0][n1]
+            return self._post_crawford(n0, n1, player)
+        return self._pre_crawford(n0, n1, player)
 
     def at_score(
         self, score: tuple[int, int], length: int, *, player: int, crawford: bool = False
@@ -198,10 +243,20 @@ class MatchEquityTable:
             return 1.0 if player else 0.0
         self._check(max(n0, n1) + 1)
         if not crawford and (n0 == 0 or n1 == 0):
-            if n0 == 0:
-                return self.post[1][n1] if player else 1.0 - self.post[1][n1]
-            return 1.0 - self.post[0][n0] if player else self.post[0][n0]
-        return 1.0 - self.pre[n0][n1] if player else self.pre[n0][n1]
+            return self._post_crawford(n0, n1, player)
+        return self._pre_crawford(n0, n1, player)
+
+    def _pre_crawford(self, n0: int, n1: int, player: int) -> float:
+        """MWC of ``player`` when player 0 needs ``n0 + 1`` points and player 1 ``n1 + 1``."""
+        mwc = self._full[0][n0][n1]
+        return 1.0 - mwc if player else mwc
+
+    def _post_crawford(self, n0: int, n1: int, player: int) -> float:
+        """As :meth:`_pre_crawford`, after the Crawford game (``n0`` or ``n1`` is 0)."""
+        post = self._full[1]
+        if n0 == 0:
+            return post[1][n1] if player else 1.0 - post[1][n1]
+        return 1.0 - post[0][n0] if player else post[0][n0]
 
     # ------------------------------------------------------------------ conversions
 
@@ -252,8 +307,78 @@ class MatchEquityTable:
         return 0.5 * (win - lose) * emg
 
     def _check(self, away: int) -> None:
-        if away > self.length:
-            raise ValueError(f"the MET {self.name!r} covers matches up to {self.length} points")
+        if away > self.max_length:
+            raise ValueError(
+                f"the MET {self.name!r} covers matches up to {self.max_length} points"
+                f" (extended as gnubg extends it), not {away}"
+            )
+
+
+# GNU Backgammon's extension of a table (matchequity.c, GPL as bgkit): David Montgomery's
+# normal approximation for the pre-Crawford table (ExtendMET) and Zadeh's recursion for the
+# post-Crawford one (initPostCrawfordMET), as InitMatchEquity applies them to a table read
+# from a file.
+
+#: ExtendMET's standard deviation of the points one game moves a player needing n points
+#: (index n, 1 to 10; 1.77 past 10).
+_GAME_STDDEV = (0.0, 1.24, 1.27, 1.47, 1.50, 1.60, 1.61, 1.66, 1.68, 1.70, 1.72)
+#: InitMatchEquity's post-Crawford gammon rate, and its free-drop corrections at 2 and
+#: 4 away (initPostCrawfordMET's rFD2 and rFD4).
+_POST_GAMMON_RATE, _FREE_DROP_2, _FREE_DROP_4 = 0.25, 0.015, 0.004
+
+
+def _extend(pre: _Rows, post: _Post) -> tuple[_Rows, _Post]:
+    """``pre`` and ``post`` extended to :data:`MAX_LENGTH` points as gnubg extends a table
+    of ``len(pre)`` points (unchanged when that is :data:`MAX_LENGTH` or more)."""
+    n = len(pre)
+    if any(len(row) < n for row in pre):
+        raise ValueError(f"a pre-Crawford table of {n} rows needs {n} figures in each")
+    if n >= MAX_LENGTH:
+        return pre, post
+    size = MAX_LENGTH
+    table = [[*row[:n], *[0.0] * (size - n)] for row in pre]
+    table += [[0.0] * size for _ in range(size - n)]
+    for i in range(n, size):  # ExtendMET: the rows past the table, up to the diagonal
+        for j in range(i + 1):
+            table[i][j] = _extended_mwc(i + 1, j + 1)
+    for i in range(size):  # ... and the rest, the opponent's side
+        for j in range(n if i < n else i + 1, size):
+            table[i][j] = 1.0 - table[j][i]
+    # initPostCrawfordMET from n - 1 on: the table's own entry at n-away is not used (a
+    # post-Crawford score of an n-point match is n - 1 away at most)
+    rows = tuple(_extend_post(row[: n - 1]) for row in post)
+    return tuple(tuple(row) for row in table), (rows[0], rows[1])
+
+
+def _extended_mwc(away: int, opp_away: int) -> float:
+    """ExtendMET's MWC of a player needing ``away`` points against ``opp_away`` (not more):
+    the chance that the points the player gains on the opponent over
+    ``(away + opp_away) / 2`` games, taken as normal (each game's standard deviation per
+    player from :data:`_GAME_STDDEV`), exceed ``away - opp_away`` (gnubg's
+    NormalDistArea, up to six standard deviations)."""
+    sd0 = _GAME_STDDEV[away] if away <= 10 else 1.77
+    sd1 = _GAME_STDDEV[opp_away] if opp_away <= 10 else 1.77
+    sigma = math.sqrt(sd0 * sd0 + sd1 * sd1) * math.sqrt((away + opp_away) / 2.0)
+    lead = away - opp_away
+    if 6.0 * sigma <= lead:
+        return 0.0
+    root2 = math.sqrt(2.0)
+    return (math.erf(6.0 / root2) - math.erf(lead / sigma / root2)) / 2.0
+
+
+def _extend_post(row: Sequence[float]) -> tuple[float, ...]:
+    """initPostCrawfordMET: the post-Crawford row past ``row`` (the trailer's MWC needing
+    ``i + 1`` points), the trailer doubling at once: a game won is 2 points, a gammon
+    (rate 0.25) 4."""
+    out = list(row)
+    g = _POST_GAMMON_RATE
+    for i in range(len(out), MAX_LENGTH):
+        after_gammon = out[i - 4] if i >= 4 else 1.0
+        after_single = out[i - 2] if i >= 2 else 1.0
+        value = g * 0.5 * after_gammon + (1.0 - g) * 0.5 * after_single
+        value -= _FREE_DROP_2 if i == 1 else _FREE_DROP_4 if i == 3 else 0.0
+        out.append(value)
+    return tuple(out)
 
 
 def gnubg_met_dir() -> Path | None:

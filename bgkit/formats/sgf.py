@@ -1055,13 +1055,15 @@ class _Reader:
             if said.upper() != "WB"[state.turn]:
                 annotations.append(("PL", ("WB"[state.turn],)))
         annotations.extend(state.game_extra)
+        line, column = self.line_col(tree.pos)  # (where its "(" stands)
         return Game(
             number,
             score,
             tuple(state.actions),
             result,
             setup,
-            line=self.line_col(root_node.pos)[0],
+            line=line,
+            column=column,
             annotations=tuple(annotations),
         )
 

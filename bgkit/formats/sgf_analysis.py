@@ -269,6 +269,8 @@ def _da(cube: CubeAnalysis, context: CubeContext | None) -> str | None:
     nd, dt = cube.no_double, cube.double_take
     if nd is None or dt is None or context is None:
         return None
+    if context.length > shipped_met().max_length:
+        return None  # (no gnubg figure: gnubg plays 64 points at most; BK keeps the analysis)
     to_mwc = context.to_mwc
     head = f"{_chances(cube.probabilities)} {cube.cubeless_equity or 0.0:.6f}"
     return (

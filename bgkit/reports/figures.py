@@ -376,7 +376,7 @@ def _met(analysis: Analysis) -> MatchEquityTable | None:
     from bgkit.analysis.met import shipped_met
 
     table = shipped_met(analysis.met)
-    return table if analysis.match.length <= table.length else None
+    return table if analysis.match.length <= table.max_length else None
 
 
 # ---------------------------------------------------------------------- luck
