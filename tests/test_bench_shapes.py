@@ -29,9 +29,10 @@ def test_bench_shapes_smallest_run_prints_its_table(tmp_path: Path) -> None:
         cells = [c.strip() for c in line.strip("|").split("|")]
         if len(cells) == 13 and cells[0] in ("mat", "sgf"):
             rows[cells[0], cells[1]] = cells
-    assert set(rows) == {(f, s) for f in ("mat", "sgf") for s in ("long-game", "faults")}, run.stdout
+    wanted = {(f, s) for f in ("mat", "sgf") for s in ("long-game", "faults")}
+    assert set(rows) == wanted, run.stdout
     for fmt in ("mat", "sgf"):
-        fmt_, shape, size, games, actions, code, *cost, first, summary = rows[fmt, "long-game"]
+        _fmt, _shape, size, games, actions, code, *cost, first, summary = rows[fmt, "long-game"]
         assert 40_000 < int(size.replace(",", "")) <= 48 * 1024
         assert (games, code, first) == ("1", "0", ""), rows[fmt, "long-game"]
         assert int(actions.replace(",", "")) > 1000
