@@ -299,6 +299,12 @@ def mat_blank_lines(size: int) -> bytes:
     return fill(size, text[:cut], lambda i: "\n", text[cut:])
 
 
+def mat_tab_blank_lines(size: int) -> bytes:
+    """``blank-lines`` with one tab, in a comment at its top: off the fast path, the
+    blank lines are Lark's to skip (mat.lark's ``_NL``)."""
+    return b"; a\tcomment\n" + mat_blank_lines(size - 12)
+
+
 def mat_blank_runs(size: int) -> bytes:
     """A valid game cut by lines of 99,000 blanks (under ``max_line_chars``)."""
     text = tiny_match(1).to_mat()
@@ -685,6 +691,7 @@ SHAPES: dict[str, dict[str, tuple[str, Build]]] = {
         "game-comments": ("mat", mat_game_comments),
         "long-names": ("mat", _tiny("mat", LONG_NAMES)),
         "blank-lines": ("mat", mat_blank_lines),
+        "tab-blank-lines": ("mat", mat_tab_blank_lines),
         "blank-runs": ("mat", mat_blank_runs),
         "big-numbers": ("mat", mat_numbers),
     },
