@@ -19,7 +19,7 @@ KEYS = frozenset({"A", "DA", "LU", BK})
 
 # gnubg's own forms of an evaluated candidate play and cube decision, numbers with their
 # decimals: a value that fits reads (most values; the checks below say why one does not)
-_CANDIDATES = re.compile(r"(?:\S+ E ver 3(?: -?[0-9]+\.[0-9]+){6} \S[^\n]*(?:\n|\Z))+")
+_CANDIDATES = re.compile(r"(?:\S+ E ver 3(?: -?[0-9]+\.[0-9]+){6} \S[^\n]*(?:\n|\Z))++")
 _DA = re.compile(r"E ver 3(?: \S+){4}(?: -?[0-9]+\.[0-9]+){14}(?: |\Z)")
 
 

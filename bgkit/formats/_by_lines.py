@@ -56,11 +56,11 @@ MAX_FAULTS = 1000
 message costs a count over the text before it)."""
 
 
-_BLANK_LINES = re.compile(r"(?:[ \t\r]*\n)+")
+_BLANK_LINES = re.compile(r"(?:[ \t\r]*+\n)++")
 """A run of blank lines (of blanks and CR: what a line's ``strip()`` empties, as far as
 the grammars' blanks go), which the readers skip at once."""
 
-_GRAMMAR_BLANKS = re.compile(r"[ \t]*(?:\r?\n[ \t]*)*")
+_GRAMMAR_BLANKS = re.compile(r"[ \t]*+(?:\r?\n[ \t]*+)*+")
 """What the line-based grammars read as blank before a record's first line (``_NL`` and
 the blanks they ignore)."""
 

@@ -721,7 +721,7 @@ class _MatBuilder:
         actions, result, after = self._assign(segments, score.right_column)
         ended = result.line if result is not None and result.line else None
         after_end = [c for c in comments if ended is not None and c.line > ended]
-        inside = [c for c in comments if c not in after_end]
+        inside = [c for c in comments if ended is None or c.line <= ended]
         actions, notes = _place_comments(actions, inside)
         game = Game(
             self._int(number),
@@ -1030,10 +1030,21 @@ def _place_comments(
     lines after the game's result stay the match's comments.)"""
     on_game: list[str] = []
     on_action: dict[int, list[str]] = {}
-    for comment in comments:
-        before = [k for k, a in enumerate(actions) if 0 < a.line < comment.line]
-        if before:
-            on_action.setdefault(before[-1], []).append(comment.text)
+    if not comments:
+        return list(actions), ()
+    # the last action written on a line before each comment's: one sweep over both in
+    # line order (a scan of the actions for each comment was quadratic in a long game)
+    placed = sorted((a.line, k) for k, a in enumerate(actions) if a.line > 0)
+    last_before: dict[int, int] = {}
+    i, last = 0, -1
+    for c in sorted(range(len(comments)), key=lambda c: comments[c].line):
+        while i < len(placed) and placed[i][0] < comments[c].line:
+            last = max(last, placed[i][1])
+            i += 1
+        last_before[c] = last
+    for c, comment in enumerate(comments):
+        if last_before[c] >= 0:
+            on_action.setdefault(last_before[c], []).append(comment.text)
         else:
             on_game.append(comment.text)
     out = list(actions)
@@ -1087,11 +1098,11 @@ _TERM_PART = (
     "(?i:(?:[0-9]+|bar|off)(?:[ \t]*\\/[ \t]*(?:[0-9]+|bar|off)(?:[ "
     "\t]*\\*)?)+(?:[ \t]*\\([ \t]*[0-9]+[ \t]*\\))?[ \t]*)"
 )
-_TERM_NL = "(\r?\n[ \t]*)+"
+_TERM_NL = "(?:\r?\n[ \t]*+)++"
 _TERM_WHOLE_PART = _TERM_PART + "(?:(?<![0-9])|(?![0-9]))"
 _TERM_PLAYS_ROWS = (
     f"(?:{_TERM_LINENO}(?:{_TERM_DICE}(?:{_TERM_WHOLE_PART}"
-    f"(?:(?:,[ \t]*)?{_TERM_WHOLE_PART})*)?){{1,2}}{_TERM_NL})+"
+    f"(?:(?:,[ \t]*)?{_TERM_WHOLE_PART})*)?){{1,2}}{_TERM_NL}){{1,64}}"
 )
 _TERM_TAG = ';[ \t]*\\[[^\\]"\n]*"[^\n]*"\\][ \t]*(?=\n)'
 _TERM_COMMENT = "[;#][^\n]*"
@@ -1151,7 +1162,7 @@ _ROWS_AT_ONCE = 64
 
 _FAST_END = r"[ ]*(?=\n)"  # (no tabs: _read_fast leaves a record with tabs to the parser)
 _FAST = _Fast(
-    rows=re.compile(_TERM_PLAYS_ROWS.removesuffix("+") + f"{{1,{_ROWS_AT_ONCE}}}"),
+    rows=re.compile(_TERM_PLAYS_ROWS),  # (mat.lark's PLAYS_ROWS: _ROWS_AT_ONCE lines at most)
     tag=re.compile(_TERM_TAG),
     comment=re.compile(f"(?!{_TERM_SET_POS}){_TERM_COMMENT}"),
     length=re.compile(rf"([0-9]+)[ ]*(points?)[ ]*(match){_FAST_END}", re.IGNORECASE),

@@ -399,11 +399,14 @@ _PLAIN_MOVE = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 # The same after the blanks _SGF_TOKENS skips (the next node of a main line).
 _NEXT_SIMPLE_NODE = re.compile(r"[ \t\f\r\n]*;([A-Z]+)\[([^\\\]]*+)\]")
 # A run of such nodes, up to the last of them (group 1: where the last starts).
-_SIMPLE_RUN = re.compile(r"(?:[ \t\f\r\n]*;[A-Z]+\[[^\\\]]*+\])+[ \t\f\r\n]*(;)[A-Z]+\[[^\\\]]*+\]")
+_SIMPLE_RUN = re.compile(
+    r"(?:[ \t\f\r\n]*+;[A-Z]+\[[^\\\]]*+\](?=[ \t\f\r\n]*;[A-Z]+\[[^\\\]]*+\]))++"
+    r"[ \t\f\r\n]*+(;)[A-Z]+\[[^\\\]]*+\]"
+)
 # A game tree's bracket next (after blanks): no property can join the node before it.
 _TREE_BRACKET = re.compile(r"[ \t\f\r\n]*[()]")
 # A property's values while none holds a backslash (most do not): read at once.
-_PLAIN_VALUES = re.compile(r"(?:\[[^\\\]]*+\])+")
+_PLAIN_VALUES = re.compile(r"(?:\[[^\\\]]*+\])++")
 # A run's cube actions as gnubg writes them: the player and the word.
 _CUBE_NODES = {
     f"{side}[{word}]": (player, word)
