@@ -26,6 +26,7 @@ __all__ = [
     "DEFAULT_LIMITS",
     "Limits",
     "active",
+    "check_game_actions",
     "check_games",
     "check_integer",
     "check_name",
@@ -70,6 +71,12 @@ class Limits:
     """Games in one record (a long match has a few dozen, a long money session a few
     hundred; a real game takes several hundred bytes, so a record at ``max_file_bytes``
     holds some 20,000). ``--max-size`` raises it in proportion to the file size."""
+    max_game_actions: int = 10_000
+    """Actions (rolls with their plays, cube actions) in one game: a reader counts them as
+    it reads, so that the state it holds for a game while reading it stays bounded (some
+    800 bytes an action: one game of 10,000 costs a few MB while it is read). The longest
+    game of the project's real and self-play records has 138. Not raised by
+    ``--max-size``: a game does not grow with its file."""
     max_errors: int = 1_000
     """Errors :func:`bgkit.verify.verify` reports for one record: at the next, the rest of
     the record is left unchecked, with one ``unverified`` note at that place (each error
@@ -275,6 +282,40 @@ def check_games(
             pos,
             source_name=source_name,
             limit="max_games",
+        )
+
+
+def check_game_actions(
+    count: int,
+    game: int,
+    text: str,
+    pos: int,
+    source_name: str | None = None,
+    limits: Limits | None = None,
+) -> None:
+    """Refuse the ``count``-th action of the ``game``-th game of a record (its token is at
+    ``pos`` in ``text``) past ``max_game_actions``: a reader calls it as it reads each
+    action, so that a game of a million plays costs no more than the actions it may hold.
+
+    >>> text = "Game 2\\n 1) 31: 8/5 6/5\\n"
+    >>> check_game_actions(3, 2, text, 11, "a.mat", Limits(max_game_actions=2))
+    Traceback (most recent call last):
+    ...
+    bgkit.errors.LimitError: a.mat:2:5: action 3 of game 2, more than the limit of 2 actions a game ...
+    ...
+    >>> check_game_actions(2, 2, "", 0, "a.mat", Limits(max_game_actions=2))
+
+    :raises LimitError: naming ``max_game_actions``.
+    """
+    limits = limits or active()
+    if count > limits.max_game_actions:
+        raise LimitError(
+            f"action {count:,} of game {game:,}, more than the limit of"
+            f" {limits.max_game_actions:,} actions a game (max_game_actions)",
+            text,
+            pos,
+            source_name=source_name,
+            limit="max_game_actions",
         )
 
 

@@ -26,7 +26,14 @@ from lark.utils import TextSlice
 
 from bgkit._grammars import SourceText, build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
-from bgkit.limits import active, check_games, check_integer, check_names, check_text
+from bgkit.limits import (
+    active,
+    check_game_actions,
+    check_games,
+    check_integer,
+    check_names,
+    check_text,
+)
 from bgkit.records import Match, ReadError
 
 __all__ = [
@@ -493,6 +500,16 @@ class LineAssembler(SourceText):
                 pos = NotationError.at("", self.source, line, 1).pos
             check_games(count, self.source, pos, self.source_name)
 
+    def game_acts(self, count: int, game: int, line: PlacedLine) -> None:
+        """Refuse the ``count``-th action of the ``game``-th game past ``max_game_actions``
+        (an assembler calls it as it takes each action: a game's lines are held until it
+        ends), at ``line``'s token.
+
+        :raises LimitError: naming ``max_game_actions``.
+        """
+        if count > active().max_game_actions:
+            check_game_actions(count, game, self.source, line.pos, self.source_name)
+
     def _fail_at(self, msg: str, pos: int, line: PlacedLine) -> NotationError:
         """The error at offset ``pos`` of ``line`` (for the caller to raise, or for
         :func:`keep_fault` to record), placed on ``line`` without counting the lines
@@ -507,8 +524,9 @@ class LineAssembler(SourceText):
         try:
             match = self.match(reading.items, reading.lost(self.source, game_line))
         except LimitError as err:
-            if err.limit != "max_games":  # (the games past the limit are not read: that
-                # is what it bounds, and a record that passes it is refused either way)
+            if err.limit not in ("max_games", "max_game_actions"):  # (the games or actions
+                # past the limit are not read: that is what it bounds, and a record that
+                # passes it is refused either way)
                 reading.read_to_end()
             raise
         check_names(match.players, self.source, self.source_name)

@@ -391,6 +391,10 @@ _fast_steps = step_reader(_FAST_STEP, _FAST_POINTS)
 # ---------------------------------------------------------------------------- match
 
 
+_COUNTED = frozenset({"move", "double", "take", "drop"})
+"""The kinds of line that are a game's actions (``max_game_actions``)."""
+
+
 @dataclass(slots=True)
 class _GameState:
     setup: str | None = None
@@ -478,6 +482,8 @@ class _Assembler(LineAssembler):
                     if not games:
                         msg = f"'{kind.capitalize()}' before the first 'Game:' line"
                         raise self._fail_at(msg, line.pos, line)
+                    if kind in _COUNTED:  # (as it is read: a game's actions are held)
+                        self.game_acts(len(games[-1].actions) + 1, len(games), line)
                     self.action(games[-1], line)
                 except NotationError as err:
                     keep_fault(self.faults, err)

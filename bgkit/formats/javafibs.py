@@ -339,6 +339,7 @@ class _GameState:
     cube: int = 1
     roll: tuple[int, tuple[int, int]] | None = None
     line: int = 0
+    number: int = 0  # its ordinal in the record
 
 
 class _Assembler(LineAssembler):
@@ -447,6 +448,8 @@ class _Assembler(LineAssembler):
             return
         if game.result is not None and kind != "game_won":
             raise self._fail_at("an action after the game has ended", line.pos, line)
+        if kind in _COUNTED:
+            self.game_acts(len(game.actions) + 1, game.number, line)
         if kind == "roll":
             game.roll = (who, line.values)
         elif kind == "move":
@@ -478,6 +481,7 @@ class _Assembler(LineAssembler):
         :raises LimitError: past ``max_games``.
         """
         self.game_starts(len(games) + 1, pos, game.line)
+        game.number = len(games) + 1
         if self.faults is not None:
             self.plays()
         games.append(game)
@@ -536,6 +540,7 @@ class _Assembler(LineAssembler):
 
 _NO_PLAY = Play()  # (a move's play until plays makes it)
 _ACTION_KINDS = frozenset({"roll", "move", "double", "take", "drop", "resign", "reject"})
+_COUNTED = frozenset({"move", "double", "take", "drop"})  # (the lines that are actions)
 _GAME_START_LINE = re.compile(r"[ \t]*13:")
 
 

@@ -95,6 +95,7 @@ from bgkit.formats import source_text
 from bgkit.formats._ratings import rating_tags
 from bgkit.limits import (
     active,
+    check_game_actions,
     check_games,
     check_integer,
     check_name,
@@ -241,6 +242,10 @@ _SET_POS_VALUE = re.compile(r"(?P<board>[-A-Pa-p]{26})/(?P<cube>-?[0-9]{1,2})")
 # Longer digit runs are no numbers a record can mean (and int() refuses > 4300 digits).
 
 
+_RESULTS = frozenset({"wins", "losses", "resigns"})
+"""The kinds of :class:`_Cell` that end a game (the others are its actions)."""
+
+
 @dataclass(slots=True)
 class _Cell:
     """An action before its player is known."""
@@ -354,6 +359,10 @@ class _MatBuilder:
         self._max_steps = active().max_play_steps  # (check_play_steps says why it refuses)
         self._limits = active()
         self.started = 0  # the games started so far (their Game lines)
+        self._pending = False  # a Game line counted whose score line is still to come
+        self._ordinal = 0  # the game whose actions are being counted (its ordinal)
+        self._actions = 0  # the actions of that game read so far (max_game_actions)
+        self._max_actions = self._limits.max_game_actions
         self.ratings: dict[str, str] = {}  # (GridGammon's "name,rating": rating_tags)
         self.faults: list[ReadError] | None = [] if lenient else None
         self.right = _MAX_RIGHT_COLUMN  # the right column of the game being read
@@ -390,9 +399,22 @@ class _MatBuilder:
         :raises LimitError: naming ``max_games``, at ``word``.
         """
         self.started += 1
+        self._pending = True
         if self.started > self._limits.max_games:
             check_games(
                 self.started, self.source, word.start_pos or 0, self.source_name, self._limits
+            )
+
+    def _act(self, pos: int) -> None:
+        """Count an action of the game being read (its token at ``pos``), refusing it past
+        ``max_game_actions`` (as each is read: a game's cells are held until it ends).
+
+        :raises LimitError: naming ``max_game_actions``, at the action.
+        """
+        self._actions += 1
+        if self._actions > self._max_actions:
+            check_game_actions(
+                self._actions, self._ordinal, self.source, pos, self.source_name, self._limits
             )
 
     def _line_start(self, line: int) -> int:
@@ -413,6 +435,8 @@ class _MatBuilder:
         return int(text)
 
     def _cell(self, kind: str, token: Token, *args: Any) -> _Cell:
+        if kind not in _RESULTS:
+            self._act(token.start_pos or 0)
         return _Cell(kind, args, token, self._column(token))
 
     # -- header
@@ -455,6 +479,9 @@ class _MatBuilder:
         right = self._column(name_token) if name_token is not None else self._column(colon1) - 1
         right = max(_MIN_RIGHT_COLUMN, min(_MAX_RIGHT_COLUMN, right))
         self.right = right
+        # the game's actions are counted from here (the Lark parse counts a game as it ends)
+        self._ordinal = self.started if self._pending else self.started + 1
+        self._pending, self._actions = False, 0
         places = tuple((t.line or 0, t.column or 0) for t in (score0, score1))
         return _ScoreLine(
             (player0[0], player1[0]), (self._int(score0), self._int(score1)), right, places
@@ -497,6 +524,7 @@ class _MatBuilder:
                     raise _StepError(err.msg, pos + err.pos) from None
         if len(steps) > self._max_steps:  # a repeat count can make one part several steps
             check_play_steps(len(steps), self.source, parts[0][1], self.source_name)
+        self._act(dice.start_pos or 0)
         return _Cell("move", (self._dice(dice), Play(steps)), dice, self._column(dice))
 
     def cannot_move(self, dice: Token, _words: Token) -> _Cell:
@@ -560,9 +588,11 @@ class _MatBuilder:
         tabs = self._lines is not None
         right = self.right
         at, end = 0, len(rows)
+        counted = self._actions
         while at < end:
             m = _ROW_CELLS.match(rows, at)
             if m is None:
+                self._actions = counted  # (counted again piece by piece)
                 return self._plays_by_pieces(rows)
             if not tabs and len(m[1]) <= 10:  # (a number of at most 9 digits, and its ")")
                 ready = self._ready_row(m, start, line, line_start, right)
@@ -592,6 +622,7 @@ class _MatBuilder:
                     if roll is None:
                         self._fail(f"dice must be 1-6: '{dice_text[:2]}'", dice)
                     visual = self._column(dice) if tabs else column - 1
+                    self._act(where)
                     cell = _Cell("move", (roll, play), dice, visual)
                 cells.append(cell)
             where = start + at
@@ -623,6 +654,8 @@ class _MatBuilder:
                 return None
             played.append((roll, play, start + m.start(group) - line_start + 1))
         number = int(m[1][:-1])
+        for _roll, _play, column in played:
+            self._act(line_start + column - 1)
         if len(played) == 2:
             (roll0, play0, column0), (roll1, play1, column1) = played
             ready: list[Action] = [
@@ -694,6 +727,7 @@ class _MatBuilder:
         """The game rule of a whole-record parse (Lark's: its game is counted as it ends,
         its lines read; the other readings count a game at its ``Game`` line)."""
         self._begin_game(word)
+        self._pending = False  # (its actions were counted from its score line)
         return self._game(word, number, *items)
 
     def _game(self, word: Token, number: Token, *items: Any) -> _GameItem:
