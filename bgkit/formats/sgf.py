@@ -126,6 +126,7 @@ from bgkit.formats._checkers import (
 )
 from bgkit.limits import (
     active,
+    check_game_actions,
     check_games,
     check_integer,
     check_name,
@@ -1022,7 +1023,7 @@ class _Reader:
         root_node = tree.nodes[0]
         assert isinstance(root_node, _Node)  # (a run never starts a tree)
         root = self.root(root_node, index == 0, header)
-        state = _GameState(self, header, root)
+        state = _GameState(self, header, root, index + 1)
         # the main line: the first sub-tree continues it, the others are variations
         sequence: list[tuple[_Node | _Run, list[_GameTree]]] = []
         current: _GameTree | None = tree
@@ -1159,8 +1160,10 @@ class _Root:
 class _GameState:
     """The nodes of one game's main line, turned into actions one by one."""
 
-    def __init__(self, reader: _Reader, header: _Header, root: _Root) -> None:
+    def __init__(self, reader: _Reader, header: _Header, root: _Root, number: int) -> None:
         self.reader = reader
+        self.number = number  # the game's ordinal in the record
+        self.most = active().max_game_actions
         self.variant = header.variant
         self.actions: list[Action] = []
         self.game_extra: list[tuple[str, tuple[str, ...]]] = []
@@ -1176,6 +1179,16 @@ class _GameState:
         self.setup_owner: int | None = None
         self.setup_seen = False
         self.setup_pos = 0
+
+    def count(self, pos: int) -> None:
+        """Refuse the action at ``pos`` about to be added past ``max_game_actions``.
+
+        :raises LimitError: naming ``max_game_actions``, at ``pos``.
+        """
+        if len(self.actions) >= self.most:
+            reader = self.reader
+            count = len(self.actions) + 1
+            check_game_actions(count, self.number, reader.source, pos, reader.source_name)
 
     # -- where things that are not actions go
 
@@ -1282,6 +1295,8 @@ class _GameState:
             set_column(move, column)
             set_number(move, 0)
             set_notes(move, ())
+            if len(self.actions) >= self.most:
+                self.count(m.start(2))
             append(move)
         if player >= 0:
             self.in_setup, self.turn = False, 1 - player
@@ -1355,6 +1370,7 @@ class _GameState:
         marked = steps if self.lost else self.board.play(player, steps)
         props = node.props
         written = None if len(props) == 1 else next((p for p in props if p.ident == _PLAY), None)
+        self.count(prop.pos)
         self.actions.append(
             Move(
                 player,
@@ -1379,6 +1395,7 @@ class _GameState:
         self.in_setup = False
         play = _marked_play(plain[3], player, self.board.play_hits(player, steps))
         dice = shared_dice(int(plain[1]), int(plain[2]))
+        self.count(prop.pos)
         line, column = self.reader.line_col(prop.pos)
         self.actions.append(new_move(player, dice, play, line, column, 0))
         self.turn = 1 - player
@@ -1464,6 +1481,7 @@ class _GameState:
             self.pending = None
             action = Drop(player, **where, annotations=notes)
         self.in_setup = False
+        self.count(prop.pos)
         self.actions.append(action)
         self.turn = player if word == "double" else 1 - player
 
@@ -1481,6 +1499,7 @@ class _GameState:
         if player is None:
             player = 0
         self.close_exchange()
+        self.count(prop.pos)
         self.actions.append(
             Move(
                 player,
