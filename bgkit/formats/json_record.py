@@ -83,7 +83,7 @@ import sys
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import IO, Any, NoReturn, TypeVar
+from typing import IO, Any, NoReturn, TypeVar, cast
 
 from bgkit.errors import NotationError
 from bgkit.fileio import write_atomic
@@ -91,6 +91,7 @@ from bgkit.formats import source_text
 from bgkit.formats._by_lines import MAX_FAULTS, line_starts
 from bgkit.limits import (
     active,
+    check_game_actions,
     check_games,
     check_integer,
     check_names,
@@ -604,6 +605,11 @@ class _Reader:
             self.string(setup, [*path, "setup"])
         number = self.integer(doc["number"], [*path, "number"])
         actions = self.array(doc["actions"], [*path, "actions"])
+        most = active().max_game_actions
+        if len(actions) > most:  # (refused before an action is built, at the first too many)
+            at = _locate(self.text, [*path, "actions", most])
+            ordinal = cast(int, path[-1]) + 1
+            check_game_actions(most + 1, ordinal, self.text, at, self.source_name)
         try:
             result = self.result(doc["result"], [*path, "result"])
         except _Fault as fault:
