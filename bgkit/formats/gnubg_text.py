@@ -96,7 +96,14 @@ from bgkit.formats.annotations import (
     PositionExport,
     Probabilities,
 )
-from bgkit.limits import Limits, active, check_games, check_integer, check_text
+from bgkit.limits import (
+    Limits,
+    active,
+    check_game_actions,
+    check_games,
+    check_integer,
+    check_text,
+)
 from bgkit.play import Play, Step, _StepError, part_steps
 from bgkit.position import Position
 from bgkit.records import Action, Double, Drop, Game, Match, Move, ReadError, Result, Take
@@ -1445,6 +1452,11 @@ class _MatchBuilder:
         token = group.played_token
         if group.played is None or token is None or game.result is not None or game.lost:
             return  # (gnubg's hint on the last position of a match: no action)
+        if len(game.actions) >= self.limits.max_game_actions:  # (as each is read)
+            g = self.g
+            count = len(game.actions) + 1
+            at = token.start_pos or 0
+            check_game_actions(count, self.started, g.source, at, g.source_name, self.limits)
         who, rest, offset = self.player(group.played, token)
         pos = group.board.position
         line, column = token.line or 0, (token.column or 0) + offset
