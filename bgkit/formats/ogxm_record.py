@@ -56,7 +56,7 @@ from bgkit.errors import LimitError, NotationError, UnsupportedFormatError
 from bgkit.fileio import write_atomic
 from bgkit.formats import source_data
 from bgkit.formats._checkers import Board, game_steps
-from bgkit.limits import active, check_games, json_loads
+from bgkit.limits import active, check_game_actions, check_games, json_loads
 from bgkit.play import BAR, OFF, Play, Step
 from bgkit.records import (
     Action,
@@ -731,6 +731,7 @@ class _GameReader:
         variant = _bgkit_variant(reader.doc.get("variant"))
         board = Board.start(variant, setup)
         plies = reader.value(self.doc, "plies", list, [])
+        most = active().max_game_actions
         for i, ply in enumerate(plies):
             reader.where = f"game {self.index + 1}, ply {i + 1}: "
             if not isinstance(ply, dict):
@@ -741,6 +742,8 @@ class _GameReader:
                     setup = board.set_pos(1, None)
                 continue
             self.ply(i, ply, board)
+            if len(self.actions) > most:  # (placed as max_games is: the file is named)
+                check_game_actions(most + 1, self.index + 1, "", 0, reader.source_name)
         reader.where = f"game {self.index + 1}: "
         number = reader.count(extra, "number", self.index + 1)
         score = extra.get("score", list(self.score))

@@ -66,11 +66,12 @@ reads as a match unless its name ends in ``.xgp``.)
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import IO, Any
@@ -87,7 +88,7 @@ from bgkit.formats.annotations import (
     Rollout,
 )
 from bgkit.formats.sgf_analysis import annotate_match
-from bgkit.limits import active, check_games, size_text
+from bgkit.limits import active, check_game_actions, check_games, size_text
 from bgkit.play import Play, Step
 from bgkit.position import Position
 from bgkit.records import (
@@ -314,10 +315,28 @@ def _check_games(count: int, header: _Bytes) -> None:
 
     :raises LimitError: naming ``max_games``.
     """
+    _placed(functools.partial(check_games, count, "", 0, header.source_name), header)
+
+
+def _check_actions(count: int, game: int, rec: _Bytes) -> None:
+    """:func:`~bgkit.limits.check_game_actions` for the ``count``-th action of the
+    ``game``-th game, the record ``rec``, placed as :func:`_check_games` places a game.
+
+    :raises LimitError: naming ``max_game_actions``.
+    """
+    if count > active().max_game_actions:
+        _placed(functools.partial(check_game_actions, count, game, "", 0, rec.source_name), rec)
+
+
+def _placed(check: Callable[[], None], rec: _Bytes) -> None:
+    """Run ``check`` (a limit's), placing the error it raises at the record ``rec``.
+
+    :raises LimitError: as ``check``.
+    """
     try:
-        check_games(count, "", 0, header.source_name)
+        check()
     except LimitError as err:
-        placed = header.fail(err.msg, 8)
+        placed = rec.fail(err.msg, 8)
         raise LimitError(
             placed.msg,
             source_name=placed.source_name,
@@ -701,6 +720,7 @@ class _Reader:
             elif kind in (_CUBE, _MOVE):
                 if current is None:
                     raise rec.fail("a cube or move record outside a game", 8)
+                _check_actions(len(current.actions) + 1, len(games) + 1, rec)
                 if kind == _CUBE:
                     self.cube(rec, current)
                 else:
