@@ -8,6 +8,10 @@ state for each blank line), one long game read by the grammar 838 MB (its rows w
 token), blank lines in ``.gmd`` 541 MB, a comment after each line of a long game more
 than 120 s and comments after a game's result 27 s (both quadratic), SGF's run of simple
 nodes 96 MB and one move with 47,080 candidate plays 133 MB.
+
+The shapes of one long game (100,000 actions and more at 4 MiB) are refused since
+``max_game_actions`` (10,000 actions a game; the longest real game has 138): exit 2 at
+the game's 10,001st action, read no further (``tests/test_max_game_actions.py``).
 """
 
 from __future__ import annotations
@@ -30,12 +34,12 @@ SIZE = 4 << 20
     [
         # (measured at 4 MiB after the fixes, load about 1: MB, CPU s)
         ("mat", "tab-blank-lines", 200, 10, 0),  # 107 MB, 0.4 s
-        ("mat", "long-game-tab", 250, 15, 0),  # 138 MB, 1.3 s
-        ("mat", "game-comments", 250, 15, 0),  # 121 MB, 1.2 s
+        ("mat", "long-game-tab", 250, 15, 2),  # 138 MB, 1.3 s; refused: 48 MB, 0.2 s
+        ("mat", "game-comments", 250, 15, 2),  # 121 MB, 1.2 s; refused: 37 MB, 0.3 s
         ("mat", "comments", 120, 10, 0),  # 41 MB, 0.2 s
         ("gmd", "blank-lines", 120, 10, 0),  # 37 MB, 0.2 s
         ("javafibs", "blank-lines", 120, 10, 0),  # 32 MB, 0.2 s
-        ("sgf", "long-game", 160, 15, 0),  # 80 MB, 1.4 s
+        ("sgf", "long-game", 160, 15, 2),  # 80 MB, 1.4 s; refused: 34 MB, 0.2 s
         ("sgf", "one-move-analysis", 100, 10, 0),  # 51 MB, 0.2 s
     ],
 )
