@@ -599,6 +599,8 @@ class _Reader:
         self.source = source
         self.source_name = source_name
         self._cursor = (0, 1, 0)  # line_col's last answer: (offset, line, its line's start)
+        # (those of the reading: a stream's games are read after it)
+        self.limits = active()
         self.faults: list[ReadError] = []
         """The nodes and game trees that could not be read (the rest is read)."""
         self.first_syntax_error: NotationError | None = None
@@ -1163,7 +1165,7 @@ class _GameState:
     def __init__(self, reader: _Reader, header: _Header, root: _Root, number: int) -> None:
         self.reader = reader
         self.number = number  # the game's ordinal in the record
-        self.most = active().max_game_actions
+        self.most = reader.limits.max_game_actions
         self.variant = header.variant
         self.actions: list[Action] = []
         self.game_extra: list[tuple[str, tuple[str, ...]]] = []
@@ -1188,7 +1190,8 @@ class _GameState:
         if len(self.actions) >= self.most:
             reader = self.reader
             count = len(self.actions) + 1
-            check_game_actions(count, self.number, reader.source, pos, reader.source_name)
+            source, name = reader.source, reader.source_name
+            check_game_actions(count, self.number, source, pos, name, reader.limits)
 
     # -- where things that are not actions go
 
