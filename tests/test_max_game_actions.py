@@ -35,6 +35,7 @@ from bgkit.formats.mat import parse_mat
 from bgkit.formats.ogxm_record import parse_ogxm
 from bgkit.formats.sgf import parse_sgf
 from bgkit.limits import DEFAULT_LIMITS, Limits, using
+from bgkit.records import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 REAL = ROOT / "data" / "real"
@@ -155,13 +156,6 @@ GMD = (
 )
 
 
-@pytest.mark.parametrize("strict", [False, True])
-def test_gmd(strict: bool) -> None:
-    # (an action is placed at its colour, as the reader places the action)
-    places = ["9:6", "10:8", "11:6", "13:6"]
-    assert_limit(lambda: parse_gmd(GMD, source_name="x.gmd", strict=strict), places, "x.gmd")
-
-
 JAVAFIBS = (
     "JavaFIBS internal match representation v1.1\n8:JoeBlack:3\n"
     "13:JoeBlack:\n11:You:4 2\n1:You:17-21 19-21\n"
@@ -171,11 +165,19 @@ JAVAFIBS = (
 
 
 @pytest.mark.parametrize("strict", [False, True])
-def test_javafibs(strict: bool) -> None:
-    # (an action is placed at its player's name, as the reader places the action)
-    places = ["8:3", "9:3", "10:3", "12:3"]
-    read = lambda: parse_javafibs(JAVAFIBS, source_name="x.match", strict=strict)  # noqa: E731
-    assert_limit(read, places, "x.match")
+@pytest.mark.parametrize(
+    ("parse", "text", "places", "name"),
+    [
+        # (an action is placed at its colour in .gmd, at its player's name in JavaFIBS,
+        # as each reader places the action)
+        (parse_gmd, GMD, ["9:6", "10:8", "11:6", "13:6"], "x.gmd"),
+        (parse_javafibs, JAVAFIBS, ["8:3", "9:3", "10:3", "12:3"], "x.match"),
+    ],
+)
+def test_gmd_and_javafibs(
+    parse: Callable[..., Match], text: str, places: list[str], name: str, strict: bool
+) -> None:
+    assert_limit(lambda: parse(text, source_name=name, strict=strict), places, name)
 
 
 # ---------------------------------------------------------------------------- SGF
