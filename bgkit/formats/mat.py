@@ -1227,7 +1227,8 @@ def _read_fast(source: str) -> Match | None:
     try:
         return _fast_lines(source)
     except LimitError as err:
-        if err.limit == "max_games":  # (the games after are not read: see _begin_game)
+        if err.limit in ("max_games", "max_game_actions"):  # (what comes after is not
+            # read: see _begin_game, _act; the parser would raise it at the same token)
             raise
         return None  # (the parser meets the limit again and places it)
     except (BgkitError, _StepError):  # (the parser meets the fault again and places it)
