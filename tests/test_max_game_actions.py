@@ -156,6 +156,10 @@ GMD = (
 )
 
 
+# rolls without moves (each a move whose play is unknown: the last as its game ends)
+GMD_ROLLS = GMD.split("Double")[0].replace("Move:W:: 8/4 6/4\nGame:", "Game:")
+GMD_ROLLS = GMD_ROLLS.replace("Move:W:: 8/4 6/4\n", "Roll:B:: 3 1\nRoll:W:: 5 2\nGame:\n")
+
 JAVAFIBS = (
     "JavaFIBS internal match representation v1.1\n8:JoeBlack:3\n"
     "13:JoeBlack:\n11:You:4 2\n1:You:17-21 19-21\n"
@@ -171,6 +175,7 @@ JAVAFIBS = (
         # (an action is placed at its colour in .gmd, at its player's name in JavaFIBS,
         # as each reader places the action)
         (parse_gmd, GMD, ["9:6", "10:8", "11:6", "13:6"], "x.gmd"),
+        (parse_gmd, GMD_ROLLS, ["7:6", "8:6", "9:6"], "x.gmd"),
         (parse_javafibs, JAVAFIBS, ["8:3", "9:3", "10:3", "12:3"], "x.match"),
     ],
 )

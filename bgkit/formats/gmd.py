@@ -391,8 +391,19 @@ _fast_steps = step_reader(_FAST_STEP, _FAST_POINTS)
 # ---------------------------------------------------------------------------- match
 
 
-_COUNTED = frozenset({"move", "double", "take", "drop"})
-"""The kinds of line that are a game's actions (``max_game_actions``)."""
+@dataclass(slots=True)
+class _Placed:
+    """An action's place as a line's (:class:`~bgkit.formats._by_lines.PlacedLine`)."""
+
+    line: int
+    column: int
+    pos: int
+
+    @classmethod
+    def of(cls, source: str, action: Action) -> _Placed:
+        """The place of ``action`` in ``source`` (found from its line: once, for an error)."""
+        pos = NotationError.at("", source, action.line or 0, action.column or 0).pos
+        return cls(action.line or 0, action.column or 0, pos)
 
 
 @dataclass(slots=True)
@@ -438,7 +449,7 @@ class _Assembler(LineAssembler):
                 # a Game: line that could not be read starts its game all the same
                 self.game_starts(len(games) + 1, None, fault.line)
                 if games:
-                    self.finish(games[-1])
+                    self.finish(games)
                 games.append(_GameState(line=fault.line, column=1))
             self.after_lost = lost.pending is not None or failed
             failed = False
@@ -450,7 +461,7 @@ class _Assembler(LineAssembler):
                     # could not be read before them: that line was their Game: line
                     self.game_starts(len(games) + 1, None, lost.pending.line)
                     if games:
-                        self.finish(games[-1])
+                        self.finish(games)
                     games.append(_GameState(line=lost.pending.line, column=1))
                 lost.pending = None
             if kind == "comment":
@@ -468,7 +479,7 @@ class _Assembler(LineAssembler):
             elif kind == "game":
                 self.game_starts(len(games) + 1, line.pos, line.line)
                 if games:
-                    self.finish(games[-1])
+                    self.finish(games)
                 lost.pending = None
                 try:
                     games.append(self.new_game(line))
@@ -482,9 +493,8 @@ class _Assembler(LineAssembler):
                     if not games:
                         msg = f"'{kind.capitalize()}' before the first 'Game:' line"
                         raise self._fail_at(msg, line.pos, line)
-                    if kind in _COUNTED:  # (as it is read: a game's actions are held)
-                        self.game_acts(len(games[-1].actions) + 1, len(games), line)
                     self.action(games[-1], line)
+                    self.counted(games)
                 except NotationError as err:
                     keep_fault(self.faults, err)
                     failed = True
@@ -492,7 +502,7 @@ class _Assembler(LineAssembler):
         if lost.pending is not None and games and games[-1].roll is not None:
             games[-1].roll = None  # (its move was on the line that could not be read)
         if games:
-            self.finish(games[-1])
+            self.finish(games)
         tags = [("Player 1", names[0]), ("Player 2", names[1]), *tags]
         if length:
             tags.append(("Crawford", "On" if crawford else "Off"))
@@ -693,8 +703,23 @@ class _Assembler(LineAssembler):
             steps.append(Step(a, b))
         return Play(steps)
 
-    def finish(self, game: _GameState) -> None:
+    def counted(self, games: list[_GameState]) -> None:
+        """Refuse the last game of ``games`` when it has more actions than
+        ``max_game_actions``, at the first past it (each action line is counted as it
+        is read, and a roll without a move when the next line makes it an action).
+
+        :raises LimitError: naming ``max_game_actions``.
+        """
+        actions, most = games[-1].actions, active().max_game_actions
+        if len(actions) > most:
+            line = _Placed.of(self.source, actions[most])
+            self.game_acts(most + 1, len(games), line)
+
+    def finish(self, games: list[_GameState]) -> None:
+        """End the last game of ``games``: its roll without a move, its result."""
+        game = games[-1]
         self.pending_roll(game)
+        self.counted(games)
         if game.result is None:
             game.result = _played_out(game)
 
