@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+# The tests of Ctrl-C send SIGINT to the commands they start. A shell that runs pytest in
+# the background (`./.ci/run &`, nohup) starts it with SIGINT ignored, which every child
+# inherits (an ignored signal stays ignored across exec): those commands then never see
+# the Ctrl-C, and the tests fail. A handler here is reset to the default in each child.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="module")
