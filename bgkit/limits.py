@@ -261,9 +261,8 @@ def check_games(
     limits: Limits | None = None,
 ) -> None:
     """Refuse the ``count``-th game of a record (it starts at ``pos`` in ``text``) past
-    ``max_games``: a reader calls it as
-    each game starts, so that a record of a million empty games costs no more than the
-    games it may hold.
+    ``max_games``: a reader calls it as each game starts, so that a record of a million
+    empty games costs no more than the games it may hold.
 
     >>> check_games(3, "Game 1\\nGame 2\\nGame 3\\n", 14, "a.mat", Limits(max_games=2))
     Traceback (most recent call last):
