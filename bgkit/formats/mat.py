@@ -1134,9 +1134,12 @@ _TERM_PART = (
 )
 _TERM_NL = "(?:\r?\n[ \t]*+)++"
 _TERM_WHOLE_PART = _TERM_PART + "(?:(?<![0-9])|(?![0-9]))"
+_ROWS_AT_ONCE = 64
+"""Lines of plays one PLAYS_ROWS token holds at most (mat.lark's ``~1..64``): a game's
+lines are read in runs of these, by the parser and the fast path alike."""
 _TERM_PLAYS_ROWS = (
     f"(?:{_TERM_LINENO}(?:{_TERM_DICE}(?:{_TERM_WHOLE_PART}"
-    f"(?:(?:,[ \t]*)?{_TERM_WHOLE_PART})*)?){{1,2}}{_TERM_NL}){{1,64}}"
+    f"(?:(?:,[ \t]*)?{_TERM_WHOLE_PART})*)?){{1,2}}{_TERM_NL}){{1,{_ROWS_AT_ONCE}}}"
 )
 _TERM_TAG = ';[ \t]*\\[[^\\]"\n]*"[^\n]*"\\][ \t]*(?=\n)'
 _TERM_COMMENT = "[;#][^\n]*"
@@ -1190,9 +1193,6 @@ class _Fast:
     cell: re.Pattern[str]  # DICE [PART...], DOUBLES _TO INT, TAKES, DROPS, WINS INT POINTS
     wins: re.Pattern[str]  # WINS INT POINTS [AND_THE_MATCH], alone on its line
 
-
-_ROWS_AT_ONCE = 64
-"""Lines of plays the fast path matches at once (a game's are read in runs of these)."""
 
 _FAST_END = r"[ ]*(?=\n)"  # (no tabs: _read_fast leaves a record with tabs to the parser)
 _FAST = _Fast(
