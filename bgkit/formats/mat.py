@@ -354,8 +354,8 @@ class _MatBuilder:
         """
         self.source = source
         self.source_name = source_name
-        # lines are needed only to expand tabs
-        self._lines = source.split("\n") if "\t" in source else None
+        # (columns are counted with tabs expanded, from the line's text before a token)
+        self._tabs = "\t" in source
         self._max_steps = active().max_play_steps  # (check_play_steps says why it refuses)
         self._limits = active()
         self.started = 0  # the games started so far (their Game lines)
@@ -423,10 +423,12 @@ class _MatBuilder:
     def _column(self, token: Token) -> int:
         """0-based visual column of ``token`` (tabs expanded to multiples of 8)."""
         col = (token.column or 1) - 1
-        if self._lines is None:
+        start = token.start_pos
+        if not self._tabs or start is None:
             return col
-        line = self._lines[(token.line or 1) - 1]
-        return len(line[:col].expandtabs(8)) if "\t" in line[:col] else col
+        before = self.source[start - col : start]  # (the line up to the token: the whole
+        # text split into lines held 20 bytes per byte of a record of blank lines)
+        return len(before.expandtabs(8)) if "\t" in before else col
 
     def _int(self, token: Token, digits: str | None = None) -> int:
         """The number ``digits`` (default: the token's text), refusing absurd lengths."""
@@ -585,7 +587,7 @@ class _MatBuilder:
         line_start = start - (rows.column or 1) + 1  # offset of the line's first character
         segments: list[_Segment] = []
         max_steps = self._max_steps
-        tabs = self._lines is not None
+        tabs = self._tabs
         right = self.right
         at, end = 0, len(rows)
         counted = self._actions
