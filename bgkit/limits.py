@@ -23,6 +23,7 @@ from typing import Any
 from bgkit.errors import LimitError, excerpt
 
 __all__ = [
+    "AS_READ",
     "DEFAULT_LIMITS",
     "Limits",
     "active",
@@ -108,6 +109,11 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 """The limits in force unless a caller passes others."""
+
+AS_READ = frozenset({"max_games", "max_game_actions"})
+"""The limits a reader keeps as it reads (a game as it starts, an action as it is read):
+past one, the rest of the record is not read, which is what they bound. Past another
+limit a reader may read on, so that the error raised is the first a whole reading finds."""
 
 _ACTIVE: contextvars.ContextVar[Limits] = contextvars.ContextVar("bgkit_limits")
 

@@ -27,6 +27,7 @@ from lark.utils import TextSlice
 from bgkit._grammars import SourceText, build, notation_error, parse_tree, parser
 from bgkit.errors import LimitError, NotationError
 from bgkit.limits import (
+    AS_READ,
     active,
     check_game_actions,
     check_games,
@@ -524,9 +525,7 @@ class LineAssembler(SourceText):
         try:
             match = self.match(reading.items, reading.lost(self.source, game_line))
         except LimitError as err:
-            if err.limit not in ("max_games", "max_game_actions"):  # (the games or actions
-                # past the limit are not read: that is what it bounds, and a record that
-                # passes it is refused either way)
+            if err.limit not in AS_READ:  # (a record past it is refused either way)
                 reading.read_to_end()
             raise
         check_names(match.players, self.source, self.source_name)

@@ -94,6 +94,7 @@ from bgkit.fileio import write_atomic
 from bgkit.formats import source_text
 from bgkit.formats._ratings import rating_tags
 from bgkit.limits import (
+    AS_READ,
     active,
     check_game_actions,
     check_games,
@@ -1229,8 +1230,8 @@ def _read_fast(source: str) -> Match | None:
     try:
         return _fast_lines(source)
     except LimitError as err:
-        if err.limit in ("max_games", "max_game_actions"):  # (what comes after is not
-            # read: see _begin_game, _act; the parser would raise it at the same token)
+        if err.limit in AS_READ:  # (see _begin_game, _act: the parser would raise it at
+            # the same token)
             raise
         return None  # (the parser meets the limit again and places it)
     except (BgkitError, _StepError):  # (the parser meets the fault again and places it)
