@@ -54,6 +54,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -396,7 +397,15 @@ class Season:
         (a finished match: 1 won or 0 lost, minus the player's luck, plus the opponent's,
         in MWC: the match won with the luck taken out), and in money play
         ``points_per_game`` and ``luck_adjusted_ppg`` (``actual_result`` and
-        ``luck_adjusted_result`` per game) and ``jacoby`` (the rule it was analysed under)."""
+        ``luck_adjusted_result`` per game) and ``jacoby`` (the rule it was analysed under).
+
+        Made once per season (every table starts from it): each call hands out a copy,
+        which the caller may change."""
+        return self._matches.copy()
+
+    @cached_property
+    def _matches(self) -> pd.DataFrame:
+        """:attr:`matches`, made once (a frozen dataclass keeps it in its ``__dict__``)."""
         import pandas as pd
 
         rows = self.rows[self.rows["kind"].isna()].copy()

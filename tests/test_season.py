@@ -175,6 +175,20 @@ def test_names_are_compared_case_blind_and_aliases_merge(season: Season) -> None
     assert len(merged.matches[merged.matches["name"] == "lasse"]) == both
 
 
+def test_the_matches_table_is_made_once_and_handed_out_as_a_copy(season: Season) -> None:
+    first = season.matches
+    assert first is not season.matches  # a copy each time
+    first["name"] = "changed"  # the caller's copy: the season's is as it was
+    first.loc[first.index[0], "pr"] = -1.0
+    again = season.matches
+    assert len(again) > 0 and "changed" not in set(again["name"])
+    assert again.equals(season.matches)
+    assert "_matches" in vars(season)  # made once for this season
+    merged = season.about(season.subject, {"Somebody Else": str(season.subject)})
+    assert "_matches" not in vars(merged)  # another season: made again, for its names
+    assert merged.matches["name"].tolist() == season.matches["name"].tolist()
+
+
 def test_scores_are_capped_at_the_match_length() -> None:
     from bgkit.season import _capped
 
