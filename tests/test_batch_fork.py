@@ -125,3 +125,52 @@ def test_closing_early_leaves_no_worker(monkeypatch: pytest.MonkeyPatch) -> None
     for pid in pids:  # (reaped: no process, not even a zombie, is left)
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
+
+
+class _Recording:
+    """A runner that runs each chunk when asked (as ``_SerialRunner``), recording the order
+    chunks are handed out in and how many are in flight at most."""
+
+    def __init__(self, slots: int, chunk: int, workers: int) -> None:
+        self.slots, self.chunk, self.workers = slots, chunk, workers
+        self.submitted: list[list[str]] = []
+        self.in_flight = 0
+        self.most = 0
+
+    def submit(self, paths: list[str]) -> Any:
+        self.submitted.append(paths)
+        self.in_flight += 1
+        self.most = max(self.most, self.in_flight)
+        runner = self
+
+        class Handle:
+            def result(self) -> list[list[dict[str, Any]]]:
+                runner.in_flight -= 1
+                return [[{"n": len(p)}] for p in paths]
+
+        return Handle()
+
+    def close(self, pending: list[Any], *, cancel: bool) -> None:
+        pass
+
+
+@pytest.mark.parametrize("files", [3, 10, 40, 200])
+def test_the_last_chunks_go_out_largest_first_and_rows_in_input_order(files: int) -> None:
+    # sizes rise with the input order: the largest files are the last ones
+    items = [batch_run._Item(f"f{i:03}", 100 + i, 0, None) for i in range(files)]
+    runner = _Recording(slots=6, chunk=16, workers=2)
+    runner.chunk = batch_run._chunk_size(files, 2, 16)
+    out = list(batch_run._ordered(items, lambda: runner, None))
+    assert [r.file for r in out] == [item.file for item in items]  # input order
+    assert [r.rows[0]["n"] for r in out] == [len(item.file) for item in items]
+    sent = [path for chunk in runner.submitted for path in chunk]
+    assert sorted(sent) == [item.file for item in items]  # each file once
+    chunks = list(batch_run._chunks(items, runner.chunk, 2))
+    tail = runner.submitted[-min(len(chunks), runner.slots) :]
+    sizes = [sum(100 + int(p[1:]) for p in chunk) for chunk in tail]
+    assert sizes == sorted(sizes, reverse=True)  # the last ones: largest first
+    assert tail[0] == [item.file for item in chunks[-1]]  # (the largest, input's last)
+    if len(chunks) > runner.slots:  # before them, in input order
+        head = runner.submitted[: -runner.slots]
+        assert head == [[item.file for item in chunk] for chunk in chunks[: len(head)]]
+    assert runner.most <= 2 * runner.slots

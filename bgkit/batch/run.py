@@ -94,16 +94,26 @@ def _ordered(
     that it is always closed again, by the end of the loop or by ``close()``.
     """
     runner = start()
-    chunks = iter(_chunks(items, runner.chunk, runner.workers))
+    chunks = deque(_chunks(items, runner.chunk, runner.workers))
     pending: deque[tuple[list[_Item], _Handle | None]] = deque()
 
+    def submit(chunk: list[_Item]) -> _Handle | None:
+        paths = [item.file for item in chunk if item.rows is None]
+        return runner.submit(paths) if paths else None
+
     def fill() -> None:
-        while len(pending) < runner.slots:
-            chunk = next(chunks, None)
-            if chunk is None:
-                return
-            paths = [item.file for item in chunk if item.rows is None]
-            pending.append((chunk, runner.submit(paths) if paths else None))
+        while chunks and len(pending) < runner.slots and len(chunks) > runner.slots:
+            chunk = chunks.popleft()
+            pending.append((chunk, submit(chunk)))
+        if not chunks or len(pending) >= runner.slots:
+            return
+        # the last chunks (a few slots more in flight at most): handed out largest first
+        # (bytes to compute), so that the workers finish together, where the largest
+        # coming last keeps one busy while the others wait; rows still come in input order
+        last = list(chunks)
+        chunks.clear()
+        handles = {id(chunk): submit(chunk) for chunk in sorted(last, key=_work, reverse=True)}
+        pending.extend((chunk, handles[id(chunk)]) for chunk in last)
 
     finished = False
     try:
@@ -130,6 +140,12 @@ def _ordered(
                 store.checkpoint()  # keep what is done for the next run
         finally:
             runner.close([h for _, h in pending if h is not None], cancel=not finished)
+
+
+def _work(chunk: list[_Item]) -> int:
+    """Bytes of the files of ``chunk`` still to compute (the measure of its work; a file
+    that could not be read counts 0)."""
+    return sum(item.size or 0 for item in chunk if item.rows is None)
 
 
 def _chunks(items: list[_Item], size: int, workers: int = 1) -> Iterator[list[_Item]]:
