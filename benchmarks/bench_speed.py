@@ -289,7 +289,7 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
         times["bgkit"],
         g,
         "s",
-        "<= 0.8",
+        "<= 1.0",  # (issue 31: one match at most gnubg's time, 0-ply and 2-ply)
     )
     parts = subprocess.run(
         [PYTHON, "-c", ANALYSIS_PARTS, str(path), str(plies)],
