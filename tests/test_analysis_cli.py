@@ -41,6 +41,25 @@ def test_json_to_stdout() -> None:
     assert doc["settings"]["checker_plies"] == 0
 
 
+def test_json_has_a_move_a_line_and_the_analysis_data() -> None:
+    from bgkit.analysis.match import analyze as analyse_match
+    from bgkit.formats import read_match
+
+    code, out, err = run(RECORD, "--json", "-")
+    assert code == 0, err
+    lines = out.splitlines()
+    doc = json.loads(out)
+    assert len(lines) == 2 + len(doc) + sum(
+        len(v) + 1 for v in doc.values() if isinstance(v, list) and v
+    )  # "{", a key a line, a list's items a line each and its "]", "}"
+    at = lines.index(' "moves": [') + 1
+    listed = [json.loads(line.strip().rstrip(",")) for line in lines[at : at + len(doc["moves"])]]
+    assert listed == doc["moves"] and lines[at + len(listed)] in (" ],", " ]")  # a move a line
+    expected = analyse_match(read_match(RECORD), 0, jobs=1).to_dict()
+    expected.pop("seconds"), doc.pop("seconds")
+    assert doc == json.loads(json.dumps(expected))  # what json.dumps(indent=1) wrote
+
+
 def test_json_holds_the_candidates_and_cube_decisions() -> None:
     code, out, err = run(RECORD, "--json", "-", "--candidates", "3")
     assert code == 0, err

