@@ -22,6 +22,8 @@ import pytest
 
 pytest.importorskip("gnubg")
 
+from bgkit.analysis.tasks import MIN_PIECE
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 
@@ -110,6 +112,68 @@ def test_a_money_session_cut_into_pieces_has_gnubgs_luck_on_every_roll() -> None
     for row, (game, player, dice, luck) in zip(mine, theirs, strict=True):
         assert (row["game"], row["player"], row["dice"]) == (game, player, dice)
         assert row["luck_emg"] == pytest.approx(luck, abs=1e-5), row
+
+
+#: The analysis at 2-ply in two processes, handed whole games only, and where the rest of
+#: a piece was handed to the worker with nothing to do while it ran.
+_HANDED_ON = """
+import json, sys
+from bgkit.analysis import tasks
+from bgkit.analysis.match import analyze
+from bgkit.formats.mat import read_mat
+tasks.pieces = lambda found, jobs: [(a, a, b) for a, b in tasks.games(found)]
+cut = tasks.Runner._cut_running
+handed = []
+def counted(runner):
+    future = cut(runner)
+    if future is not None:
+        piece = runner._futures[future]
+        handed.append((piece.start, piece.stop))
+    return future
+tasks.Runner._cut_running = counted
+result = analyze(read_mat(sys.argv[1]), 2, jobs=2)
+json.dump({"handed": handed, "moves": result.to_dict()["moves"]}, sys.stdout)
+"""
+
+
+def test_the_rest_of_a_piece_goes_to_a_worker_with_nothing_to_do() -> None:
+    """Handed whole games only (a one-game match: one piece), the worker left without a
+    piece takes the second half of what the other has left, while it runs, as often as
+    a half is worth it (``Runner._cut_running``): the figures are still gnubg's, every
+    error and luck of a 7-point match and every roll's luck of the money session."""
+    for record, reference in (
+        (DATA / "analysis" / "selfplay_7pt_cube_noise.mat", "selfplay_7pt_cube_noise"),
+        (DATA / "money" / "jacoby_beavers.mat", None),
+    ):
+        run = subprocess.run(
+            [sys.executable, "-c", _HANDED_ON, str(record)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        found = json.loads(run.stdout)
+        assert found["handed"], record  # (the other worker had nothing to start with)
+        for start, stop in found["handed"]:
+            assert stop - start >= MIN_PIECE // 2
+        if reference is None:  # the money session's 188 rolls: gnubg's luck on each
+            theirs = json.loads((DATA / "money" / "jacoby_beavers.2ply.luck.json").read_text())
+            mine = [
+                m for m in found["moves"] if m["action"] == "move" and m["luck_emg"] is not None
+            ]
+            assert [(m["game"], m["player"], m["dice"]) for m in mine] == [
+                tuple(t[:3]) for t in theirs
+            ]
+            for row, luck in zip(mine, (t[3] for t in theirs), strict=True):
+                assert row["luck_emg"] == pytest.approx(luck, abs=1e-5), row
+            continue
+        ref = json.loads((DATA / "analysis" / f"{reference}.2ply.json").read_text())["moves"]
+        mine = [m for m in found["moves"] if m["action"] in ("move", "double", "take", "drop")]
+        assert len(mine) == len(ref)
+        for a, b in zip(mine, ref, strict=True):
+            if "error" in b:
+                assert a["error_emg"] == pytest.approx(b["error"], abs=1e-5), a
+            if "luck" in b:
+                assert a["luck_emg"] == pytest.approx(b["luck"], abs=1e-5), a
 
 
 @pytest.mark.parametrize(("record", "games"), [("selfplay_0001", 1), ("selfplay_0002", 5)])

@@ -33,6 +33,13 @@ gnubg's net evaluated further back, kept in its cache or figured again; cut at o
 places, a candidate's equity by 1e-6, the last of the six decimals gnubg writes). With
 one, a money session's luck cut every 12 actions was 2e-4 off gnubg's on a roll; with
 two, every roll is gnubg's.
+
+The pieces are planned from a rough cost per action (:func:`cost`), which is off by 3x
+from game to game, so a worker may run out of pieces while another has much left: it
+then takes the second half of that rest, which the other stops before (the pieces'
+standing is in memory both share: :class:`_Shares`). Where such a cut falls depends on
+when the workers get there, and so, in their last bits, do the figures after it, as
+the share of each worker already makes them vary at 0-ply.
 """
 
 from __future__ import annotations
@@ -40,13 +47,14 @@ from __future__ import annotations
 import gc
 import heapq
 import itertools
+import mmap
 import multiprocessing
 import os
 import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -275,23 +283,41 @@ def _worker_start(tasks: Sequence[Task], cache: int | None, met: str | None) -> 
     _worker_evaluator = CachedEvaluator(evaluator)
 
 
-def _worker_run(start: int, stop: int, lead: int | None = None) -> list[Figures]:
+def _worker_run(
+    start: int, stop: int, lead: int | None = None, slot: int | None = None
+) -> list[Figures]:
     """Evaluate tasks ``start`` to ``stop`` (in a worker); a deeper piece of a game
     (:func:`pieces`) from empty caches after tasks ``lead`` to ``start``, whose figures
-    are dropped."""
+    are dropped; ``slot``: the piece's place in :data:`_shares`, where it may be told to
+    stop sooner."""
     assert _worker_evaluator is not None  # (the pool's initializer ran)
-    return run_piece(_worker_evaluator, _worker_tasks, start, stop, start if lead is None else lead)
+    first = start if lead is None else lead
+    return run_piece(_worker_evaluator, _worker_tasks, start, stop, first, slot)
 
 
 def run_piece(
-    ev: Evaluator, tasks: Sequence[Task], start: int, stop: int, lead: int
+    ev: Evaluator,
+    tasks: Sequence[Task],
+    start: int,
+    stop: int,
+    lead: int,
+    slot: int | None = None,
 ) -> list[Figures]:
     """The figures of ``tasks[start:stop]``, searched after ``tasks[lead:start]`` (their
     figures dropped). A deeper search starts from empty caches at ``lead``, as at its
     game's first action: what the tasks before ``lead`` left in gnubg's cache must not
-    answer there, in a worker that searched another piece before."""
+    answer there, in a worker that searched another piece before.
+
+    With ``slot`` (a worker's piece: :class:`_Shares`), each task says it is being
+    searched, and the piece ends before the task its stop now names: the figures are
+    then those of ``tasks[start:start + len(result)]``."""
     out = []
+    shares = _shares if slot is not None else None
     for i in range(lead, stop):
+        if shares is not None and slot is not None:
+            if i >= start and i >= shares.stop(slot):  # (the rest went to another worker)
+                break
+            shares.begin(slot, i)
         task = tasks[i]
         if i == lead and task.plies and not task.first:
             task = replace(task, first=True)
@@ -299,6 +325,47 @@ def run_piece(
         if i >= start:
             out.append(figures)
     return out
+
+
+class _Shares:
+    """Where each piece of a deeper analysis stands, in memory the forked workers share
+    with this process (an anonymous shared mapping, made before they fork): per piece
+    slot, the task its worker is searching (-1 before it starts) and the task it must
+    stop before, which this process lowers to hand the rest of the piece to a worker
+    that has nothing left to do (:meth:`Runner.results`). Each is one aligned 32-bit
+    word, written by one side and read by the other."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self._map = mmap.mmap(-1, 8 * slots)
+        self._words = memoryview(self._map).cast("i")
+        for slot in range(slots):
+            self._words[2 * slot] = -1
+
+    def open(self, slot: int, stop: int) -> None:
+        self._words[2 * slot], self._words[2 * slot + 1] = -1, stop
+
+    def begin(self, slot: int, task: int) -> None:
+        self._words[2 * slot] = task
+
+    def at(self, slot: int) -> int:
+        return int(self._words[2 * slot])
+
+    def stop(self, slot: int) -> int:
+        return int(self._words[2 * slot + 1])
+
+    def cut(self, slot: int, stop: int) -> None:
+        self._words[2 * slot + 1] = stop
+
+
+#: The pieces' standing in a deeper analysis on several workers (set before they fork).
+_shares: _Shares | None = None
+
+#: Cuts a deeper analysis may make while it runs (each halves a piece's rest).
+MAX_CUTS = 64
+
+#: Seconds between looks for a piece to cut while a worker has nothing to do.
+_IDLE_LOOK = 0.05
 
 
 def can_fork() -> bool:
@@ -456,6 +523,11 @@ class Runner:
         """The match equity table of the GNU Backgammon evaluators it starts."""
         self._tasks: list[Task] = []
         self._futures: dict[Future[list[Figures]], range] = {}
+        self._slots: dict[Future[list[Figures]], int] = {}
+        """A deeper analysis's pieces, by future: their slots in :attr:`_shares`."""
+        self._shares: _Shares | None = None
+        self._game_of: list[int] = []
+        """The first task of each task's game."""
         self._pool: ProcessPoolExecutor | None = None
         if jobs:
             _preload()
@@ -464,6 +536,9 @@ class Runner:
         return self
 
     def __exit__(self, exc_type: object, *exc: object) -> None:
+        global _shares
+        if self._shares is not None and _shares is self._shares:
+            _shares = None  # (its workers are done: a later analysis forks its own)
         if self._pool is not None:
             if exc_type is not None:
                 # not needed any more (an error, an interrupt): stop them now
@@ -476,6 +551,7 @@ class Runner:
 
     def submit(self, tasks: list[Task]) -> None:
         """Start evaluating ``tasks`` (in the workers: chunks handed out as they free up)."""
+        global _shares
         self._tasks = tasks
         if not self.jobs or not tasks:
             return
@@ -489,24 +565,109 @@ class Runner:
                 self.met,
             ),
         )
-        if tasks[0].plies:  # pieces of games, the longest first
+        if tasks[0].plies:  # pieces of games, the longest first, cut again as they run
             parts = pieces(tasks, self.jobs)
-        else:
-            parts = [(start, start, stop) for start, stop in chunks(len(tasks), self.jobs)]
-        for lead, start, stop in parts:  # (the first forks the workers)
-            future = self._pool.submit(_worker_run, start, stop, lead)
+            # (made before the workers fork, so that they share it)
+            _shares = self._shares = _Shares(len(parts) + MAX_CUTS)
+            self._game_of = [0] * len(tasks)
+            for first, end in games(tasks):
+                self._game_of[first:end] = [first] * (end - first)
+            for lead, start, stop in parts:
+                self._submit_piece(lead, start, stop)
+            return
+        for start, stop in chunks(len(tasks), self.jobs):  # (the first forks the workers)
+            future = self._pool.submit(_worker_run, start, stop, start)
             self._futures[future] = range(start, stop)
+
+    def _submit_piece(self, lead: int, start: int, stop: int) -> Future[list[Figures]]:
+        """Hand tasks ``start`` to ``stop`` (after ``lead`` to ``start``) to a worker, in
+        the next slot of :attr:`_shares`."""
+        assert self._pool is not None and self._shares is not None
+        slot = len(self._slots)
+        self._shares.open(slot, stop)
+        future = self._pool.submit(_worker_run, start, stop, lead, slot)
+        self._futures[future] = range(start, stop)
+        self._slots[future] = slot
+        return future
+
+    def _cut_running(self) -> Future[list[Figures]] | None:
+        """A worker has nothing left to do: hand it the second half of the costliest rest
+        of a piece another worker is searching (by :func:`cost`), which that worker then
+        stops before. ``None`` while a piece is still to start, or when no rest is worth
+        the searches a new piece repeats (at least ``2 * MIN_PIECE`` tasks left).
+
+        Where a game is cut then depends on when the workers get there, and so, in their
+        last bits, the figures of the actions after a cut (the module's docstring), as
+        the share of each worker already makes them vary at 0-ply."""
+        shares = self._shares
+        if shares is None or len(self._slots) >= shares.slots:
+            return None
+        running = []
+        for future, slot in self._slots.items():
+            if future.done():
+                continue
+            at = shares.at(slot)
+            if at < 0:
+                return None  # (a piece not started yet: the free worker takes it)
+            running.append((slot, max(at, self._futures[future].start), shares.stop(slot)))
+        plies = self._tasks[0].plies
+        best: tuple[float, int, int, int] | None = None
+        for slot, at, stop in running:
+            first = at + 3  # (the worker may be past ``at`` by the time it reads the stop)
+            if stop - first < 2 * MIN_PIECE:
+                continue
+            weights = [cost(self._tasks[i]) for i in range(first, stop)]
+            half, done, cut = sum(weights) / 2, 0.0, first
+            for i, weight in enumerate(weights):
+                if done >= half:
+                    break
+                done, cut = done + weight, first + i + 1
+            cut = min(max(cut, first + MIN_PIECE // 2), stop - MIN_PIECE // 2)
+            rest = sum(weights)
+            if best is None or rest > best[0]:
+                best = (rest, slot, cut, stop)
+        if best is None:
+            return None
+        _, slot, cut, stop = best
+        shares.cut(slot, cut)
+        lead = max(self._game_of[cut], cut - plies)
+        return self._submit_piece(lead, cut, stop)
 
     def results(self, tick: Callable[[int], object] = lambda n: None) -> list[Figures]:
         """The figures of every submitted task, in order; ``tick(n)`` after each ``n`` done."""
         if not self.jobs:
             return self._here(tick)
         found: list[Figures | None] = [None] * len(self._tasks)
-        for future in as_completed(self._futures):
-            chunk = self._futures[future]
-            for i, figures in zip(chunk, future.result(), strict=True):
-                found[i] = figures
-            tick(len(chunk))
+        if self._shares is None:
+            for future in as_completed(self._futures):
+                chunk = self._futures[future]
+                for i, figures in zip(chunk, future.result(), strict=True):
+                    found[i] = figures
+                tick(len(chunk))
+            return [f if f is not None else Figures() for f in found]
+        pending = set(self._futures)
+        while pending:
+            # a worker with nothing to do: look again soon (a piece handed out may not
+            # have started yet, and only a started one is cut)
+            idle = len(pending) < self.jobs
+            done, pending = wait(
+                pending, timeout=_IDLE_LOOK if idle else None, return_when=FIRST_COMPLETED
+            )
+            for future in done:
+                start = self._futures[future].start
+                searched = future.result()
+                for i, figure in enumerate(searched, start):
+                    if found[i] is None:  # (a task both sides of a cut searched: the first)
+                        found[i] = figure
+                tick(len(searched))
+            while len(pending) < self.jobs:
+                cut = self._cut_running()
+                if cut is None:
+                    break
+                pending.add(cut)
+        missing = [i for i, f in enumerate(found) if f is None]
+        if missing:  # pragma: no cover (every cut hands on the rest of its piece)
+            raise RuntimeError(f"tasks {missing[:5]} were not evaluated")
         return [f if f is not None else Figures() for f in found]
 
     def _here(self, tick: Callable[[int], object]) -> list[Figures]:
