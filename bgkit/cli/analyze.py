@@ -467,12 +467,12 @@ def _plain(value: Any) -> Any:
 
 
 def _json_text(doc: dict[str, Any]) -> str:
-    """``doc`` as JSON, a row a line: each key of ``doc`` on a line of its own, and a list
-    of it one item a line (a move, a player, a match), its items on that line.
+    """``doc`` as JSON, a row a line: each key of ``doc`` on a line of its own, and each
+    item of a list (a move, a player, a match) whole on a line of its own.
 
     The same data as ``json.dumps(doc, indent=1)``, written by :mod:`json`'s C encoder
-    (``indent`` takes its Python one): for a 25-point match's 2 MB, 23 ms against 61 (a
-    bare dump of the whole) and a fifth smaller.
+    (``indent`` takes its Python one): for a 25-point match's analysis, 24 ms against 59
+    and 1.77 MB against 2.17.
     """
     encode = json.JSONEncoder(allow_nan=False).encode
     lines = []
