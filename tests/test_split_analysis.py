@@ -114,14 +114,14 @@ def test_a_money_session_cut_into_pieces_has_gnubgs_luck_on_every_roll() -> None
         assert row["luck_emg"] == pytest.approx(luck, abs=1e-5), row
 
 
-#: The analysis at 2-ply in two processes, handed whole games only, and where the rest of
-#: a piece was handed to the worker with nothing to do while it ran.
+#: The analysis at 2-ply in two processes, the whole match handed out as one piece, and
+#: where the rest of a piece was handed to the worker with nothing to do while it ran.
 _HANDED_ON = """
 import json, sys
 from bgkit.analysis import tasks
 from bgkit.analysis.match import analyze
 from bgkit.formats.mat import read_mat
-tasks.pieces = lambda found, jobs: [(a, a, b) for a, b in tasks.games(found)]
+tasks.pieces = lambda found, jobs: [(0, 0, len(found))]
 cut = tasks.Runner._cut_running
 handed = []
 def counted(runner):
@@ -137,10 +137,12 @@ json.dump({"handed": handed, "moves": result.to_dict()["moves"]}, sys.stdout)
 
 
 def test_the_rest_of_a_piece_goes_to_a_worker_with_nothing_to_do() -> None:
-    """Handed whole games only (a one-game match: one piece), the worker left without a
-    piece takes the second half of what the other has left, while it runs, as often as
-    a half is worth it (``Runner._cut_running``): the figures are still gnubg's, every
-    error and luck of a 7-point match and every roll's luck of the money session."""
+    """Handed the whole match as one piece (its games one after the other, each from
+    empty caches), the worker left without a piece takes the second half of what the
+    other has left, while it runs, as often as a half is worth it
+    (``Runner._cut_running``), wherever that falls in a game: the figures are still
+    gnubg's, every error and luck of a 7-point match and every roll's luck of the money
+    session."""
     for record, reference in (
         (DATA / "analysis" / "selfplay_7pt_cube_noise.mat", "selfplay_7pt_cube_noise"),
         (DATA / "money" / "jacoby_beavers.mat", None),
