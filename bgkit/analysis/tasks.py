@@ -54,7 +54,7 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -339,10 +339,9 @@ class _Shares:
         self.slots = slots
         self._map = mmap.mmap(-1, 8 * slots)
         self._words = memoryview(self._map).cast("i")
-        for slot in range(slots):
-            self._words[2 * slot] = -1
 
     def open(self, slot: int, stop: int) -> None:
+        """Make ``slot`` a piece's, not started, that stops before task ``stop``."""
         self._words[2 * slot], self._words[2 * slot + 1] = -1, stop
 
     def begin(self, slot: int, task: int) -> None:
@@ -638,18 +637,11 @@ class Runner:
         if not self.jobs:
             return self._here(tick)
         found: list[Figures | None] = [None] * len(self._tasks)
-        if self._shares is None:
-            for future in as_completed(self._futures):
-                chunk = self._futures[future]
-                for i, figures in zip(chunk, future.result(), strict=True):
-                    found[i] = figures
-                tick(len(chunk))
-            return [f if f is not None else Figures() for f in found]
         pending = set(self._futures)
         while pending:
-            # a worker with nothing to do: look again soon (a piece handed out may not
-            # have started yet, and only a started one is cut)
-            idle = len(pending) < self.jobs
+            # a worker with nothing to do in a deeper analysis: look again soon (a piece
+            # handed out may not have started yet, and only a started one is cut)
+            idle = self._shares is not None and len(pending) < self.jobs
             done, pending = wait(
                 pending, timeout=_IDLE_LOOK if idle else None, return_when=FIRST_COMPLETED
             )
@@ -668,7 +660,7 @@ class Runner:
         missing = [i for i, f in enumerate(found) if f is None]
         if missing:  # pragma: no cover (every cut hands on the rest of its piece)
             raise RuntimeError(f"tasks {missing[:5]} were not evaluated")
-        return [f if f is not None else Figures() for f in found]
+        return [f for f in found if f is not None]
 
     def _here(self, tick: Callable[[int], object]) -> list[Figures]:
         evaluator = self.evaluator
