@@ -162,6 +162,11 @@ def test_a_damaged_value_of_an_sgf_is_listed_and_the_rest_read(tmp_path: Path) -
 DAMAGED_VALUES = [
     ("LU[0.24330]", "LU[0.2433x]", "gnubg's luck of the roll LU[0.2433x] is not a number"),
     ("A[0][hefe", "A[x][hefe", "gnubg's candidate plays A[x]: the play made is not a number"),
+    (  # a digit to str.isdigit, not to int(): it was an internal error
+        "A[0][hefe",
+        "A[\u00b2][hefe",
+        "gnubg's candidate plays A[\u00b2]: the play made is not a number",
+    ),
     ("A[0][hefe", "A[99][hefe", "gnubg's candidate plays A[99]: the play made is not among them"),
     (  # the cube decision before Bob's 42
         "DA[E ver 3 0C 1 0.000000 1 0.449048",

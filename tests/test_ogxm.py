@@ -234,6 +234,15 @@ def test_long_notes_are_cut_into_pieces_the_codec_takes() -> None:
     assert parse_ogxm(data).comments == comments
 
 
+def test_a_piece_number_only_str_isdigit_takes_is_not_a_piece() -> None:
+    """``x-bgkit~\u00b2``: a digit to ``str.isdigit``, not to ``int``, was a ValueError;
+    the codec refuses such a key, but a document built otherwise may hold it."""
+    match = read_match(SAMPLE)
+    doc = ogxm_document(match)
+    doc["annotations"].append({"key": f"{KEY}~\u00b2", "scope": "match", "ref": 0, "value": "["})
+    assert match_from_document(doc) == match
+
+
 def test_a_rule_break_in_an_ogxm_file_is_found_by_the_verifier() -> None:
     doc = ogxm_document(read_match(SAMPLE))
     ply = doc["games"][0]["plies"][0]  # root's 62: 24/18 18/16

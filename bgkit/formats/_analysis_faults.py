@@ -69,7 +69,8 @@ def _da_fault(text: str) -> str | None:
 def _a_fault(values: tuple[str, ...]) -> str | None:
     if not values:
         return None
-    if not values[0].strip().isdigit():
+    index = values[0].strip()
+    if not (index.isascii() and index.isdigit()):  # ("²" is a digit to str.isdigit)
         return f"gnubg's candidate plays A[{_cut(values[0])}]: the play made is not a number"
     if _CANDIDATES.fullmatch("\n".join(values[1:])):
         if int(values[0]) < len(values) - 1:

@@ -348,7 +348,7 @@ def _chunks(text: str) -> Iterator[str]:
 
 def _chunk_index(key: str) -> int:
     _, _, n = key.partition("~")
-    return int(n) if n.isdigit() else 0
+    return int(n) if n.isascii() and n.isdigit() else 0
 
 
 class _GameWriter:
@@ -663,7 +663,7 @@ def _read_notes(
         if not isinstance(key, str) or not isinstance(value, str):
             continue
         base, _, n = key.partition("~")
-        if base != KEY or (n and not n.isdigit()):
+        if base != KEY or (n and not (n.isascii() and n.isdigit())):
             continue
         ref = item.get("ref")
         place = (str(item.get("scope")), ref if isinstance(ref, int) else 0)
