@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "analysis.met",
         "analysis.met_tables",
         "analysis.metrics",
+        "analysis.bearoff",
         "analysis.evaluator",
         "workers",
         "analysis.engine_gate",

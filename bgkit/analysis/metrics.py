@@ -24,6 +24,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal
 
+from bgkit.analysis.bearoff import bearoff_chances
+
 if TYPE_CHECKING:
     from bgkit.analysis.evaluator import CubeDecision
     from bgkit.position import Position
@@ -360,20 +362,18 @@ PIPS_PER_ROLL = 294.0 / 36.0
 def effective_pip_count(side: Sequence[int]) -> float | None:
     """gnubg's effective pip count of a side whose checkers are all home, else ``None``.
 
-    Expected rolls to bear off (one-sided bear-off database of the ``gnubg-nn``
-    package) x 294/36. ``None`` also when ``gnubg-nn`` is not installed.
+    Expected rolls to bear off (gnubg's one-sided bear-off database, read by
+    :mod:`bgkit.analysis.bearoff`) x 294/36. ``None`` also when gnubg is not installed.
 
     >>> round(effective_pip_count((14, 0, 0, 0, 0, 0, 1) + (0,) * 19), 3)
     10.208
     """
     if any(side[7:]) or not any(side[1:7]):
         return None
-    try:
-        import gnubg_nn
-    except ImportError:  # pragma: no cover
+    chances = bearoff_chances(side[1:7])
+    if chances is None:  # pragma: no cover (the analysis extra is not installed)
         return None
-    probs = gnubg_nn.bearoff_probabilities(tuple(int(n) for n in side[1:7]))
-    return PIPS_PER_ROLL * float(sum((k + 1) * p for k, p in enumerate(probs)))
+    return PIPS_PER_ROLL * float(sum(rolls * p for rolls, p in enumerate(chances)))
 
 
 def pip_count(side: Sequence[int]) -> int:
