@@ -55,8 +55,9 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, fields, replace
+from multiprocessing.reduction import ForkingPickler
+from typing import TYPE_CHECKING, Any
 
 from bgkit.analysis.evaluator import (
     CachedEvaluator,
@@ -68,6 +69,7 @@ from bgkit.analysis.evaluator import (
 )
 from bgkit.analysis.metrics import luck_normal, luck_opening
 from bgkit.formats.annotations import CandidatePlay, Probabilities
+from bgkit.play import Play, Step
 from bgkit.position import Position
 from bgkit.workers import in_worker, worker_start
 
@@ -140,6 +142,27 @@ class Figures:
     among them: with their equities and the mover's chances after them."""
     cube_chances: Chances | None = None
     """The roller's (doubler's) chances before the roll, with a cube decision."""
+
+
+def _by_fields(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]]:
+    """How a worker sends a frozen dataclass of its figures: its fields' values, which
+    ``cls(*values)`` takes back. (Python's own pickling of a frozen dataclass with slots
+    looks up the class's fields again for every object: half the time it took to send
+    the 865 figures of a 25-point match, 11,000 objects with their plays.)"""
+    names = tuple(f.name for f in fields(cls))
+    if not all(f.init for f in fields(cls)):  # pragma: no cover (cls(*values) would fail)
+        raise TypeError(f"{cls.__name__} has a field its constructor does not take")
+
+    def reduce(obj: Any) -> tuple[type, tuple[Any, ...]]:
+        return cls, tuple([getattr(obj, name) for name in names])
+
+    return reduce
+
+
+# (multiprocessing's pickler only: how the workers send their figures; what users pickle
+# of these classes is unchanged)
+for _cls in (Figures, CubeDecision, CandidatePlay, Probabilities, Play, Step):
+    ForkingPickler.register(_cls, _by_fields(_cls))
 
 
 class AnalysisTaskError(RuntimeError):
