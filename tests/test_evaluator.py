@@ -27,6 +27,7 @@ import bgkit.analysis.gnubg as gnubg_evaluator
 from bgkit.analysis.gnubg import (
     GnubgEvaluator,
     _after,
+    _entering_turn,
     _parse,
     _predecessor,
     _result,
@@ -322,3 +323,52 @@ def test_short_commands_run_on_one_cpu() -> None:
     CPU set is as it was after each. (In a process of its own: other tests here change gnubg's
     threads, and then the evaluator leaves them alone.)"""
     subprocess.run([sys.executable, "-c", _ONE_CPU], check=True)
+
+
+def test_an_entering_turn_has_one_legal_play_into_the_position(positions: list[Position]) -> None:
+    """The made-up turn that scores a play alone (``_entering_turn``): by the rules
+    engine, its one legal play ends where the play does (checked on every play of every
+    roll of a 7-point match that has one)."""
+    made = plays = 0
+    for i, pos in enumerate(positions[::3]):
+        for key in pos.legal_results(*ROLLS[i % len(ROLLS)]):
+            plays += 1
+            mover, other = key
+            found = _entering_turn(mover, other)
+            if found is None:
+                assert sum(1 for p in range(19, 25) if mover[p] and not other[25 - p]) < 2
+                continue
+            side, dice = found
+            board = (other, side) if pos.turn == 1 else (side, other)
+            before = replace(pos, board=board, dice=None)
+            assert list(before.legal_results(*dice)) == [key]
+            assert sum(side) == sum(mover) and side[25] == mover[25] + 2
+            made += 1
+    assert made > 0.3 * plays
+
+
+def test_a_play_scored_alone_is_the_play_searched_with_those_above_it(
+    ev: GnubgEvaluator, positions: list[Position]
+) -> None:
+    """A play made that 2-ply's move filters drop is searched again, as deep as the best
+    plays, as gnubg's analysis does after its search. Alone, as the one play of a made-up
+    turn, it has the figures of the search of every play ranked down to it (equity,
+    depth, chances), which searches the same position after it."""
+    compared = 0
+    for i, pos in enumerate(positions[4:60:4]):
+        dice = ROLLS[(5 * i) % len(ROLLS)]
+        legal = pos.legal_results(*dice)
+        ranks = sorted(ev._ranks(pos, dice).items(), key=lambda item: item[1])
+        for key, _ in ranks[6:9]:  # (plays the filters usually drop)
+            ev.clear_cache()
+            alone = ev._scored_alone(pos, legal[key], key, 2)
+            if alone is None:
+                continue
+            ev.clear_cache()
+            with_others = ev._hint_through(pos, dice, legal, 2, (0, len(ranks), 10.0))[key]
+            assert alone.plies == with_others.plies == 2
+            # (six printed decimals; the nets add up in another order: a unit apart at most)
+            assert alone.equity == pytest.approx(with_others.equity, abs=1.01e-6)
+            assert alone.probabilities == pytest.approx(with_others.probabilities, abs=1.01e-6)
+            compared += 1
+    assert compared >= 5

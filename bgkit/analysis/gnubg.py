@@ -584,8 +584,16 @@ class GnubgEvaluator:
         (``FindnSaveBestMoves``: ``ScoreMove``), not level by level: a search one ply
         short of it leaves figures in gnubg's cache that its luck analysis of the next
         roll meets (measured: a dance's luck 0.0132 off gnubg's when the levels between
-        were searched, equal when skipped; every candidate figure the same)."""
+        were searched, equal when skipped; every candidate figure the same).
+
+        A wanted play whose mover has two checkers on points of the opponent's home
+        board is scored alone, as the one legal play of a made-up turn that ends where
+        it does (:func:`_entering_turn`): the same search of the same position, without
+        the plays ranked above it."""
         legal = position.legal_results(*dice)
+        alone = {key: self._scored_alone(position, legal[key], key, plies) for key in wanted}
+        if all(found is not None for found in alone.values()):
+            return {key: found for key, found in alone.items() if found is not None}
         ranks = self._ranks(position, dice)
         last = max((ranks.get(key, len(legal)) for key in wanted), default=len(legal))
         extra = min(len(legal), last + 2)  # (and one more: plays of equal figures)
@@ -594,6 +602,25 @@ class GnubgEvaluator:
         if any(found[key].plies < deepest for key in wanted):  # (ties ranked otherwise)
             found = self._hint_through(position, dice, legal, plies, (len(legal), 0, 0.0))
         return found
+
+    def _scored_alone(
+        self, position: Position, play: Play, key: Key, plies: int
+    ) -> Candidate | None:
+        """The play with result ``key`` searched ``plies`` deep by itself: gnubg's ``hint``
+        of a made-up turn of the mover (:func:`_entering_turn`) whose one legal play ends
+        in the same position, with the same cube; ``None`` when no such turn is made."""
+        mover, other = key
+        made_up = _entering_turn(mover, other)
+        if made_up is None:
+            return None
+        before, dice = made_up
+        board = (other, before) if position.turn == 1 else (before, other)
+        turn = replace(position, board=board, dice=None)
+        found = self._hint(turn, dice, plies, {plies: ((1, 0, 0.0),) + (_SKIP,) * (plies - 1)})
+        if len(found) != 1 or found[0][0] != key:  # pragma: no cover (one play, by construction)
+            return None
+        _, equity, depth, chances = found[0]
+        return Candidate(play, key, equity, depth, chances)
 
     def _hint_through(
         self,
@@ -847,6 +874,23 @@ def _made_up_turn(mover: Side, other: Side) -> tuple[Side, tuple[int, int]] | No
                 return None  # (then the position itself is impossible)
             return tuple(side), (die, found)
     return None
+
+
+def _entering_turn(mover: Side, other: Side) -> tuple[Side, tuple[int, int]] | None:
+    """A turn of ``mover`` with one legal play that ends with the sides ``mover`` and
+    ``other`` (on roll after it): two of his checkers on different points of ``other``'s
+    home board where ``other`` has none go back to the bar, and the dice enter them there
+    (both dice must be played, and only those two checkers can move). ``None`` when he
+    has no two such points."""
+    points = [p for p in range(24, 18, -1) if mover[p] and not other[25 - p]]
+    if len(points) < 2:
+        return None
+    high, low = points[0], points[1]
+    side = list(mover)
+    side[high] -= 1
+    side[low] -= 1
+    side[25] += 2
+    return tuple(side), (25 - low, 25 - high)
 
 
 def _closed(side: Sequence[int]) -> bool:
