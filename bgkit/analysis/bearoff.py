@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import array
 import importlib.util
+import sys
 from collections.abc import Sequence
 from functools import cache
 from math import comb
@@ -54,7 +55,7 @@ class _Database:
         count, first = data[at + 4], data[at + 5]
         start = self.values + 2 * offset
         words = array.array("H", data[start : start + 2 * count])
-        if array.array("H", b"\x01\x00")[0] != 1:  # pragma: no cover (a big-endian machine)
+        if sys.byteorder == "big":  # pragma: no cover (the file is little-endian)
             words.byteswap()
         out = array.array("f", bytes(4 * 32))
         for i, word in enumerate(words):

@@ -591,9 +591,10 @@ class GnubgEvaluator:
         it does (:func:`_entering_turn`): the same search of the same position, without
         the plays ranked above it."""
         legal = position.legal_results(*dice)
-        alone = {key: self._scored_alone(position, legal[key], key, plies) for key in wanted}
-        if all(found is not None for found in alone.values()):
-            return {key: found for key, found in alone.items() if found is not None}
+        if all(_entering_turn(*key) is not None for key in wanted):
+            alone = {key: self._scored_alone(position, legal[key], key, plies) for key in wanted}
+            if all(found is not None for found in alone.values()):
+                return {key: found for key, found in alone.items() if found is not None}
         ranks = self._ranks(position, dice)
         last = max((ranks.get(key, len(legal)) for key in wanted), default=len(legal))
         extra = min(len(legal), last + 2)  # (and one more: plays of equal figures)
