@@ -327,8 +327,8 @@ def test_short_commands_run_on_one_cpu() -> None:
 
 def test_an_entering_turn_has_one_legal_play_into_the_position(positions: list[Position]) -> None:
     """The made-up turn that scores a play alone (``_entering_turn``): by the rules
-    engine, its one legal play ends where the play does (checked on every play of every
-    roll of a 7-point match that has one)."""
+    engine, its one legal play ends where the play does (checked on every play of a roll
+    at every third position of a 7-point match, where the turn can be made)."""
     made = plays = 0
     for i, pos in enumerate(positions[::3]):
         for key in pos.legal_results(*ROLLS[i % len(ROLLS)]):
@@ -352,8 +352,8 @@ def test_a_play_scored_alone_is_the_play_searched_with_those_above_it(
 ) -> None:
     """A play made that 2-ply's move filters drop is searched again, as deep as the best
     plays, as gnubg's analysis does after its search. Alone, as the one play of a made-up
-    turn, it has the figures of the search of every play ranked down to it (equity,
-    depth, chances), which searches the same position after it."""
+    turn, it has the figures (equity, depth, chances) it has in a search of every play of
+    the roll, which searches the same position after it."""
     compared = 0
     for i, pos in enumerate(positions[4:60:4]):
         dice = ROLLS[(5 * i) % len(ROLLS)]
