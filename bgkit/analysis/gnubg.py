@@ -589,7 +589,10 @@ class GnubgEvaluator:
         A wanted play whose mover has two checkers on points of the opponent's home
         board is scored alone, as the one legal play of a made-up turn that ends where
         it does (:func:`_entering_turn`): the same search of the same position, without
-        the plays ranked above it."""
+        the plays ranked above it. Else one play is searched as a play of the made-up turn
+        that ends where it does (:func:`_predecessor`) when fewer of that turn's plays rank
+        above it (:meth:`_searched_made_up`): a 1-1 of 277 plays whose play made ranked
+        105th searched 276 plays in 5.4 s; the made-up turn ranks it 8th."""
         legal = position.legal_results(*dice)
         if all(_entering_turn(*key) is not None for key in wanted):
             alone = {key: self._scored_alone(position, legal[key], key, plies) for key in wanted}
@@ -597,12 +600,39 @@ class GnubgEvaluator:
                 return {key: found for key, found in alone.items() if found is not None}
         ranks = self._ranks(position, dice)
         last = max((ranks.get(key, len(legal)) for key in wanted), default=len(legal))
+        if len(wanted) == 1:
+            made_up = self._searched_made_up(position, legal[wanted[0]], wanted[0], plies, last)
+            if made_up is not None:
+                return {wanted[0]: made_up}
         extra = min(len(legal), last + 2)  # (and one more: plays of equal figures)
         found = self._hint_through(position, dice, legal, plies, (0, extra, 10.0))
         deepest = max(c.plies for c in found.values())
         if any(found[key].plies < deepest for key in wanted):  # (ties ranked otherwise)
             found = self._hint_through(position, dice, legal, plies, (len(legal), 0, 0.0))
         return found
+
+    def _searched_made_up(
+        self, position: Position, play: Play, key: Key, plies: int, rank: int
+    ) -> Candidate | None:
+        """The play with result ``key`` searched ``plies`` deep among the plays of a
+        made-up turn of the mover that ends where it does (:func:`_predecessor`: the same
+        cube, the same search of the same position), ranked down to it at 0-ply; ``None``
+        when no such turn is made, or it ranks the play no higher than the roll's
+        ``rank``, or its search leaves the play short (plays of equal figures)."""
+        made_up = _predecessor(_after(position, key))
+        if made_up is None:
+            return None
+        before, dice = made_up
+        theirs = self._ranks(before, dice).get(key)
+        if theirs is None or theirs >= rank:
+            return None
+        legal = before.legal_results(*dice)
+        extra = min(len(legal), theirs + 2)  # (as the roll's search: equal figures)
+        found = self._hint_through(before, dice, legal, plies, (0, extra, 10.0))
+        searched = found.get(key)
+        if searched is None or searched.plies < max(c.plies for c in found.values()):
+            return None
+        return replace(searched, play=play)
 
     def _scored_alone(
         self, position: Position, play: Play, key: Key, plies: int
