@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
+from typing import Any
 
 import pytest
 
-from bgkit.analysis.evaluator import CachedEvaluator, CubeDecision, Evaluator
+from bgkit.analysis.evaluator import CachedEvaluator, Candidate, CubeDecision, Evaluator
 from bgkit.analysis.metrics import ROLLS
 from bgkit.errors import EngineLimitError
 from bgkit.formats.mat import read_mat
@@ -347,6 +350,28 @@ def test_an_entering_turn_has_one_legal_play_into_the_position(positions: list[P
     assert made > 0.3 * plays
 
 
+def searched_both_ways(
+    ev: GnubgEvaluator,
+    pos: Position,
+    dice: tuple[int, int],
+    key: Any,
+    rank: int,
+    search: Callable[[], Candidate | None],
+) -> tuple[Candidate, Candidate] | None:
+    """``search()`` from an empty cache, then the roll's own search of its plays ranked
+    down to ``key`` (``rank``) from an empty one; ``None`` when ``search`` gives none or
+    the roll's search leaves the play short of 2-ply (plays of equal figures ranked
+    otherwise)."""
+    ev.clear_cache()
+    found = search()
+    if found is None:
+        return None
+    ev.clear_cache()
+    legal = pos.legal_results(*dice)
+    in_roll = ev._hint_through(pos, dice, legal, 2, (0, rank + 3, 10.0))[key]
+    return None if in_roll.plies != 2 else (found, in_roll)
+
+
 def test_a_play_scored_alone_is_the_play_searched_with_those_above_it(
     ev: GnubgEvaluator, positions: list[Position]
 ) -> None:
@@ -360,14 +385,11 @@ def test_a_play_scored_alone_is_the_play_searched_with_those_above_it(
         legal = pos.legal_results(*dice)
         ranks = sorted(ev._ranks(pos, dice).items(), key=lambda item: item[1])
         for key, rank in ranks[6:8]:  # (plays the filters usually drop)
-            ev.clear_cache()
-            alone = ev._scored_alone(pos, legal[key], key, 2)
-            if alone is None:
+            search = partial(ev._scored_alone, pos, legal[key], key, 2)
+            both = searched_both_ways(ev, pos, dice, key, rank, search)
+            if both is None:
                 continue
-            ev.clear_cache()
-            with_others = ev._hint_through(pos, dice, legal, 2, (0, rank + 3, 10.0))[key]
-            if with_others.plies != 2:  # (plays of equal figures ranked otherwise)
-                continue
+            alone, with_others = both
             assert alone.plies == 2
             # (six printed decimals; the nets add up in another order: a unit apart at most)
             assert alone.equity == pytest.approx(with_others.equity, abs=1.01e-6)
@@ -391,14 +413,11 @@ def test_a_play_searched_in_a_made_up_turn_is_the_play_searched_in_its_roll(
         for key, rank in sorted(ranks.items(), key=lambda item: item[1])[4:12]:
             if _entering_turn(*key) is not None:
                 continue
-            ev.clear_cache()
-            made_up = ev._searched_made_up(pos, legal[key], key, 2, rank)
-            if made_up is None:
+            search = partial(ev._searched_made_up, pos, legal[key], key, 2, rank)
+            both = searched_both_ways(ev, pos, dice, key, rank, search)
+            if both is None:
                 continue
-            ev.clear_cache()
-            in_roll = ev._hint_through(pos, dice, legal, 2, (0, rank + 3, 10.0))[key]
-            if in_roll.plies != 2:  # (plays of equal figures ranked otherwise)
-                continue
+            made_up, in_roll = both
             assert made_up.play == legal[key] and made_up.plies == 2
             # (the nets meet the turn's plays in another order than the roll's, and add up
             # in float32: a few units of the sixth decimal, against 1e-5 in the analysis)
