@@ -604,11 +604,28 @@ class GnubgEvaluator:
             made_up = self._searched_made_up(position, legal[wanted[0]], wanted[0], plies, last)
             if made_up is not None:
                 return {wanted[0]: made_up}
-        extra = min(len(legal), last + 2)  # (and one more: plays of equal figures)
+        found = self._searched_down_to(position, dice, legal, plies, last, wanted)
+        if found is None:  # (ties ranked otherwise)
+            found = self._hint_through(position, dice, legal, plies, (len(legal), 0, 0.0))
+        return found
+
+    def _searched_down_to(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        legal: dict[Key, Play],
+        plies: int,
+        rank: int,
+        wanted: Sequence[Key],
+    ) -> dict[Key, Candidate] | None:
+        """:meth:`_hint_through` of the plays ranked down to ``rank`` at 0-ply (and two
+        more: plays of equal figures), by result; ``None`` when it leaves a ``wanted`` play
+        short of the deepest plays (plays of equal figures ranked otherwise)."""
+        extra = min(len(legal), rank + 2)
         found = self._hint_through(position, dice, legal, plies, (0, extra, 10.0))
         deepest = max(c.plies for c in found.values())
-        if any(found[key].plies < deepest for key in wanted):  # (ties ranked otherwise)
-            found = self._hint_through(position, dice, legal, plies, (len(legal), 0, 0.0))
+        if any(found[key].plies < deepest for key in wanted):
+            return None
         return found
 
     def _searched_made_up(
@@ -627,12 +644,8 @@ class GnubgEvaluator:
         if theirs is None or theirs >= rank:
             return None
         legal = before.legal_results(*dice)
-        extra = min(len(legal), theirs + 2)  # (as the roll's search: equal figures)
-        found = self._hint_through(before, dice, legal, plies, (0, extra, 10.0))
-        searched = found.get(key)
-        if searched is None or searched.plies < max(c.plies for c in found.values()):
-            return None
-        return replace(searched, play=play)
+        found = self._searched_down_to(before, dice, legal, plies, theirs, (key,))
+        return None if found is None else replace(found[key], play=play)
 
     def _scored_alone(
         self, position: Position, play: Play, key: Key, plies: int
