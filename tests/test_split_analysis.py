@@ -22,7 +22,7 @@ import pytest
 
 pytest.importorskip("gnubg")
 
-from bgkit.analysis.tasks import MIN_PIECE
+from bgkit.analysis.tasks import MIN_CUT
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -156,7 +156,7 @@ def test_the_rest_of_a_piece_goes_to_a_worker_with_nothing_to_do() -> None:
         found = json.loads(run.stdout)
         assert found["handed"], record  # (the other worker had nothing to start with)
         for start, stop in found["handed"]:
-            assert stop - start >= MIN_PIECE // 2
+            assert stop - start >= MIN_CUT
         if reference is None:  # the money session's 188 rolls: gnubg's luck on each
             theirs = json.loads((DATA / "money" / "jacoby_beavers.2ply.luck.json").read_text())
             mine = [
@@ -208,3 +208,46 @@ def test_pieces_cover_every_action_once_within_its_game(record: str, games: int)
 def _games(tasks: Any) -> list[tuple[int, int]]:
     starts = [i for i, task in enumerate(tasks) if task.first]
     return list(zip(starts, [*starts[1:], len(tasks)], strict=True))
+
+
+@pytest.mark.parametrize(("at", "handed"), [(15, (23, 28, 21)), (21, (25, 28, 23)), (22, None)])
+def test_a_short_rest_of_a_running_piece_is_cut_when_each_side_keeps_min_cut(
+    at: int, handed: tuple[int, int, int] | None
+) -> None:
+    """A one-game match's piece searching task ``at`` of tasks up to 28 has its rest cut
+    at half its estimated work for a free worker, when each side keeps ``MIN_CUT`` tasks:
+    a 2-ply game's costliest actions may all lie in its last dozen (in ``selfplay_1001``
+    2.1 of its 3.9 CPU s lay in 10 actions, where a rest needed 16 tasks to be cut)."""
+    from concurrent.futures import Future
+
+    from bgkit.analysis import match as analysis_match
+    from bgkit.analysis import tasks as analysis_tasks
+    from bgkit.formats.mat import read_mat
+
+    match = read_mat(ROOT / "data" / "selfplay" / "selfplay_0001.mat")
+    steps, _ = analysis_match._replay(match)
+    tasks, _ = analysis_match._tasks(match, steps, 2)
+    runner = analysis_tasks.Runner(0)
+    runner._tasks = tasks
+    runner._game_of = [0] * len(tasks)
+    runner._shares = analysis_tasks._Shares(4)
+    running: Future[list[analysis_tasks.Figures]] = Future()
+    runner._futures[running] = range(0, 28)
+    runner._slots[running] = 0
+    runner._shares.open(0, 28)
+    runner._shares.begin(0, at)
+    submitted: list[tuple[int, int, int]] = []
+
+    def submit(lead: int, start: int, stop: int) -> Future[list[analysis_tasks.Figures]]:
+        submitted.append((start, stop, lead))
+        return Future()
+
+    runner._submit_piece = submit  # type: ignore[method-assign]
+    found = runner._cut_running()
+    if handed is None:
+        assert found is None and not submitted and runner._shares.stop(0) == 28
+        return
+    assert submitted == [handed]
+    cut, stop, lead = handed
+    assert runner._shares.stop(0) == cut  # (the running piece stops before it)
+    assert cut - (at + 1) >= MIN_CUT and stop - cut >= MIN_CUT and cut - lead == 2

@@ -95,6 +95,12 @@ MIN_DEEP_ACTIONS_PER_JOB = 4
 #: The fewest actions of a piece of a game (:func:`pieces`).
 MIN_PIECE = 8
 
+#: The fewest actions on each side of a cut made in the rest of a piece while it runs
+#: (:meth:`Runner._cut_running`): the new piece searches its depth's number of actions
+#: again before its own, and the rest's cost may be a third of its estimate or three
+#: times it (:func:`cost`).
+MIN_CUT = 3
+
 #: gnubg's position cache in each of several workers at 0-ply (its default is 2**19
 #: positions, 29 MB): what a worker asks again it asks within a few decisions, and a
 #: 4 MB cache answers it faster. One process keeps the default, so that its figures
@@ -616,7 +622,7 @@ class Runner:
         """A worker has nothing left to do: hand it the second half of the costliest rest
         of a piece another worker is searching (by :func:`cost`), which that worker then
         stops before. ``None`` while a piece is still to start, or when no rest is worth
-        the searches a new piece repeats (at least ``2 * MIN_PIECE`` tasks left).
+        the searches a new piece repeats (at least ``2 * MIN_CUT`` tasks left).
 
         Where a game is cut then depends on when the workers get there, and so, in their
         last bits, the figures of the actions after a cut (the module's docstring), as
@@ -635,8 +641,8 @@ class Runner:
         plies = self._tasks[0].plies
         best: tuple[float, int, int, int] | None = None
         for slot, at, stop in running:
-            first = at + 3  # (the worker may be past ``at`` by the time it reads the stop)
-            if stop - first < 2 * MIN_PIECE:
+            first = at + 1  # (``at`` is being searched; a task searched twice counts once)
+            if stop - first < 2 * MIN_CUT:
                 continue
             weights = [cost(self._tasks[i]) for i in range(first, stop)]
             half, done, cut = sum(weights) / 2, 0.0, first
@@ -644,7 +650,7 @@ class Runner:
                 if done >= half:
                     break
                 done, cut = done + weight, first + i + 1
-            cut = min(max(cut, first + MIN_PIECE // 2), stop - MIN_PIECE // 2)
+            cut = min(max(cut, first + MIN_CUT), stop - MIN_CUT)
             rest = sum(weights)
             if best is None or rest > best[0]:
                 best = (rest, slot, cut, stop)
