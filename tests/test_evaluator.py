@@ -8,6 +8,7 @@ the analysis-metrics spec.
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from collections.abc import Callable
@@ -28,9 +29,11 @@ pytest.importorskip("gnubg")
 
 import bgkit.analysis.gnubg as gnubg_evaluator
 from bgkit.analysis.gnubg import (
+    MADE_UP_TRIES,
     GnubgEvaluator,
     _after,
     _entering_turn,
+    _made_up_turns,
     _parse,
     _predecessor,
     _result,
@@ -162,6 +165,39 @@ def test_predecessor_makes_a_legal_turn_into_the_position(positions: list[Positi
         assert target in before.legal_results(*dice)
         made += 1
     assert made > 0.8 * len(positions)
+
+
+def test_made_up_turns_are_legal_turns_into_the_play(positions: list[Position]) -> None:
+    """Each made-up turn a play is searched in (``_made_up_turns``) is the same player's,
+    with the same cube and score, and by the rules engine the play's result is one of
+    its legal results. After :func:`_predecessor`'s, each moves one checker back by a
+    roll that is not a double, those that leave a blot where the play makes a point
+    first (checked on ten plays of a roll at every tenth position of a 7-point match)."""
+    turns = plays = 0
+    for i, pos in enumerate(positions[::10]):
+        for key in list(pos.legal_results(*ROLLS[(3 * i) % len(ROLLS)]))[:10]:
+            plays += 1
+            found = list(_made_up_turns(pos, key))
+            assert len(found) == len(set(found))
+            for before, dice in found:
+                assert before.turn == pos.turn and before.dice is None
+                assert replace(before, board=pos.board) == pos
+                assert key in before.legal_results(*dice)
+            turns += len(found)
+            rest = found[1:] if _predecessor(_after(pos, key)) is not None else found
+            for before, dice in rest:
+                mover = before.board[pos.turn]
+                moved = [p for p in range(26) if mover[p] != key[0][p]]
+                assert dice[0] != dice[1] and moved[1] - moved[0] == sum(dice)
+            flags = [_makes_point(before, key) for before, _ in rest]
+            assert flags == sorted(flags, reverse=True)
+    assert turns > 20 * plays
+
+
+def _makes_point(before: Position, key: Any) -> bool:
+    """Whether the checker moved back left a blot where the play makes a point of two."""
+    mover = before.board[before.turn]
+    return any(key[0][p] == 2 and mover[p] == 1 for p in range(1, 25))
 
 
 def test_cube_decision_when_doubling_is_right(ev: GnubgEvaluator) -> None:
@@ -428,6 +464,48 @@ def test_a_play_searched_in_a_made_up_turn_is_the_play_searched_in_its_roll(
         if compared == 6:
             return
     pytest.fail(f"{compared} plays compared, not 6")
+
+
+def test_a_play_a_made_up_turn_ranks_first_is_searched_alone(
+    ev: GnubgEvaluator, positions: list[Position], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where one of the first made-up turns ranks a play first at 0-ply, the play is
+    searched there alone (one play to 2-ply, as gnubg's analysis scores the play made),
+    with the figures it has in the roll's search of the plays ranked down to it."""
+    deep: list[int] = []
+    hint = GnubgEvaluator._hint
+
+    def counted(self: GnubgEvaluator, *args: Any, **kwargs: Any) -> list[Any]:
+        found = hint(self, *args, **kwargs)
+        deep.append(sum(1 for _, _, plies, _ in found if plies == 2))
+        return found
+
+    monkeypatch.setattr(GnubgEvaluator, "_hint", counted)
+    compared = 0
+    for i, pos in enumerate(positions[1::4]):
+        dice = ROLLS[(5 * i) % len(ROLLS)]
+        legal = pos.legal_results(*dice)
+        for key, rank in sorted(ev._ranks(pos, dice).items(), key=lambda item: item[1])[5:9]:
+            turns = itertools.islice(_made_up_turns(pos, key), MADE_UP_TRIES)
+            if _entering_turn(*key) is not None or all(
+                ev._ranks(before, turn_dice).get(key) != 0 for before, turn_dice in turns
+            ):
+                continue
+            deep.clear()
+            search = partial(ev._searched_made_up, pos, legal[key], key, 2, rank)
+            both = searched_both_ways(ev, pos, dice, key, rank, search)
+            if both is None:
+                continue
+            assert deep[0] == 1  # (then the roll's search, for the comparison)
+            alone, in_roll = both
+            assert alone.play == legal[key] and alone.plies == 2
+            assert alone.equity == pytest.approx(in_roll.equity, abs=5e-6)
+            assert alone.probabilities == pytest.approx(in_roll.probabilities, abs=5e-6)
+            compared += 1
+            break
+        if compared == 4:
+            return
+    pytest.fail(f"{compared} plays compared, not 4")
 
 
 def test_a_made_up_turn_ranks_a_play_its_roll_ranks_105th_8th(ev: GnubgEvaluator) -> None:
