@@ -36,6 +36,7 @@ RECORDS: tuple[Path, ...] = (
     ROOT / "data" / "selfplay" / "selfplay_0010.mat",
     HERE / "example_a.mat",
     HERE / "selfplay_7pt_cube_noise.mat",
+    HERE / "selfplay_3pt_one_game.mat",
     HERE / "cube_noise_31pt.mat",  # (the same games as a 31-point match: past the MET's 25)
 )
 

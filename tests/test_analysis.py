@@ -37,13 +37,21 @@ RECORDS = {
     "selfplay_0010": ROOT / "data" / "selfplay" / "selfplay_0010.mat",
     "example_a": DATA / "example_a.mat",
     "selfplay_7pt_cube_noise": DATA / "selfplay_7pt_cube_noise.mat",
+    # a 3-point game of gnubg self-play: plays made that the filters drop, searched alone
+    "selfplay_3pt_one_game": DATA / "selfplay_3pt_one_game.mat",
     # its games as a 31-point match: every MWC from gnubg's extension of its 25-point table
     "cube_noise_31pt": DATA / "cube_noise_31pt.mat",
 }
 ZERO_PLY = sorted(RECORDS)
 DEEPER = [("example_a", 1), ("handwritten_3pt", 1)]
 #: Records with gnubg's 2-ply analysis (``*.2ply.json``).
-TWO_PLY = ["example_a", "handwritten_3pt", "selfplay_0002", "selfplay_7pt_cube_noise"]
+TWO_PLY = [
+    "example_a",
+    "handwritten_3pt",
+    "selfplay_0002",
+    "selfplay_3pt_one_game",
+    "selfplay_7pt_cube_noise",
+]
 #: Analyses with another match equity table than gnubg's default (name, plies, table).
 TABLES = [
     ("selfplay_7pt_cube_noise", 0, "woolsey"),
