@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -22,6 +22,7 @@ from bgkit.analysis.evaluator import CachedEvaluator, Candidate, CubeDecision, E
 from bgkit.analysis.metrics import ROLLS
 from bgkit.errors import EngineLimitError
 from bgkit.formats.mat import read_mat
+from bgkit.play import Play
 from bgkit.position import Position
 from bgkit.replay import replay
 
@@ -434,6 +435,41 @@ def test_a_play_scored_alone_is_the_play_searched_with_those_above_it(
     assert compared >= 5
 
 
+def made_up_searches(
+    ev: GnubgEvaluator,
+    positions: Sequence[Position],
+    step: int,
+    ranked: slice,
+    wanted: Callable[[Position, Any], bool] = lambda pos, key: True,
+    before: Callable[[], object] = lambda: None,
+) -> Iterator[tuple[Play, Candidate, Candidate]]:
+    """For each position (the ``step``-th roll of :data:`ROLLS` after the last), its
+    first play ranked within ``ranked`` at 0-ply that no entering turn scores and
+    ``wanted`` accepts, searched both ways (:func:`searched_both_ways`): the play, its
+    ``_searched_made_up`` figures and the roll's. ``before()`` runs before each search."""
+    for i, pos in enumerate(positions):
+        dice = ROLLS[(step * i) % len(ROLLS)]
+        legal = pos.legal_results(*dice)
+        for key, rank in sorted(ev._ranks(pos, dice).items(), key=lambda item: item[1])[ranked]:
+            if _entering_turn(*key) is not None or not wanted(pos, key):
+                continue
+            before()
+            search = partial(ev._searched_made_up, pos, legal[key], key, 2, rank)
+            both = searched_both_ways(ev, pos, dice, key, rank, search)
+            if both is not None:
+                yield legal[key], *both
+                break
+
+
+def same_figures(play: Play, found: Candidate, in_roll: Candidate) -> None:
+    """``found`` is ``play`` searched 2-ply, with the figures of the roll's search (the
+    nets meet the turn's plays in another order than the roll's, and add up in float32:
+    a few units of the sixth decimal, against 1e-5 in the analysis)."""
+    assert found.play == play and found.plies == 2
+    assert found.equity == pytest.approx(in_roll.equity, abs=5e-6)
+    assert found.probabilities == pytest.approx(in_roll.probabilities, abs=5e-6)
+
+
 def test_a_play_searched_in_a_made_up_turn_is_the_play_searched_in_its_roll(
     ev: GnubgEvaluator, positions: list[Position]
 ) -> None:
@@ -441,29 +477,10 @@ def test_a_play_searched_in_a_made_up_turn_is_the_play_searched_in_its_roll(
     than its roll does (``_searched_made_up``) searches fewer plays for the same figures:
     it searches the same position after the play. (31 plays of this match compared:
     equities 2e-6 apart at most, chances 1e-6; six here.)"""
-    compared = 0
-    for i, pos in enumerate(positions[2::3]):
-        dice = ROLLS[(7 * i) % len(ROLLS)]
-        legal = pos.legal_results(*dice)
-        ranks = ev._ranks(pos, dice)
-        for key, rank in sorted(ranks.items(), key=lambda item: item[1])[4:12]:
-            if _entering_turn(*key) is not None:
-                continue
-            search = partial(ev._searched_made_up, pos, legal[key], key, 2, rank)
-            both = searched_both_ways(ev, pos, dice, key, rank, search)
-            if both is None:
-                continue
-            made_up, in_roll = both
-            assert made_up.play == legal[key] and made_up.plies == 2
-            # (the nets meet the turn's plays in another order than the roll's, and add up
-            # in float32: a few units of the sixth decimal, against 1e-5 in the analysis)
-            assert made_up.equity == pytest.approx(in_roll.equity, abs=5e-6)
-            assert made_up.probabilities == pytest.approx(in_roll.probabilities, abs=5e-6)
-            compared += 1
-            break
-        if compared == 6:
-            return
-    pytest.fail(f"{compared} plays compared, not 6")
+    found = list(itertools.islice(made_up_searches(ev, positions[2::3], 7, slice(4, 12)), 6))
+    for play, made_up, in_roll in found:
+        same_figures(play, made_up, in_roll)
+    assert len(found) == 6
 
 
 def test_a_play_a_made_up_turn_ranks_first_is_searched_alone(
@@ -480,32 +497,18 @@ def test_a_play_a_made_up_turn_ranks_first_is_searched_alone(
         deep.append(sum(1 for _, _, plies, _ in found if plies == 2))
         return found
 
+    def ranked_first(pos: Position, key: Any) -> bool:
+        turns = itertools.islice(_made_up_turns(pos, key), MADE_UP_TRIES)
+        return any(ev._ranks(before, dice).get(key) == 0 for before, dice in turns)
+
     monkeypatch.setattr(GnubgEvaluator, "_hint", counted)
     compared = 0
-    for i, pos in enumerate(positions[1::4]):
-        dice = ROLLS[(5 * i) % len(ROLLS)]
-        legal = pos.legal_results(*dice)
-        for key, rank in sorted(ev._ranks(pos, dice).items(), key=lambda item: item[1])[5:9]:
-            turns = itertools.islice(_made_up_turns(pos, key), MADE_UP_TRIES)
-            if _entering_turn(*key) is not None or all(
-                ev._ranks(before, turn_dice).get(key) != 0 for before, turn_dice in turns
-            ):
-                continue
-            deep.clear()
-            search = partial(ev._searched_made_up, pos, legal[key], key, 2, rank)
-            both = searched_both_ways(ev, pos, dice, key, rank, search)
-            if both is None:
-                continue
-            assert deep[0] == 1  # (then the roll's search, for the comparison)
-            alone, in_roll = both
-            assert alone.play == legal[key] and alone.plies == 2
-            assert alone.equity == pytest.approx(in_roll.equity, abs=5e-6)
-            assert alone.probabilities == pytest.approx(in_roll.probabilities, abs=5e-6)
-            compared += 1
-            break
-        if compared == 4:
-            return
-    pytest.fail(f"{compared} plays compared, not 4")
+    searches = made_up_searches(ev, positions[1::4], 5, slice(5, 9), ranked_first, deep.clear)
+    for play, alone, in_roll in itertools.islice(searches, 4):
+        assert deep[0] == 1  # (then the roll's search, for the comparison)
+        same_figures(play, alone, in_roll)
+        compared += 1
+    assert compared == 4
 
 
 def test_a_made_up_turn_ranks_a_play_its_roll_ranks_105th_8th(ev: GnubgEvaluator) -> None:
