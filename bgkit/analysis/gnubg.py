@@ -674,8 +674,7 @@ class GnubgEvaluator:
         if made_up is None:
             return None
         before, dice = made_up
-        board = (other, before) if position.turn == 1 else (before, other)
-        turn = replace(position, board=board, dice=None)
+        turn = _with_sides(position, position.turn, before, other, position.turn)
         return self._searched_first(turn, dice, play, key, plies)
 
     def _searched_first(
@@ -900,10 +899,7 @@ def _predecessor(position: Position) -> tuple[Position, tuple[int, int]] | None:
     if made_up is None:
         return None
     side, dice = made_up
-    board = (side, position.board[position.turn])
-    if mover == 1:
-        board = (board[1], board[0])
-    return replace(position, board=board, turn=mover, dice=None), dice
+    return _with_sides(position, mover, side, position.board[position.turn], mover), dice
 
 
 def _made_up_turn(mover: Side, other: Side) -> tuple[Side, tuple[int, int]] | None:
@@ -975,11 +971,6 @@ def _made_up_turns(position: Position, key: Key) -> Iterator[tuple[Position, tup
     moved back). None moved back when the mover has checkers on the bar."""
     mover, other = key
     turn = position.turn
-
-    def made_up(side: Side) -> Position:
-        board = (other, side) if turn == 1 else (side, other)
-        return replace(position, board=board, dice=None)
-
     first = _predecessor(_after(position, key))
     if first is not None:
         yield first
@@ -998,7 +989,7 @@ def _made_up_turns(position: Position, key: Key) -> Iterator[tuple[Position, tup
         side = list(mover)
         side[p] -= 1
         side[p + sum(dice)] += 1
-        found = made_up(tuple(side)), dice
+        found = _with_sides(position, turn, tuple(side), other, turn), dice
         if found != first:
             yield found
 
@@ -1118,8 +1109,14 @@ def _result(me: tuple[int, ...], opp: tuple[int, ...], steps: list[tuple[int, in
 def _after(position: Position, key: Key) -> Position:
     """The position after the player on roll's play with result ``key``."""
     me, opp = key
-    board = (opp, me) if position.turn == 1 else (me, opp)
-    return replace(position, board=board, turn=position.opponent, dice=None)
+    return _with_sides(position, position.turn, me, opp, position.opponent)
+
+
+def _with_sides(position: Position, player: int, side: Side, other: Side, turn: int) -> Position:
+    """``position`` with ``player``'s checkers ``side`` and the other's ``other``, ``turn``
+    on roll and no dice (the cube and score as they are)."""
+    board = (other, side) if player == 1 else (side, other)
+    return replace(position, board=board, turn=turn, dice=None)
 
 
 def _numbers(text: str) -> list[float]:
