@@ -28,7 +28,15 @@ from bgkit.errors import EngineCrashError
 if TYPE_CHECKING:  # (imported where used: 13 ms of a short command's start, issue 31)
     from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["Isolated", "die_with_parent", "in_worker", "mark_forked_worker", "worker_start"]
+__all__ = [
+    "Isolated",
+    "die_with_parent",
+    "in_worker",
+    "mark_forked_worker",
+    "own_cpu",
+    "take_cpu",
+    "worker_start",
+]
 
 T = TypeVar("T")
 
@@ -70,6 +78,33 @@ def worker_start(parent: int | None = None) -> None:
 
 
 _forked_worker = False
+_own_cpu: int | None = None
+
+
+def take_cpu(index: int, workers: int) -> None:
+    """In worker ``index`` (from 0) of a pool of ``workers``: run GNU Backgammon's short
+    commands on a CPU of its own (:func:`own_cpu`), the ``index``-th of those this
+    process may use, when the pool has no more workers than CPUs (else nothing changes).
+
+    gnubg hands a command's search to a thread of its pool and looks for the answer at
+    once, then every 10 ms: a search that ends between two looks costs the rest of the
+    10 ms. With the caller and gnubg's threads on one CPU, the woken thread runs first,
+    and a short search is done when gnubg first looks
+    (:class:`bgkit.analysis.gnubg_process._Session`). Workers that took the CPU each ran
+    on at the time (all forked on their parent's) took turns on one CPU."""
+    global _own_cpu
+    try:
+        allowed = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover (not Linux)
+        return
+    if workers <= len(allowed):
+        _own_cpu = allowed[index % len(allowed)]
+
+
+def own_cpu() -> int | None:
+    """The CPU this worker runs GNU Backgammon's short commands on (:func:`take_cpu`);
+    ``None`` outside such a worker."""
+    return _own_cpu
 
 
 def mark_forked_worker() -> None:

@@ -71,7 +71,7 @@ from bgkit.analysis.metrics import luck_normal, luck_opening
 from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.play import Play, Step
 from bgkit.position import Position
-from bgkit.workers import in_worker, worker_start
+from bgkit.workers import in_worker, take_cpu, worker_start
 
 if TYPE_CHECKING:
     from bgkit.movegen import Key
@@ -289,10 +289,18 @@ _worker_evaluator: CachedEvaluator | None = None
 _worker_tasks: Sequence[Task] = ()
 
 
-def _worker_start(tasks: Sequence[Task], cache: int | None, met: str | None) -> None:
+def _worker_start(
+    tasks: Sequence[Task],
+    cache: int | None,
+    met: str | None,
+    numbered: tuple[Any, int] | None = None,
+) -> None:
     """Start GNU Backgammon in a new worker process, which evaluates some of ``tasks``
     (forked: they are not copied, nor pickled), with a cache of ``cache`` positions
     (``None``: gnubg's default) and the match equity table ``met`` (``None``: gnubg's).
+    ``numbered``: a shared counter that gives each of the pool's workers its number, and
+    their count; each then runs gnubg's short commands on a CPU of its own
+    (:func:`~bgkit.workers.take_cpu`).
 
     The process lives for one analysis and makes next to no cyclic garbage: the
     collector is off, and what the process inherited is not scanned again. Ctrl-C is
@@ -305,6 +313,12 @@ def _worker_start(tasks: Sequence[Task], cache: int | None, met: str | None) -> 
     gc.disable()
     from bgkit.analysis.gnubg import GnubgEvaluator, gnubg_module
 
+    if numbered is not None:
+        counter, workers = numbered
+        with counter.get_lock():
+            index = counter.value
+            counter.value += 1
+        take_cpu(index, workers)
     gnubg_module()  # a fresh gnubg: its cache is empty
     evaluator = GnubgEvaluator(met=met)
     if cache is not None:
@@ -583,14 +597,16 @@ class Runner:
         self._tasks = tasks
         if not self.jobs or not tasks:
             return
+        context = multiprocessing.get_context("fork")
         self._pool = ProcessPoolExecutor(
             max_workers=self.jobs,
-            mp_context=multiprocessing.get_context("fork"),
+            mp_context=context,
             initializer=_worker_start,
             initargs=(
                 tasks,
                 WORKER_CACHE if self.jobs > 1 and not tasks[0].plies else None,
                 self.met,
+                (context.Value("i", 0), self.jobs),
             ),
         )
         if tasks[0].plies:  # pieces of games, the longest first, cut again as they run

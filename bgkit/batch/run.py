@@ -26,7 +26,7 @@ from bgkit.batch.common import (
     _first_line,
 )
 from bgkit.errors import BatchError, BgkitError, NotationError, error_line
-from bgkit.workers import mark_forked_worker, worker_start
+from bgkit.workers import mark_forked_worker, take_cpu, worker_start
 
 if TYPE_CHECKING:
     from distributed import Client  # type: ignore[import-not-found, unused-ignore]
@@ -318,8 +318,8 @@ class _ForkRunner:
         _flush_std_streams()  # (else a worker could write their buffers again)
         parent = os.getpid()
         try:
-            for _ in range(jobs):
-                self._idle.append(_Forked.start(func, parent, self._idle))
+            for index in range(jobs):
+                self._idle.append(_Forked.start(func, parent, self._idle, index, jobs))
         except BaseException:
             self.close([], cancel=True)
             raise
@@ -386,7 +386,11 @@ class _Forked:
         self.pid, self.tasks, self.answers = pid, tasks, answers
 
     @classmethod
-    def start(cls, func: RowFunction, parent: int, others: list[_Forked]) -> _Forked:
+    def start(
+        cls, func: RowFunction, parent: int, others: list[_Forked], index: int, workers: int
+    ) -> _Forked:
+        """Fork worker ``index`` of ``workers`` (``others``: those forked before it), which
+        runs GNU Backgammon's short commands on a CPU of its own (:func:`take_cpu`)."""
         task_r, task_w = os.pipe()
         answer_r, answer_w = os.pipe()
         pid = os.fork()
@@ -397,6 +401,7 @@ class _Forked:
                     os.close(fd)  # (the other workers' pipes: each must see its own end)
                 mark_forked_worker()
                 ignore_interrupts(parent)
+                take_cpu(index, workers)
                 _serve(func, task_r, answer_w)
                 code = 0
             finally:
