@@ -1,4 +1,5 @@
-"""Issue 31: each worker of a pool runs GNU Backgammon's commands on a CPU of its own.
+"""Issue 31: each worker of a pool runs GNU Backgammon's short commands on a CPU of its
+own (that they run there: ``test_evaluator.py``).
 
 gnubg hands a command's search to a thread of its pool and looks for the answer every
 10 ms; with the caller and that thread on one CPU, a short search is done when gnubg
@@ -35,52 +36,6 @@ def test_a_worker_takes_the_cpu_of_its_number_when_each_can_have_one(
     for index in range(len(cpus)):
         workers.take_cpu(index, len(cpus))
         assert workers.own_cpu() == cpus[index]
-
-
-#: In a worker with a CPU of its own (the last one), gnubg's 0-ply commands run there,
-#: with its threads, not where the worker runs (the first CPU, here); deeper ones with
-#: all free (kept there, a candidate list of test_split_analysis.py was no longer
-#: gnubg's); the caller's own CPU set is as it was after each.
-_OWN_CPU = """
-import os
-import gnubg
-from bgkit import workers
-from bgkit.analysis.gnubg import GnubgEvaluator, _session
-from bgkit.position import Position
-mine = os.sched_getaffinity(0)
-own = sorted(mine)[-1]
-workers.take_cpu(len(mine) - 1, len(mine))
-assert workers.own_cpu() == own
-from bgkit.analysis import gnubg_process
-gnubg_process._current_cpu = min  # (where the caller would run: not its own CPU)
-on_bar = [0] * 5 + [5, 0, 3, 0, 0, 0, 2, 4] + [0] * 11 + [1]
-closed = [2] * 6 + [0, 3] + [0] * 17
-pos = Position.from_layout(on_bar, closed, match_length=5, turn=1)
-ev = GnubgEvaluator()
-ev.evaluate(pos)
-session = _session()
-assert len(session.threads) == 2, session.threads
-seen = []
-command = gnubg.command
-def watching(text):
-    seen.append((text, [os.sched_getaffinity(t) for t in (0, *session.threads)]))
-    return command(text)
-gnubg.command = watching
-ev.clear_cache()
-ev.evaluate(pos)
-ev.evaluate(pos, plies=1)
-gnubg.command = command
-evals = [cpus for text, cpus in seen if text == "eval"]
-assert len(evals) == 2 and evals[0] == [{own}] * 3, seen  # 0-ply
-assert evals[1] == [mine] * 3, seen  # 1-ply: free
-assert all(os.sched_getaffinity(t) == mine for t in (0, *session.threads))
-"""
-
-
-@linux
-def test_a_worker_with_a_cpu_of_its_own_runs_short_commands_there() -> None:
-    pytest.importorskip("gnubg")
-    subprocess.run([sys.executable, "-c", _OWN_CPU], check=True)
 
 
 #: The analysis of sys.argv[2] (``match``: one match at 0-ply with two workers) or a
