@@ -1,10 +1,16 @@
-"""Worker processes that die with their parent, and a call that a crash cannot take down.
+"""Worker processes that die with their parent, forked pools, and a call that a crash
+cannot take down.
 
 Every pool bgkit starts (``verify`` and ``analyze`` batches, the analysis of a match, the
 worker ``bgkit hint`` asks GNU Backgammon in) starts its processes with :func:`worker_start`:
 Ctrl-C is left to the parent, which reports it once, and the kernel kills the worker
 (``PR_SET_PDEATHSIG``) when its parent dies, however it dies (``kill -9`` included), so
 that no worker is left running after its command.
+
+:class:`Forked` is one worker process forked from this one, which answers the requests
+it reads from a pipe: the pools of a batch and of a match's analysis are made of them,
+without :mod:`concurrent.futures` and :mod:`multiprocessing` (their import alone is
+15-22 ms of a short command's start, issue 31) nor their threads in this process.
 
 :class:`Isolated` runs calls in one forked worker: GNU Backgammon's C code checks little,
 and a crash there (a segmentation fault) kills only the worker; the caller gets an
@@ -13,9 +19,11 @@ and a crash there (a segmentation fault) kills only the worker; the caller gets 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import faulthandler
 import os
+import pickle
 import signal
 import sys
 import time
@@ -29,8 +37,11 @@ if TYPE_CHECKING:  # (imported where used: 13 ms of a short command's start, iss
     from concurrent.futures import ProcessPoolExecutor
 
 __all__ = [
+    "Forked",
     "Isolated",
+    "WorkerDied",
     "die_with_parent",
+    "flush_std_streams",
     "in_worker",
     "mark_forked_worker",
     "own_cpu",
@@ -122,6 +133,179 @@ def in_worker() -> bool:
     import multiprocessing
 
     return multiprocessing.parent_process() is not None
+
+
+class WorkerDied(RuntimeError):
+    """A :class:`Forked` worker ended while it had a request (a crash in C code)."""
+
+
+def flush_std_streams() -> None:
+    """Flush this process's ``stdout`` and ``stderr`` (before a fork, else the child could
+    write what is in their buffers again; and at a forked worker's end)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.flush()
+
+
+def _dumps(obj: object) -> bytes:
+    return pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
+
+
+_HEADER = 8  # bytes of a message's length
+
+
+class Forked:
+    """One worker process forked from this one: it reads requests from a pipe and
+    answers each, in order, on another (``worker.send(request)``, then
+    ``ok, value = worker.receive()``: ``serve(request)`` or the exception it raised).
+
+    The worker inherits this process's memory (nothing is pickled but the requests and
+    the answers), ignores Ctrl-C, dies with this process (:func:`worker_start`), says it
+    is a worker (:func:`in_worker`) and runs GNU Backgammon's short commands on a CPU of
+    its own (:func:`take_cpu`).
+    """
+
+    __slots__ = ("answers", "pid", "requests")
+
+    def __init__(self, pid: int, requests: int, answers: int) -> None:
+        self.pid, self.requests, self.answers = pid, requests, answers
+
+    @classmethod
+    def start(
+        cls,
+        serve: Callable[[Any], Any],
+        *,
+        index: int,
+        workers: int,
+        setup: Callable[[], object] | None = None,
+        dumps: Callable[[object], bytes] = _dumps,
+    ) -> Forked:
+        """Fork worker ``index`` of a pool of ``workers``, which runs ``setup()`` first
+        (an exception there is then the answer to every request) and answers each
+        request with ``serve(request)``, pickled by ``dumps``. It closes its copies of
+        the pipes of the workers this process runs (:data:`_running`): a worker must be
+        the only one to hold its requests' pipe, else it would not see it close."""
+        flush_std_streams()
+        parent = os.getpid()
+        request_r, request_w = os.pipe()
+        answer_r, answer_w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the worker
+            code = 1
+            try:
+                for fd in (request_w, answer_r, *(f for o in _running for f in o._fds())):
+                    os.close(fd)
+                _running.clear()
+                mark_forked_worker()
+                worker_start(parent)
+                take_cpu(index, workers)
+                failure: Exception | None = None
+                if setup is not None:
+                    try:
+                        setup()
+                    except Exception as err:
+                        failure = err
+                _serve(serve, request_r, answer_w, dumps, failure)
+                code = 0
+            finally:
+                flush_std_streams()
+                os._exit(code)
+        os.close(request_r)
+        os.close(answer_w)
+        worker = cls(pid, request_w, answer_r)
+        _running.add(worker)
+        return worker
+
+    def _fds(self) -> tuple[int, int]:
+        return self.requests, self.answers
+
+    def send(self, request: object) -> None:
+        _write(self.requests, _dumps(request))
+
+    def receive(self) -> tuple[bool, Any]:
+        """The answer to the oldest request not answered yet: ``(True, value)`` or
+        ``(False, exception)``.
+
+        :raises WorkerDied: when the worker ended instead (its exit code in the message).
+        """
+        data = _read(self.answers)
+        if data is None:
+            _, status = os.waitpid(self.pid, 0)
+            self.pid = 0
+            how = _signal_name(os.waitstatus_to_exitcode(status))
+            raise WorkerDied(f"a worker process ended while running a chunk ({how})")
+        answer: tuple[bool, Any] = pickle.loads(data)
+        return answer
+
+    def stop(self, *, now: bool) -> None:
+        """End the worker: at once (``now``), else once it has answered its requests."""
+        if self.pid and now:
+            with contextlib.suppress(ProcessLookupError):  # (it died already)
+                os.kill(self.pid, signal.SIGKILL)
+        if self not in _running:
+            return  # (stopped already)
+        _running.discard(self)
+        for fd in self._fds():  # (no more requests: the worker ends)
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        if self.pid:
+            os.waitpid(self.pid, 0)
+            self.pid = 0
+
+
+#: The :class:`Forked` workers this process runs (started, not stopped).
+_running: set[Forked] = set()
+
+
+def _serve(
+    serve: Callable[[Any], Any],
+    requests: int,
+    answers: int,
+    dumps: Callable[[object], bytes],
+    failure: Exception | None,
+) -> None:
+    """In a forked worker: answer each request that comes with ``serve(request)`` (or
+    the exception: ``failure``, when the worker's setup failed), until the pipe is
+    closed."""
+    while (data := _read(requests)) is not None:
+        try:
+            if failure is not None:
+                raise failure
+            answer = dumps((True, serve(pickle.loads(data))))
+        except Exception as err:
+            try:
+                answer = dumps((False, err))
+            except Exception:
+                text = str(err).strip()
+                name = type(err).__name__
+                failed = RuntimeError(f"{name}: {text.splitlines()[0]}" if text else name)
+                answer = dumps((False, failed))
+        _write(answers, answer)
+
+
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(len(data).to_bytes(_HEADER, "little") + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read(fd: int) -> bytes | None:
+    """One message from the pipe ``fd``, ``None`` at its end."""
+    header = _read_exactly(fd, _HEADER)
+    if header is None:
+        return None
+    return _read_exactly(fd, int.from_bytes(header, "little"))
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    parts: list[bytes] = []
+    while size:
+        part = os.read(fd, min(size, 1 << 20))
+        if not part:
+            return None
+        parts.append(part)
+        size -= len(part)
+    return b"".join(parts)
 
 
 def _exit_codes(processes: list[Any]) -> list[int]:

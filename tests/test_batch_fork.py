@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bgkit import batch
+from bgkit import batch, workers
 from bgkit.batch import run as batch_run
 from bgkit.workers import in_worker
 
@@ -108,15 +108,15 @@ def test_an_exception_outside_a_file_comes_back_as_itself(
 
 
 def test_closing_early_leaves_no_worker(monkeypatch: pytest.MonkeyPatch) -> None:
-    started: list[batch_run._Forked] = []
-    start = batch_run._Forked.start
+    started: list[workers.Forked] = []
+    start = workers.Forked.start
 
-    def remember(*args: Any) -> batch_run._Forked:
-        worker = start(*args)
+    def remember(*args: Any, **kwargs: Any) -> workers.Forked:
+        worker = start(*args, **kwargs)
         started.append(worker)
         return worker
 
-    monkeypatch.setattr(batch_run._Forked, "start", remember)
+    monkeypatch.setattr(workers.Forked, "start", remember)
     stream = batch.stream_files(batch.verify_rows, FILES, jobs=2)
     next(stream)
     pids = [w.pid for w in started]

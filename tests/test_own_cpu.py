@@ -47,16 +47,14 @@ import os, sys
 from pathlib import Path
 def record(index, count):
     os.write(1, f"{index} {count}\\n".encode())
+from bgkit import workers
+workers.take_cpu = record
 if sys.argv[1] == "match":
-    from bgkit.analysis import tasks
     from bgkit.analysis.match import analyze
     from bgkit.formats import read_match
-    tasks.take_cpu = record
     assert analyze(read_match(Path(sys.argv[2])), 0, jobs=2).jobs == 2
 else:
     from bgkit import batch
-    from bgkit.batch import run
-    run.take_cpu = record
     files = [Path(sys.argv[2])] * int(sys.argv[3])
     assert len(list(batch.stream_files(batch.verify_rows, files, jobs=2))) == len(files)
 """

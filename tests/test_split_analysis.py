@@ -125,11 +125,10 @@ tasks.pieces = lambda found, jobs: [(0, 0, len(found))]
 cut = tasks.Runner._cut_running
 handed = []
 def counted(runner):
-    future = cut(runner)
-    if future is not None:
-        piece = runner._futures[future]
+    piece = cut(runner)
+    if piece is not None:
         handed.append((piece.start, piece.stop))
-    return future
+    return piece
 tasks.Runner._cut_running = counted
 result = analyze(read_mat(sys.argv[1]), 2, jobs=2)
 json.dump({"handed": handed, "moves": result.to_dict()["moves"]}, sys.stdout)
@@ -218,8 +217,6 @@ def test_a_short_rest_of_a_running_piece_is_cut_when_each_side_keeps_min_cut(
     at half its estimated work for a free worker, when each side keeps ``MIN_CUT`` tasks:
     a 2-ply game's costliest actions may all lie in its last dozen (in ``selfplay_1001``
     2.1 of its 3.9 CPU s lay in 10 actions, where a rest needed 16 tasks to be cut)."""
-    from concurrent.futures import Future
-
     from bgkit.analysis import match as analysis_match
     from bgkit.analysis import tasks as analysis_tasks
     from bgkit.formats.mat import read_mat
@@ -231,16 +228,14 @@ def test_a_short_rest_of_a_running_piece_is_cut_when_each_side_keeps_min_cut(
     runner._tasks = tasks
     runner._game_of = [0] * len(tasks)
     runner._shares = analysis_tasks._Shares(4)
-    running: Future[list[analysis_tasks.Figures]] = Future()
-    runner._futures[running] = range(0, 28)
-    runner._slots[running] = 0
+    runner._pieces.append(analysis_tasks._Job(0, 28, 0, 0))
     runner._shares.open(0, 28)
     runner._shares.begin(0, at)
     submitted: list[tuple[int, int, int]] = []
 
-    def submit(lead: int, start: int, stop: int) -> Future[list[analysis_tasks.Figures]]:
+    def submit(lead: int, start: int, stop: int) -> analysis_tasks._Job:
         submitted.append((start, stop, lead))
-        return Future()
+        return analysis_tasks._Job(start, stop, lead)
 
     runner._submit_piece = submit  # type: ignore[method-assign]
     found = runner._cut_running()

@@ -42,7 +42,6 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -63,7 +62,7 @@ from bgkit.analysis.metrics import (
 from bgkit.analysis.statistics import RatingScale
 from bgkit.analysis.statistics import summaries as _summaries
 from bgkit.analysis.tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
-from bgkit.errors import AnalysisError, BgkitError, EngineCrashError, EngineLimitError
+from bgkit.errors import AnalysisError, BgkitError, EngineLimitError
 from bgkit.extras import require
 from bgkit.formats.annotations import (
     ActionAnalysis,
@@ -445,11 +444,6 @@ def analyze(
             figures = runner.results(bar.update if bar is not None else lambda n: None)
         except (AnalysisTaskError, NotImplementedError, EngineLimitError) as err:
             raise AnalysisError(f"cannot analyse: {err}") from err
-        except BrokenProcessPool as err:  # (a crash in gnubg's C code took a worker)
-            raise EngineCrashError(
-                "cannot analyse: GNU Backgammon's process died (a crash in its C code);"
-                " nothing else was lost"
-            ) from err
         finally:
             if bar is not None:
                 bar.close()

@@ -44,19 +44,22 @@ the share of each worker already makes them vary at 0-ply.
 
 from __future__ import annotations
 
+import copyreg
 import gc
 import heapq
+import io
 import itertools
 import mmap
-import multiprocessing
 import os
+import pickle
 import re
+import select
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, fields, replace
-from multiprocessing.reduction import ForkingPickler
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from bgkit.analysis.evaluator import (
@@ -68,10 +71,11 @@ from bgkit.analysis.evaluator import (
     mirror,
 )
 from bgkit.analysis.metrics import luck_normal, luck_opening
+from bgkit.errors import EngineCrashError
 from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.play import Play, Step
 from bgkit.position import Position
-from bgkit.workers import in_worker, take_cpu, worker_start
+from bgkit.workers import Forked, WorkerDied, in_worker
 
 if TYPE_CHECKING:
     from bgkit.movegen import Key
@@ -165,10 +169,21 @@ def _by_fields(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]]:
     return reduce
 
 
-# (multiprocessing's pickler only: how the workers send their figures; what users pickle
-# of these classes is unchanged)
-for _cls in (Figures, CubeDecision, CandidatePlay, Probabilities, Play, Step):
-    ForkingPickler.register(_cls, _by_fields(_cls))
+#: How the workers send their figures (their pickler's only: what users pickle of these
+#: classes is unchanged).
+_SENT_BY_FIELDS = copyreg.dispatch_table | {
+    cls: _by_fields(cls)
+    for cls in (Figures, CubeDecision, CandidatePlay, Probabilities, Play, Step)
+}
+
+
+def _dumps(obj: object) -> bytes:
+    """``obj`` pickled as a worker sends it (:data:`_SENT_BY_FIELDS`)."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _SENT_BY_FIELDS
+    pickler.dump(obj)
+    return out.getvalue()
 
 
 class AnalysisTaskError(RuntimeError):
@@ -289,41 +304,31 @@ _worker_evaluator: CachedEvaluator | None = None
 _worker_tasks: Sequence[Task] = ()
 
 
-def _worker_start(
-    tasks: Sequence[Task],
-    cache: int | None,
-    met: str | None,
-    numbered: tuple[Any, int] | None = None,
-) -> None:
-    """Start GNU Backgammon in a new worker process, which evaluates some of ``tasks``
-    (forked: they are not copied, nor pickled), with a cache of ``cache`` positions
-    (``None``: gnubg's default) and the match equity table ``met`` (``None``: gnubg's).
-    ``numbered``: a shared counter that gives each of the pool's workers its number, and
-    their count; each then runs gnubg's short commands on a CPU of its own
-    (:func:`~bgkit.workers.take_cpu`).
+def _worker_start(tasks: Sequence[Task], cache: int | None, met: str | None) -> None:
+    """Start GNU Backgammon in a new worker process (forked: :class:`~bgkit.workers.Forked`),
+    which evaluates some of ``tasks`` (inherited: they are not copied, nor pickled), with
+    a cache of ``cache`` positions (``None``: gnubg's default) and the match equity table
+    ``met`` (``None``: gnubg's).
 
     The process lives for one analysis and makes next to no cyclic garbage: the
-    collector is off, and what the process inherited is not scanned again. Ctrl-C is
-    left to the parent, which reports it once.
+    collector is off, and what the process inherited is not scanned again.
     """
     global _worker_evaluator, _worker_tasks
-    worker_start()  # (Ctrl-C left to the parent; killed when the parent dies)
     _worker_tasks = tasks
     gc.freeze()
     gc.disable()
     from bgkit.analysis.gnubg import GnubgEvaluator, gnubg_module
 
-    if numbered is not None:
-        counter, workers = numbered
-        with counter.get_lock():
-            index = counter.value
-            counter.value += 1
-        take_cpu(index, workers)
     gnubg_module()  # a fresh gnubg: its cache is empty
     evaluator = GnubgEvaluator(met=met)
     if cache is not None:
         evaluator.clear_cache(cache)
     _worker_evaluator = CachedEvaluator(evaluator)
+
+
+def _serve(request: tuple[int, int, int | None, int | None]) -> list[Figures]:
+    """A worker's answer to a request: :func:`_worker_run`'s (looked up when called)."""
+    return _worker_run(*request)
 
 
 def _worker_run(
@@ -414,9 +419,12 @@ def can_fork() -> bool:
     """Whether worker processes can be forked from this process (see the module docstring)."""
     from bgkit.analysis.gnubg import gnubg_module
 
+    started_by = sys.modules.get("multiprocessing")  # (imported in any process it started)
     return (
-        "fork" in multiprocessing.get_all_start_methods()
-        and not multiprocessing.current_process().daemon  # (a Dask worker's: no children)
+        hasattr(os, "fork")
+        and sys.platform != "win32"
+        # (a daemonic process, a Dask worker's, may have no children)
+        and not (started_by is not None and started_by.current_process().daemon)
         and gnubg_module.cache_info().currsize == 0
         and not _gnubg_threads()
         and (sys.version_info < (3, 12) or threading.active_count() == 1)
@@ -548,12 +556,24 @@ def cost(task: Task) -> float:
     return 2.0 + min(16, len(task.position.with_dice(*task.dice).legal_results()))
 
 
+class _Job:
+    """Tasks handed to a worker (a chunk, or a piece of a deeper analysis) and, once its
+    answer has come, whether it is done."""
+
+    __slots__ = ("done", "lead", "slot", "start", "stop")
+
+    def __init__(self, start: int, stop: int, lead: int, slot: int | None = None) -> None:
+        self.start, self.stop, self.lead, self.slot = start, stop, lead, slot
+        self.done = False
+
+
 class Runner:
     """Evaluates tasks in ``jobs`` forked worker processes, or in this process (``jobs=0``).
 
-    :meth:`submit` forks the workers with the tasks in memory (GNU Backgammon's module is
-    imported before, so they start with it loaded) and hands them out in chunks of
-    task numbers; :meth:`results` collects the figures in task order.
+    :meth:`submit` forks the workers (:class:`~bgkit.workers.Forked`) with the tasks in
+    memory (GNU Backgammon's module is imported before, so they start with it loaded)
+    and hands them out in chunks of task numbers, one at a time to each worker;
+    :meth:`results` collects the figures in task order.
     """
 
     def __init__(
@@ -564,13 +584,15 @@ class Runner:
         self.met = met
         """The match equity table of the GNU Backgammon evaluators it starts."""
         self._tasks: list[Task] = []
-        self._futures: dict[Future[list[Figures]], range] = {}
-        self._slots: dict[Future[list[Figures]], int] = {}
-        """A deeper analysis's pieces, by future: their slots in :attr:`_shares`."""
+        self._queue: deque[_Job] = deque()
+        """Jobs not handed to a worker yet, in the order they go."""
+        self._pieces: list[_Job] = []
+        """A deeper analysis's pieces, in :attr:`_shares`' slots."""
         self._shares: _Shares | None = None
         self._game_of: list[int] = []
         """The first task of each task's game."""
-        self._pool: ProcessPoolExecutor | None = None
+        self._idle: list[Forked] = []
+        self._busy: dict[int, tuple[Forked, _Job]] = {}  # by the worker's answer pipe
         if jobs:
             _preload()
 
@@ -581,15 +603,10 @@ class Runner:
         global _shares
         if self._shares is not None and _shares is self._shares:
             _shares = None  # (its workers are done: a later analysis forks its own)
-        if self._pool is not None:
-            if exc_type is not None:
-                # not needed any more (an error, an interrupt): stop them now
-                for process in list(getattr(self._pool, "_processes", {}).values()):
-                    process.terminate()
-            # Waited for, always: a pool left to shut down on its own races the
-            # interpreter's exit, which then writes to its closed wake-up pipe and prints
-            # "OSError: [Errno 9] Bad file descriptor" (CPython 3.11).
-            self._pool.shutdown(wait=True, cancel_futures=True)
+        workers = self._idle + [worker for worker, _ in self._busy.values()]
+        self._idle, self._busy = [], {}
+        for worker in workers:  # (after an error or an interrupt: not needed any more)
+            worker.stop(now=exc_type is not None)
 
     def submit(self, tasks: list[Task]) -> None:
         """Start evaluating ``tasks`` (in the workers: chunks handed out as they free up)."""
@@ -597,18 +614,6 @@ class Runner:
         self._tasks = tasks
         if not self.jobs or not tasks:
             return
-        context = multiprocessing.get_context("fork")
-        self._pool = ProcessPoolExecutor(
-            max_workers=self.jobs,
-            mp_context=context,
-            initializer=_worker_start,
-            initargs=(
-                tasks,
-                WORKER_CACHE if self.jobs > 1 and not tasks[0].plies else None,
-                self.met,
-                (context.Value("i", 0), self.jobs),
-            ),
-        )
         if tasks[0].plies:  # pieces of games, the longest first, cut again as they run
             parts = pieces(tasks, self.jobs)
             # (made before the workers fork, so that they share it)
@@ -618,23 +623,36 @@ class Runner:
                 self._game_of[first:end] = [first] * (end - first)
             for lead, start, stop in parts:
                 self._submit_piece(lead, start, stop)
-            return
-        for start, stop in chunks(len(tasks), self.jobs):  # (the first forks the workers)
-            future = self._pool.submit(_worker_run, start, stop, start)
-            self._futures[future] = range(start, stop)
+        else:
+            self._queue.extend(
+                _Job(start, stop, start) for start, stop in chunks(len(tasks), self.jobs)
+            )
+        cache = WORKER_CACHE if self.jobs > 1 and not tasks[0].plies else None
+        setup = partial(_worker_start, tasks, cache, self.met)
+        for index in range(self.jobs):
+            worker = Forked.start(_serve, index=index, workers=self.jobs, setup=setup, dumps=_dumps)
+            self._idle.append(worker)
+            self._dispatch()  # (the first worker starts on its chunk as the next forks)
 
-    def _submit_piece(self, lead: int, start: int, stop: int) -> Future[list[Figures]]:
+    def _submit_piece(self, lead: int, start: int, stop: int) -> _Job:
         """Hand tasks ``start`` to ``stop`` (after ``lead`` to ``start``) to a worker, in
         the next slot of :attr:`_shares`."""
-        assert self._pool is not None and self._shares is not None
-        slot = len(self._slots)
+        assert self._shares is not None
+        slot = len(self._pieces)
         self._shares.open(slot, stop)
-        future = self._pool.submit(_worker_run, start, stop, lead, slot)
-        self._futures[future] = range(start, stop)
-        self._slots[future] = slot
-        return future
+        job = _Job(start, stop, lead, slot)
+        self._pieces.append(job)
+        self._queue.append(job)
+        return job
 
-    def _cut_running(self) -> Future[list[Figures]] | None:
+    def _dispatch(self) -> None:
+        """Hand the next jobs to the workers that have none."""
+        while self._idle and self._queue:
+            worker, job = self._idle.pop(), self._queue.popleft()
+            worker.send((job.start, job.stop, job.lead, job.slot))
+            self._busy[worker.answers] = (worker, job)
+
+    def _cut_running(self) -> _Job | None:
         """A worker has nothing left to do: hand it the second half of the costliest rest
         of a piece another worker is searching (by :func:`cost`), which that worker then
         stops before. ``None`` while a piece is still to start, or when no rest is worth
@@ -644,16 +662,17 @@ class Runner:
         last bits, the figures of the actions after a cut (the module's docstring), as
         the share of each worker already makes them vary at 0-ply."""
         shares = self._shares
-        if shares is None or len(self._slots) >= shares.slots:
+        if shares is None or len(self._pieces) >= shares.slots:
             return None
         running = []
-        for future, slot in self._slots.items():
-            if future.done():
+        for job in self._pieces:
+            if job.done:
                 continue
-            at = shares.at(slot)
+            assert job.slot is not None
+            at = shares.at(job.slot)
             if at < 0:
                 return None  # (a piece not started yet: the free worker takes it)
-            running.append((slot, max(at, self._futures[future].start), shares.stop(slot)))
+            running.append((job.slot, max(at, job.start), shares.stop(job.slot)))
         plies = self._tasks[0].plies
         best: tuple[float, int, int, int] | None = None
         for slot, at, stop in running:
@@ -678,30 +697,38 @@ class Runner:
         return self._submit_piece(lead, cut, stop)
 
     def results(self, tick: Callable[[int], object] = lambda n: None) -> list[Figures]:
-        """The figures of every submitted task, in order; ``tick(n)`` after each ``n`` done."""
+        """The figures of every submitted task, in order; ``tick(n)`` after each ``n`` done.
+
+        :raises EngineCrashError: when a worker died (a crash in GNU Backgammon's C code).
+        """
         if not self.jobs:
             return self._here(tick)
         found: list[Figures | None] = [None] * len(self._tasks)
-        pending = set(self._futures)
-        while pending:
+        while self._busy:
             # a worker with nothing to do in a deeper analysis: look again soon (a piece
             # handed out may not have started yet, and only a started one is cut)
-            idle = self._shares is not None and len(pending) < self.jobs
-            done, pending = wait(
-                pending, timeout=_IDLE_LOOK if idle else None, return_when=FIRST_COMPLETED
-            )
-            for future in done:
-                start = self._futures[future].start
-                searched = future.result()
-                for i, figure in enumerate(searched, start):
+            idle = self._shares is not None and bool(self._idle)
+            ready, _, _ = select.select(list(self._busy), [], [], _IDLE_LOOK if idle else None)
+            for fd in ready:
+                worker, job = self._busy.pop(fd)
+                try:
+                    ok, searched = worker.receive()
+                except WorkerDied as err:
+                    raise EngineCrashError(
+                        "cannot analyse: GNU Backgammon's process died (a crash in its C"
+                        " code); nothing else was lost"
+                    ) from err
+                self._idle.append(worker)
+                job.done = True
+                if not ok:
+                    raise searched
+                for i, figure in enumerate(searched, job.start):
                     if found[i] is None:  # (a task both sides of a cut searched: the first)
                         found[i] = figure
                 tick(len(searched))
-            while len(pending) < self.jobs:
-                cut = self._cut_running()
-                if cut is None:
-                    break
-                pending.add(cut)
+            self._dispatch()
+            while self._idle and self._cut_running() is not None:
+                self._dispatch()
         missing = [i for i, f in enumerate(found) if f is None]
         if missing:  # pragma: no cover (every cut hands on the rest of its piece)
             raise RuntimeError(f"tasks {missing[:5]} were not evaluated")

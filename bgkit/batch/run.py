@@ -4,12 +4,9 @@ order; and the progress bar."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
-import pickle
 import select
-import signal
 import sys
 import threading
 from collections import deque
@@ -26,7 +23,7 @@ from bgkit.batch.common import (
     _first_line,
 )
 from bgkit.errors import BatchError, BgkitError, NotationError, error_line
-from bgkit.workers import mark_forked_worker, take_cpu, worker_start
+from bgkit.workers import Forked, WorkerDied, worker_start
 
 if TYPE_CHECKING:
     from distributed import Client  # type: ignore[import-not-found, unused-ignore]
@@ -297,29 +294,29 @@ class _PoolRunner:
 
 
 class _ForkRunner:
-    """Worker processes forked from this one, each given one chunk at a time through a
-    pipe and answering with its rows: what :class:`_PoolRunner` does with ``fork``, without
-    :mod:`concurrent.futures` and :mod:`multiprocessing`, whose import alone costs a short
-    ``bgkit verify`` 13 ms of its start (issue 31), nor their threads in this process.
+    """Worker processes forked from this one (:class:`bgkit.workers.Forked`), each given
+    one chunk at a time and answering with its rows: what :class:`_PoolRunner` does with
+    ``fork``, without :mod:`concurrent.futures` and :mod:`multiprocessing`, whose import
+    alone costs a short ``bgkit verify`` 13 ms of its start (issue 31), nor their threads
+    in this process.
 
-    The workers inherit ``func`` (nothing is pickled but the paths and the rows), ignore
-    Ctrl-C and die with this process (:func:`ignore_interrupts`); a worker that dies in a
-    chunk (a crash in C code) raises :exc:`~concurrent.futures.process.BrokenProcessPool`,
-    as the pool does.
+    The workers inherit ``func`` (nothing is pickled but the paths and the rows); a worker
+    that dies in a chunk (a crash in C code) raises
+    :exc:`~concurrent.futures.process.BrokenProcessPool`, as the pool does.
     """
 
     def __init__(self, func: RowFunction, todo: int, jobs: int) -> None:
         self.slots = jobs * 3
         self.workers = jobs
         self.chunk = _chunk_size(todo, jobs, 16)
-        self._idle: list[_Forked] = []
-        self._busy: dict[int, tuple[_Forked, _ForkHandle]] = {}  # by the worker's answer pipe
+        self._idle: list[Forked] = []
+        self._busy: dict[int, tuple[Forked, _ForkHandle]] = {}  # by the worker's answer pipe
         self._queue: deque[_ForkHandle] = deque()
-        _flush_std_streams()  # (else a worker could write their buffers again)
-        parent = os.getpid()
+        serve = functools.partial(_run_chunk, func)
         try:
             for index in range(jobs):
-                self._idle.append(_Forked.start(func, parent, self._idle, index, jobs))
+                worker = Forked.start(serve, index=index, workers=jobs)
+                self._idle.append(worker)
         except BaseException:
             self.close([], cancel=True)
             raise
@@ -342,7 +339,12 @@ class _ForkRunner:
             ready, _, _ = select.select(list(self._busy), [], [])
             for fd in ready:
                 worker, done = self._busy.pop(fd)
-                done.answer = worker.receive()
+                try:
+                    done.answer = worker.receive()
+                except WorkerDied as err:
+                    from concurrent.futures.process import BrokenProcessPool
+
+                    raise BrokenProcessPool(str(err)) from None
                 done.done = True
                 self._idle.append(worker)
             self._dispatch()
@@ -371,121 +373,6 @@ class _ForkHandle:
             raise value
         rows: list[list[Row]] = value
         return rows
-
-
-_HEADER = 8  # bytes of a message's length
-
-
-class _Forked:
-    """One forked worker: its process, the pipe it reads chunks from and the one it
-    answers on."""
-
-    __slots__ = ("answers", "pid", "tasks")
-
-    def __init__(self, pid: int, tasks: int, answers: int) -> None:
-        self.pid, self.tasks, self.answers = pid, tasks, answers
-
-    @classmethod
-    def start(
-        cls, func: RowFunction, parent: int, others: list[_Forked], index: int, workers: int
-    ) -> _Forked:
-        """Fork worker ``index`` of ``workers`` (``others``: those forked before it), which
-        runs GNU Backgammon's short commands on a CPU of its own (:func:`take_cpu`)."""
-        task_r, task_w = os.pipe()
-        answer_r, answer_w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the worker
-            code = 1
-            try:
-                for fd in (task_w, answer_r, *(f for o in others for f in (o.tasks, o.answers))):
-                    os.close(fd)  # (the other workers' pipes: each must see its own end)
-                mark_forked_worker()
-                ignore_interrupts(parent)
-                take_cpu(index, workers)
-                _serve(func, task_r, answer_w)
-                code = 0
-            finally:
-                _flush_std_streams()
-                os._exit(code)
-        os.close(task_r)
-        os.close(answer_w)
-        return cls(pid, task_w, answer_r)
-
-    def send(self, paths: list[str]) -> None:
-        _write(self.tasks, pickle.dumps(paths, pickle.HIGHEST_PROTOCOL))
-
-    def receive(self) -> tuple[bool, Any]:
-        data = _read(self.answers)
-        if data is None:
-            from concurrent.futures.process import BrokenProcessPool
-
-            _, status = os.waitpid(self.pid, 0)
-            self.pid = 0
-            code = os.waitstatus_to_exitcode(status)
-            raise BrokenProcessPool(
-                f"a worker process ended while running a chunk (exit code {code})"
-            )
-        answer: tuple[bool, Any] = pickle.loads(data)
-        return answer
-
-    def stop(self, *, now: bool) -> None:
-        """End the worker: at once (``now``), else once it has answered its chunk."""
-        if self.pid and now:
-            with contextlib.suppress(ProcessLookupError):  # (it died already)
-                os.kill(self.pid, signal.SIGKILL)
-        for fd in (self.tasks, self.answers):  # (no more chunks: the worker ends)
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        if self.pid:
-            os.waitpid(self.pid, 0)
-            self.pid = 0
-
-
-def _flush_std_streams() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(AttributeError, OSError, ValueError):
-            stream.flush()
-
-
-def _serve(func: RowFunction, tasks: int, answers: int) -> None:
-    """In a forked worker: run each chunk that comes, answer with its rows (or the
-    exception), until the pipe is closed."""
-    while (data := _read(tasks)) is not None:
-        paths: list[str] = pickle.loads(data)
-        try:
-            answer = pickle.dumps((True, _run_chunk(func, paths)), pickle.HIGHEST_PROTOCOL)
-        except Exception as err:
-            try:
-                answer = pickle.dumps((False, err), pickle.HIGHEST_PROTOCOL)
-            except Exception:
-                failure = RuntimeError(f"{type(err).__name__}: {_first_line(err)}")
-                answer = pickle.dumps((False, failure), pickle.HIGHEST_PROTOCOL)
-        _write(answers, answer)
-
-
-def _write(fd: int, data: bytes) -> None:
-    view = memoryview(len(data).to_bytes(_HEADER, "little") + data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _read(fd: int) -> bytes | None:
-    """One message from the pipe ``fd``, ``None`` at its end."""
-    header = _read_exactly(fd, _HEADER)
-    if header is None:
-        return None
-    return _read_exactly(fd, int.from_bytes(header, "little"))
-
-
-def _read_exactly(fd: int, size: int) -> bytes | None:
-    parts: list[bytes] = []
-    while size:
-        part = os.read(fd, min(size, 1 << 20))
-        if not part:
-            return None
-        parts.append(part)
-        size -= len(part)
-    return b"".join(parts)
 
 
 def ignore_interrupts(parent: int | None = None) -> None:

@@ -1,0 +1,179 @@
+"""``bgkit.workers.Forked``: the worker processes of a batch's pool and of a match's
+analysis (issue 31: they stand in for ``concurrent.futures``, whose import was 15-22 ms
+of a short analysis).
+
+Each worker answers its requests in order; an exception (in the request, in the worker's
+setup, one that cannot be pickled) comes back as the answer; a worker that dies raises
+:class:`~bgkit.workers.WorkerDied`; and workers end when their pipes close, in any order,
+leaving no process behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bgkit.workers import Forked, WorkerDied, in_worker
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "data" / "sample.mat"
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+
+
+@pytest.fixture(autouse=True)
+def _within_seconds() -> Iterator[None]:
+    """A worker that does not end would hang the test: fail it instead."""
+
+    def late(*_: object) -> None:
+        raise TimeoutError("a worker did not answer or end")
+
+    before = signal.signal(signal.SIGALRM, late)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, before)
+
+
+def _double(request: int) -> int:
+    if request < 0:
+        raise ValueError(f"negative: {request}")
+    return 2 * request
+
+
+def _start(count: int, serve: Any = _double, **kwargs: Any) -> list[Forked]:
+    workers: list[Forked] = []
+    for index in range(count):
+        workers.append(Forked.start(serve, index=index, workers=count, **kwargs))
+    return workers
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_each_worker_answers_its_requests_in_order() -> None:
+    workers = _start(2)
+    for i, worker in enumerate(workers):
+        for n in range(3):
+            worker.send(10 * i + n)
+    answers = [[worker.receive() for _ in range(3)] for worker in workers]
+    pids = [worker.pid for worker in workers]
+    for worker in workers:
+        worker.stop(now=False)
+    assert answers == [[(True, 0), (True, 2), (True, 4)], [(True, 20), (True, 22), (True, 24)]]
+    assert all(_gone(pid) for pid in pids)  # (reaped: not even a zombie is left)
+
+
+def test_workers_end_when_stopped_in_any_order_with_requests_answered_or_not() -> None:
+    # each worker must hold only its own pipes: one that kept another's open (forked
+    # after it) would keep that one waiting for requests, and stopping it first would
+    # wait for ever
+    workers = _start(3)
+    workers[0].send(1)
+    workers[2].send(2)
+    assert workers[2].receive() == (True, 4)
+    pids = [worker.pid for worker in workers]
+    for worker in workers:
+        worker.stop(now=False)
+    assert all(_gone(pid) for pid in pids)
+
+
+def test_an_exception_comes_back_as_the_answer() -> None:
+    (worker,) = _start(1)
+    worker.send(-3)
+    worker.send(4)
+    ok, err = worker.receive()
+    assert not ok and isinstance(err, ValueError) and str(err) == "negative: -3"
+    assert worker.receive() == (True, 8)  # (the worker goes on)
+    worker.stop(now=False)
+
+
+class _Unpicklable(Exception):
+    def __reduce__(self) -> Any:
+        raise TypeError("not this one")
+
+
+def _raise_unpicklable(request: object) -> None:
+    raise _Unpicklable("first line\nsecond")
+
+
+def test_an_exception_that_cannot_be_pickled_comes_back_as_its_first_line() -> None:
+    (worker,) = _start(1, _raise_unpicklable)
+    worker.send(None)
+    ok, err = worker.receive()
+    worker.stop(now=False)
+    assert not ok and isinstance(err, RuntimeError)
+    assert str(err) == "_Unpicklable: first line"
+
+
+def _failing_setup() -> None:
+    raise OSError("no nets here")
+
+
+def test_a_failed_setup_is_the_answer_to_every_request() -> None:
+    (worker,) = _start(1, setup=_failing_setup)
+    worker.send(1)
+    worker.send(2)
+    answers = [worker.receive() for _ in range(2)]
+    worker.stop(now=False)
+    for ok, err in answers:
+        assert not ok and isinstance(err, OSError) and str(err) == "no nets here"
+
+
+def _exit(code: int) -> None:
+    os._exit(code)
+
+
+def _in_worker(request: object) -> bool:
+    return in_worker()
+
+
+@pytest.mark.parametrize(("serve", "how"), [(_exit, "exit code 3"), (os.abort, "SIGABRT")])
+def test_a_worker_that_dies_raises_worker_died(serve: Any, how: str) -> None:
+    (worker,) = _start(1, lambda request: serve(3) if serve is _exit else serve())
+    worker.send(None)
+    with pytest.raises(WorkerDied, match=how):
+        worker.receive()
+    worker.stop(now=False)
+
+
+def test_a_worker_says_it_is_one() -> None:
+    (worker,) = _start(1, _in_worker)
+    worker.send(None)
+    assert worker.receive() == (True, True)
+    worker.stop(now=True)
+
+
+#: One match analysed at 0-ply in two workers, in a process of its own: the modules of a
+#: process pool must not be imported (their import alone was 15-22 ms of such a run).
+_ANALYSIS = """
+import sys
+from pathlib import Path
+from bgkit.analysis.match import analyze
+from bgkit.formats import read_match
+assert analyze(read_match(Path(sys.argv[1])), 0, jobs=2).jobs == 2
+print(sorted(m for m in sys.modules if m.startswith(("concurrent", "multiprocessing"))))
+"""
+
+
+def test_a_match_analysed_in_two_workers_imports_no_process_pool() -> None:
+    pytest.importorskip("gnubg")
+    out = subprocess.run(
+        [sys.executable, "-c", _ANALYSIS, str(SAMPLE)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert out == "[]\n"
