@@ -44,8 +44,6 @@ __all__ = [
     "flush_std_streams",
     "in_worker",
     "mark_forked_worker",
-    "own_cpu",
-    "take_cpu",
     "worker_start",
 ]
 
@@ -89,33 +87,6 @@ def worker_start(parent: int | None = None) -> None:
 
 
 _forked_worker = False
-_own_cpu: int | None = None
-
-
-def take_cpu(index: int, workers: int) -> None:
-    """In worker ``index`` (from 0) of a pool of ``workers``: run GNU Backgammon's short
-    commands on a CPU of its own (:func:`own_cpu`), the ``index``-th of those this
-    process may use, when the pool has no more workers than CPUs (else nothing changes).
-
-    gnubg hands a command's search to a thread of its pool and looks for the answer at
-    once, then every 10 ms: a search that ends between two looks costs the rest of the
-    10 ms. With the caller and gnubg's threads on one CPU, the woken thread runs first,
-    and a short search is done when gnubg first looks
-    (:class:`bgkit.analysis.gnubg_process._Session`). Workers that took the CPU each ran
-    on at the time (all forked on their parent's) took turns on one CPU."""
-    global _own_cpu
-    try:
-        allowed = sorted(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover (not Linux)
-        return
-    if workers <= len(allowed):
-        _own_cpu = allowed[index % len(allowed)]
-
-
-def own_cpu() -> int | None:
-    """The CPU this worker runs GNU Backgammon's short commands on (:func:`take_cpu`);
-    ``None`` outside such a worker."""
-    return _own_cpu
 
 
 def mark_forked_worker() -> None:
@@ -160,9 +131,8 @@ class Forked:
     ``ok, value = worker.receive()``: ``serve(request)`` or the exception it raised).
 
     The worker inherits this process's memory (nothing is pickled but the requests and
-    the answers), ignores Ctrl-C, dies with this process (:func:`worker_start`), says it
-    is a worker (:func:`in_worker`) and runs GNU Backgammon's short commands on a CPU of
-    its own (:func:`take_cpu`).
+    the answers), ignores Ctrl-C, dies with this process (:func:`worker_start`) and says
+    it is a worker (:func:`in_worker`).
     """
 
     __slots__ = ("answers", "pid", "requests")
@@ -175,16 +145,14 @@ class Forked:
         cls,
         serve: Callable[[Any], Any],
         *,
-        index: int,
-        workers: int,
         setup: Callable[[], object] | None = None,
         dumps: Callable[[object], bytes] = _dumps,
     ) -> Forked:
-        """Fork worker ``index`` of a pool of ``workers``, which runs ``setup()`` first
-        (an exception there is then the answer to every request) and answers each
-        request with ``serve(request)``, pickled by ``dumps``. It closes its copies of
-        the pipes of the workers this process runs (:data:`_running`): a worker must be
-        the only one to hold its requests' pipe, else it would not see it close."""
+        """Fork a worker, which runs ``setup()`` first (an exception there is then the
+        answer to every request) and answers each request with ``serve(request)``,
+        pickled by ``dumps``. It closes its copies of the pipes of the workers this
+        process runs (:data:`_running`): a worker must be the only one to hold its
+        requests' pipe, else it would not see it close."""
         flush_std_streams()
         parent = os.getpid()
         request_r, request_w = os.pipe()
@@ -198,7 +166,6 @@ class Forked:
                 _running.clear()
                 mark_forked_worker()
                 worker_start(parent)
-                take_cpu(index, workers)
                 failure: Exception | None = None
                 if setup is not None:
                     try:

@@ -323,25 +323,16 @@ def test_eval_asked_once_per_position(ev: GnubgEvaluator, monkeypatch: pytest.Mo
     assert first == slow_evaluate(ev, pos)[0]
 
 
-#: sys.argv[1] "own": as a pool's worker whose CPU is the last one, run elsewhere (the
-#: first CPU: ``_current_cpu``); "any": as any process.
 _ONE_CPU = """
-import os, sys
+import os
 import gnubg
-from bgkit import workers
-from bgkit.analysis import gnubg_process
 from bgkit.analysis.gnubg import GnubgEvaluator, _predecessor, _session
 from bgkit.position import Position
-mine = os.sched_getaffinity(0)
-own = sorted(mine)[-1] if sys.argv[1] == "own" else None
-if own is not None:
-    workers.take_cpu(len(mine) - 1, len(mine))
-    gnubg_process._current_cpu = min
 on_bar = [0] * 5 + [5, 0, 3, 0, 0, 0, 2, 4] + [0] * 11 + [1]
 closed = [2] * 6 + [0, 3] + [0] * 17
 pos = Position.from_layout(on_bar, closed, match_length=5, turn=1)
 assert _predecessor(pos) is None  # gnubg's eval answers
-ev = GnubgEvaluator()
+ev, mine = GnubgEvaluator(), os.sched_getaffinity(0)
 ev.evaluate(pos)
 session = _session()
 assert len(session.threads) == 2, session.threads
@@ -360,7 +351,6 @@ evals = [cpus for text, cpus in seen if text == "eval"]
 def pinned(cpus):
     return len(cpus[0]) == 1 and all(c == cpus[0] for c in cpus)
 assert len(evals) == 2 and pinned(cache) and pinned(evals[0]), seen  # 0-ply
-assert own is None or evals[0][0] == {own}, seen
 assert all(cpus == mine for cpus in evals[1]), seen  # 1-ply: free
 assert all(os.sched_getaffinity(t) == mine for t in (0, *session.threads))
 """
@@ -372,16 +362,7 @@ def test_short_commands_run_on_one_cpu() -> None:
     answer is then there when it first looks), free for deeper ones; the caller's own
     CPU set is as it was after each. (In a process of its own: other tests here change gnubg's
     threads, and then the evaluator leaves them alone.)"""
-    subprocess.run([sys.executable, "-c", _ONE_CPU, "any"], check=True)
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="CPU affinity: Linux")
-def test_a_pool_worker_runs_short_commands_on_its_own_cpu() -> None:
-    """In a worker of a pool that gave it a CPU of its own (``bgkit.workers.take_cpu``),
-    0-ply commands run there, not where the worker runs; deeper ones free, as anywhere
-    (kept there too, a candidate list of ``test_split_analysis.py`` was no longer
-    gnubg's)."""
-    subprocess.run([sys.executable, "-c", _ONE_CPU, "own"], check=True)
+    subprocess.run([sys.executable, "-c", _ONE_CPU], check=True)
 
 
 def test_an_entering_turn_has_one_legal_play_into_the_position(positions: list[Position]) -> None:

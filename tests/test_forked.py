@@ -50,8 +50,8 @@ def _double(request: int) -> int:
 
 def _start(count: int, serve: Any = _double, **kwargs: Any) -> list[Forked]:
     workers: list[Forked] = []
-    for index in range(count):
-        workers.append(Forked.start(serve, index=index, workers=count, **kwargs))
+    for _ in range(count):
+        workers.append(Forked.start(serve, **kwargs))
     return workers
 
 

@@ -10,8 +10,7 @@ knows of that state and the ways to reach gnubg, apart from what an evaluator as
   they print. gnubg runs a command's evaluation in its thread pool and looks for the
   answer every 10 ms (``multithread.c``, ``WaitForAllTasks``): on an idle machine an
   ``eval`` takes 10 ms, however short the work, so the session runs short commands
-  with gnubg's threads on the caller's CPU (a pool worker's own CPU:
-  :func:`bgkit.workers.take_cpu`). The pool is started on the first command
+  with gnubg's threads on the caller's CPU. The pool is started on the first command
   (``set threads 2``; the Python API needs none, and with none a command hangs). The
   session gives gnubg the settings its commands depend on (plies, move filters, the
   Jacoby rule and beavers), and forgets them when an analysis starts;
@@ -43,7 +42,6 @@ from typing import IO, Any, Self
 
 from bgkit.analysis.met import DEFAULT_MET
 from bgkit.position import Position
-from bgkit.workers import own_cpu
 
 __all__ = ["BEAVERS", "CACHE_SIZE", "CHILD_TIMEOUT", "gnubg_module"]
 
@@ -154,15 +152,8 @@ class _Session(_Capture):
     check comes first (the pool thread wakes on another CPU), so an ``eval`` that takes
     0.2 ms answers after 10 ms. :meth:`one_cpu` puts the calling thread (for the
     command) and gnubg's threads on the CPU the caller runs on: the woken thread then
-    runs first, and the answer is there when gnubg first looks (mostly). In a worker of
-    a pool whose workers have a CPU each (:func:`~bgkit.workers.own_cpu`), that CPU is
-    the worker's own, not the one it runs on: forked from one parent, the workers all
-    start on its CPU, and two of them would take turns on it.
-
-    Deeper searches let gnubg's threads go (:meth:`search`). Kept on the worker's CPU
-    too, a one-game match at 2-ply took 6-13% less time, but one candidate list of a
-    game cut into small pieces (``test_split_analysis.py``) was no longer gnubg's: a
-    0-ply figure moved two plays out of the next level. Linux only; elsewhere, or when
+    runs first, and the answer is there when gnubg first looks (mostly). Deeper
+    searches let gnubg's threads go (:meth:`search`). Linux only; elsewhere, or when
     gnubg's threads are not the ones the session started, commands run as they are.
     """
 
@@ -185,7 +176,7 @@ class _Session(_Capture):
             if not before:  # (so the threads could not be told)
                 raise OSError("no list of threads")
             mine = os.sched_getaffinity(0)
-            cpu = self._cpu(mine)
+            cpu = _current_cpu(mine)
             os.sched_setaffinity(0, {cpu})
         except (AttributeError, OSError):  # pragma: no cover (not Linux, or not allowed)
             self.run(gnubg, "set threads 2")
@@ -208,7 +199,7 @@ class _Session(_Capture):
             return
         mine = os.sched_getaffinity(0)
         try:
-            cpu = self._cpu(mine)
+            cpu = _current_cpu(mine)
             os.sched_setaffinity(0, {cpu})
             if self.pinned != cpu:
                 _pin(self.threads, {cpu})
@@ -219,13 +210,6 @@ class _Session(_Capture):
             yield
         finally:
             os.sched_setaffinity(0, mine)
-
-    @staticmethod
-    def _cpu(allowed: set[int]) -> int:
-        """The CPU to run a command on: the worker's own (:func:`~bgkit.workers.own_cpu`),
-        else the one the caller runs on."""
-        own = own_cpu()
-        return own if own in allowed else _current_cpu(allowed)
 
     def unpin(self) -> None:
         """Let gnubg's threads run on the caller's CPUs."""

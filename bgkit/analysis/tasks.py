@@ -629,8 +629,8 @@ class Runner:
             )
         cache = WORKER_CACHE if self.jobs > 1 and not tasks[0].plies else None
         setup = partial(_worker_start, tasks, cache, self.met)
-        for index in range(self.jobs):
-            worker = Forked.start(_serve, index=index, workers=self.jobs, setup=setup, dumps=_dumps)
+        for _ in range(self.jobs):
+            worker = Forked.start(_serve, setup=setup, dumps=_dumps)
             self._idle.append(worker)
             self._dispatch()  # (the first worker starts on its chunk as the next forks)
 

@@ -314,8 +314,8 @@ class _ForkRunner:
         self._queue: deque[_ForkHandle] = deque()
         serve = functools.partial(_run_chunk, func)
         try:
-            for index in range(jobs):
-                worker = Forked.start(serve, index=index, workers=jobs)
+            for _ in range(jobs):
+                worker = Forked.start(serve)
                 self._idle.append(worker)
         except BaseException:
             self.close([], cancel=True)
