@@ -8,11 +8,12 @@ Ctrl-C is left to the parent, which reports it once, and the kernel kills the wo
 that no worker is left running after its command.
 
 :class:`Forked` is one worker process forked from this one, which answers the requests
-it reads from a pipe: the pools of a batch and of a match's analysis are made of them,
-without :mod:`concurrent.futures` and :mod:`multiprocessing` (their import alone is
-15-22 ms of a short command's start, issue 31) nor their threads in this process.
+it reads from a pipe: the pools of a batch and of a match's analysis, and the worker of
+:class:`Isolated`, are made of them, without :mod:`concurrent.futures` and
+:mod:`multiprocessing` (their import alone is 15-22 ms of a short command's start, issue
+31) nor their threads in this process.
 
-:class:`Isolated` runs calls in one forked worker: GNU Backgammon's C code checks little,
+:class:`Isolated` runs calls in one such worker: GNU Backgammon's C code checks little,
 and a crash there (a segmentation fault) kills only the worker; the caller gets an
 :class:`~bgkit.errors.EngineCrashError` for that call, and the next call a new worker.
 """
@@ -26,15 +27,11 @@ import os
 import pickle
 import signal
 import sys
-import time
 from collections.abc import Callable
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from bgkit.errors import EngineCrashError
-
-if TYPE_CHECKING:  # (imported where used: 13 ms of a short command's start, issue 31)
-    from concurrent.futures import ProcessPoolExecutor
 
 __all__ = [
     "Forked",
@@ -108,6 +105,11 @@ def in_worker() -> bool:
 
 class WorkerDied(RuntimeError):
     """A :class:`Forked` worker ended while it had a request (a crash in C code)."""
+
+    def __init__(self, how: str) -> None:
+        super().__init__(f"a worker process ended while running a chunk ({how})")
+        self.how = how
+        """How it ended: ``exit code 3``, ``killed by SIGSEGV``."""
 
 
 def flush_std_streams() -> None:
@@ -199,8 +201,7 @@ class Forked:
         if data is None:
             _, status = os.waitpid(self.pid, 0)
             self.pid = 0
-            how = _signal_name(os.waitstatus_to_exitcode(status))
-            raise WorkerDied(f"a worker process ended while running a chunk ({how})")
+            raise WorkerDied(_signal_name(os.waitstatus_to_exitcode(status)))
         answer: tuple[bool, Any] = pickle.loads(data)
         return answer
 
@@ -275,18 +276,6 @@ def _read_exactly(fd: int, size: int) -> bytes | None:
     return b"".join(parts)
 
 
-def _exit_codes(processes: list[Any]) -> list[int]:
-    """The exit codes of the dead ``processes`` (the pool's own thread may be reaping them
-    at the same time: its status then arrives a moment later)."""
-    deadline = time.monotonic() + 2.0
-    while True:
-        for process in processes:
-            process.join(0.05)
-        codes = [p.exitcode for p in processes if p.exitcode not in (None, 0)]
-        if codes or time.monotonic() > deadline:
-            return codes
-
-
 def _signal_name(code: int | None) -> str:
     if code is not None and code < 0:
         try:
@@ -297,18 +286,16 @@ def _signal_name(code: int | None) -> str:
 
 
 class Isolated:
-    """Calls run in one forked worker process, so that a crash in C code loses the call,
-    not the caller (``with Isolated() as run: run.call(f, x)``).
+    """Calls run in one forked worker process (a :class:`Forked`), so that a crash in C
+    code loses the call, not the caller (``with Isolated() as run: run.call(f, x)``).
 
     :param enabled: ``False`` runs the calls in this process (when forking is not safe:
         GNU Backgammon's threads already run here, and a forked copy would wait for them).
     """
 
     def __init__(self, *, enabled: bool = True) -> None:
-        import multiprocessing
-
-        self.enabled = enabled and "fork" in multiprocessing.get_all_start_methods()
-        self._pool: ProcessPoolExecutor | None = None
+        self.enabled = enabled and hasattr(os, "fork")
+        self._worker: Forked | None = None
 
     def __enter__(self) -> Isolated:
         return self
@@ -318,40 +305,35 @@ class Isolated:
 
     def close(self, *, now: bool = False) -> None:
         """Stop the worker (``now``: without waiting for its call, after an interrupt)."""
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        if now:
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.kill()
-        pool.shutdown(wait=True, cancel_futures=True)
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.stop(now=now)
 
     def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """``function(*args, **kwargs)``, in the worker.
+        """``function(*args, **kwargs)``, in the worker (``function`` and the arguments
+        are pickled: a module's function, not a lambda).
 
         :raises EngineCrashError: when the worker died during the call.
         """
         if not self.enabled:
             return function(*args, **kwargs)
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        from concurrent.futures.process import BrokenProcessPool
-
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("fork"),
-                initializer=worker_start,
-                initargs=(os.getpid(),),
-            )
-        future = self._pool.submit(function, *args, **kwargs)
-        processes = list(getattr(self._pool, "_processes", {}).values())
+        if self._worker is None:
+            self._worker = Forked.start(_call)
+        self._worker.send((function, args, kwargs))
         try:
-            return future.result()
-        except BrokenProcessPool:
-            codes = _exit_codes(processes)
+            ok, value = self._worker.receive()
+        except WorkerDied as err:
             self.close(now=True)
-            how = _signal_name(codes[0] if codes else None)
             raise EngineCrashError(
-                f"GNU Backgammon's process died ({how}) on this position; nothing else was lost"
+                f"GNU Backgammon's process died ({err.how}) on this position; nothing else was lost"
             ) from None
+        if not ok:
+            raise value
+        answer: T = value
+        return answer
+
+
+def _call(request: tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]) -> Any:
+    """In an :class:`Isolated` worker: the call asked for."""
+    function, args, kwargs = request
+    return function(*args, **kwargs)

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bgkit.workers import Forked, WorkerDied, in_worker
+from bgkit.workers import Forked, Isolated, WorkerDied, in_worker
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample.mat"
@@ -168,12 +168,31 @@ print(sorted(m for m in sys.modules if m.startswith(("concurrent", "multiprocess
 """
 
 
-def test_a_match_analysed_in_two_workers_imports_no_process_pool() -> None:
-    pytest.importorskip("gnubg")
+#: ``bgkit hint``'s isolated worker (``bgkit.workers.Isolated``), the same.
+_ISOLATED = """
+import sys
+from bgkit.workers import Isolated
+with Isolated() as engine:
+    assert engine.call(sum, [1, 2]) == 3
+print(sorted(m for m in sys.modules if m.startswith(("concurrent", "multiprocessing"))))
+"""
+
+
+@pytest.mark.parametrize("script", [_ANALYSIS, _ISOLATED], ids=["analysis", "isolated"])
+def test_a_forked_worker_imports_no_process_pool(script: str) -> None:
+    if script is _ANALYSIS:
+        pytest.importorskip("gnubg")
     out = subprocess.run(
-        [sys.executable, "-c", _ANALYSIS, str(SAMPLE)],
+        [sys.executable, "-c", script, str(SAMPLE)],
         check=True,
         capture_output=True,
         text=True,
     ).stdout
     assert out == "[]\n"
+
+
+def test_an_isolated_call_that_raises_raises_in_the_caller() -> None:
+    with Isolated() as engine:
+        with pytest.raises(ValueError, match="negative: -1"):
+            engine.call(_double, -1)
+        assert engine.call(_double, 2) == 4
