@@ -1,14 +1,15 @@
-"""Whole ``bgkit analyze`` runs of an earlier commit and of the working tree, paired.
+"""Whole ``bgkit`` runs of an earlier commit and of the working tree, paired.
 
-    python benchmarks/bench_pair.py REV FILE [FILE ...] [--plies 0] [--repeat 3]
-        [--jobs N] [--keep DIR]
+    python benchmarks/bench_pair.py REV [FILE ...] [--plies 0] [--repeat 3] [--jobs N]
+        [--command 'hint XGID=...' ...] [--keep DIR]
 
-For each file, ``--repeat`` pairs of runs, the two trees alternating (which runs first
+For each file (``bgkit analyze FILE --json -``) and each ``--command`` (``bgkit`` with
+those arguments), ``--repeat`` pairs of runs, the two trees alternating (which runs first
 alternates too): wall and CPU seconds of the whole process tree (``wait4``: the workers
-are reaped by bgkit, so their CPU counts) as ranges, and how many values of the analysis
-(``--json -``, but its ``seconds``) differ between the trees' first runs, and between
-two runs of the working tree (an analysis in several workers varies in its last bits
-from run to run).
+are reaped by bgkit, so their CPU counts) as ranges, and how many values of the output
+(of JSON, but an analysis's ``seconds``; else lines) differ between the trees' first
+runs, and between two runs of the working tree (an analysis in several workers varies in
+its last bits from run to run).
 
 Both trees run from the same interpreter and virtual environment with ``PYTHONPATH``
 pointing at them, from an empty folder. Both are byte-compiled first: with
@@ -27,6 +28,7 @@ import argparse
 import compileall
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -68,13 +70,55 @@ def _span(values: list[float]) -> str:
     return f"{min(values):.2f}-{max(values):.2f} (median {statistics.median(values):.2f})"
 
 
+def _compare(a: bytes, b: bytes) -> int:
+    """Values that differ between two outputs: JSON value for value, else line for line."""
+    try:
+        return _differences(json.loads(a), json.loads(b))
+    except ValueError:
+        first, second = a.splitlines(), b.splitlines()
+        extra = abs(len(first) - len(second))
+        return extra + sum(x != y for x, y in zip(first, second, strict=False))
+
+
+def _pair(trees: dict[str, Path], label: str, args: list[str], repeat: int, folder: Path) -> None:
+    """``repeat`` pairs of ``bgkit ARGS`` runs of the two trees, and what they cost."""
+    walls: dict[str, list[float]] = {name: [] for name in trees}
+    cpus: dict[str, list[float]] = {name: [] for name in trees}
+    outputs: dict[str, list[bytes]] = {name: [] for name in trees}
+    for i in range(repeat):
+        order = list(trees) if i % 2 == 0 else list(reversed(trees))
+        for name in order:
+            wall, cpu, out = _run(trees[name], args, folder)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+            outputs[name].append(out)
+    earlier, later = trees
+    differ = _compare(outputs[earlier][0], outputs[later][0])
+    noise = _compare(outputs[later][0], outputs[later][-1])
+    print(f"{label}, {repeat} pairs:")
+    for name in trees:
+        print(f"  {name:>14}: wall {_span(walls[name])} s, CPU {_span(cpus[name])} s")
+    ratio = statistics.median(walls[later]) / statistics.median(walls[earlier])
+    print(f"  {later} / {earlier}: {ratio:.3f} (medians of wall)")
+    print(
+        f"  values that differ: {differ} between the trees' first runs,"
+        f" {noise} between the {later}'s first and last"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rev", help="the earlier commit")
-    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("files", nargs="*", type=Path, help="records to analyse")
     parser.add_argument("--plies", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument(
+        "--command",
+        action="append",
+        default=[],
+        help="another bgkit command to pair, as one string ('hint XGID=...'); repeatable",
+    )
     parser.add_argument("--keep", type=Path, default=None, help="the earlier tree's folder")
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
@@ -95,31 +139,9 @@ def main() -> None:
                 args += ["--json", "-"]
                 if opts.jobs is not None:
                     args += ["--jobs", str(opts.jobs)]
-                walls: dict[str, list[float]] = {name: [] for name in trees}
-                cpus: dict[str, list[float]] = {name: [] for name in trees}
-                outputs: dict[str, list[bytes]] = {name: [] for name in trees}
-                for i in range(opts.repeat):
-                    order = list(trees) if i % 2 == 0 else list(reversed(trees))
-                    for name in order:
-                        wall, cpu, out = _run(trees[name], args, Path(scratch))
-                        walls[name].append(wall)
-                        cpus[name].append(cpu)
-                        outputs[name].append(out)
-                first, second = (json.loads(outputs[name][0]) for name in trees)
-                differ = _differences(first, second)
-                runs = outputs["working tree"]
-                noise = _differences(json.loads(runs[0]), json.loads(runs[-1]))
-                print(f"{path.name}, {opts.plies}-ply, {opts.repeat} pairs:")
-                for name in trees:
-                    print(f"  {name:>14}: wall {_span(walls[name])} s, CPU {_span(cpus[name])} s")
-                ratio = statistics.median(walls["working tree"]) / statistics.median(
-                    walls[opts.rev]
-                )
-                print(f"  working tree / {opts.rev}: {ratio:.3f} (medians of wall)")
-                print(
-                    f"  values that differ: {differ} between the trees' first runs,"
-                    f" {noise} between the working tree's first and last"
-                )
+                _pair(trees, f"{path.name}, {opts.plies}-ply", args, opts.repeat, Path(scratch))
+            for command in opts.command:
+                _pair(trees, f"bgkit {command}", shlex.split(command), opts.repeat, Path(scratch))
         finally:
             if opts.keep is None:
                 subprocess.run(
