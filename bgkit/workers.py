@@ -201,6 +201,7 @@ class Forked:
         if data is None:
             _, status = os.waitpid(self.pid, 0)
             self.pid = 0
+            self.stop(now=False)  # (its pipes closed: nothing to wait for)
             raise WorkerDied(_signal_name(os.waitstatus_to_exitcode(status)))
         answer: tuple[bool, Any] = pickle.loads(data)
         return answer

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from bgkit import workers
 from bgkit.workers import Forked, Isolated, WorkerDied, in_worker
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,7 +147,10 @@ def test_a_worker_that_dies_raises_worker_died(serve: Any, how: str) -> None:
     worker.send(None)
     with pytest.raises(WorkerDied, match=how):
         worker.receive()
-    worker.stop(now=False)
+    assert worker not in workers._running  # (its pipes closed, the process reaped)
+    with pytest.raises(OSError):
+        os.fstat(worker.answers)
+    worker.stop(now=False)  # (nothing left to do)
 
 
 def test_a_worker_says_it_is_one() -> None:
