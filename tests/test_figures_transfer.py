@@ -1,16 +1,16 @@
 """How an analysis's workers send their figures back (``bgkit.analysis.tasks``): each
-frozen dataclass as its fields' values, through multiprocessing's pickler only."""
+frozen dataclass as its fields' values, through the workers' own pickler only
+(``tasks._dumps``)."""
 
 from __future__ import annotations
 
 import pickle
 import pickletools
-from multiprocessing.reduction import ForkingPickler
 
 import pytest
 
 from bgkit.analysis.evaluator import CubeDecision
-from bgkit.analysis.tasks import Figures
+from bgkit.analysis.tasks import Figures, _dumps
 from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.play import Play, Step
 
@@ -43,7 +43,7 @@ def figures() -> Figures:
     ids=["whole", "empty", "luck only", "step"],
 )
 def test_figures_come_back_equal(value: object) -> None:
-    back = pickle.loads(ForkingPickler.dumps(value, pickle.HIGHEST_PROTOCOL))
+    back = pickle.loads(_dumps(value))
     assert back == value and repr(back) == repr(value)
     assert type(back) is type(value)
 
@@ -55,8 +55,6 @@ def opcodes(data: bytes) -> set[str]:
 def test_the_workers_pickler_sends_fields_and_a_users_pickle_is_pythons() -> None:
     """Fields through the constructor (REDUCE), not Python's state of each object
     (BUILD), which looks up the class's fields again for every object."""
-    for cls in (Figures, CubeDecision, CandidatePlay, Probabilities, Play, Step):
-        assert cls in ForkingPickler._extra_reducers  # type: ignore[attr-defined]
-    sent = opcodes(bytes(ForkingPickler.dumps(figures(), pickle.HIGHEST_PROTOCOL)))
+    sent = opcodes(_dumps(figures()))
     assert "BUILD" not in sent and "REDUCE" in sent
     assert "BUILD" in opcodes(pickle.dumps(figures(), pickle.HIGHEST_PROTOCOL))
