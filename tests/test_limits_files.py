@@ -162,6 +162,21 @@ def _free_port() -> int:
         return port
 
 
+def _listening(address: str, seconds: float) -> None:
+    """Wait until the scheduler at ``address`` accepts connections (its start imports
+    Dask: seconds, more on a busy machine)."""
+    host, port = address.removeprefix("tcp://").rsplit(":", 1)
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with socket.create_connection((host, int(port)), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def test_a_lost_dask_scheduler_exits_4_and_keeps_the_results(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     copies = 240  # 7,200 files: work past the first checkpoint (10 s) on a quick machine
@@ -179,7 +194,7 @@ def test_a_lost_dask_scheduler_exits_4_and_keeps_the_results(tmp_path: Path) -> 
         cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        time.sleep(4)  # the scheduler and the worker start
+        _listening(address, 60)  # (a fixed wait was too short on a loaded machine)
         run = subprocess.Popen(
             [sys.executable, "-m", "bgkit", "verify", "-q", "--scheduler", address,
              "-o", "out.parquet", "records"],
