@@ -50,10 +50,7 @@ def _double(request: int) -> int:
 
 
 def _start(count: int, serve: Any = _double, **kwargs: Any) -> list[Forked]:
-    workers: list[Forked] = []
-    for _ in range(count):
-        workers.append(Forked.start(serve, **kwargs))
-    return workers
+    return [Forked.start(serve, **kwargs) for _ in range(count)]
 
 
 def _gone(pid: int) -> bool:
@@ -65,13 +62,13 @@ def _gone(pid: int) -> bool:
 
 
 def test_each_worker_answers_its_requests_in_order() -> None:
-    workers = _start(2)
-    for i, worker in enumerate(workers):
+    pool = _start(2)
+    for i, worker in enumerate(pool):
         for n in range(3):
             worker.send(10 * i + n)
-    answers = [[worker.receive() for _ in range(3)] for worker in workers]
-    pids = [worker.pid for worker in workers]
-    for worker in workers:
+    answers = [[worker.receive() for _ in range(3)] for worker in pool]
+    pids = [worker.pid for worker in pool]
+    for worker in pool:
         worker.stop(now=False)
     assert answers == [[(True, 0), (True, 2), (True, 4)], [(True, 20), (True, 22), (True, 24)]]
     assert all(_gone(pid) for pid in pids)  # (reaped: not even a zombie is left)
@@ -81,12 +78,12 @@ def test_workers_end_when_stopped_in_any_order_with_requests_answered_or_not() -
     # each worker must hold only its own pipes: one that kept another's open (forked
     # after it) would keep that one waiting for requests, and stopping it first would
     # wait for ever
-    workers = _start(3)
-    workers[0].send(1)
-    workers[2].send(2)
-    assert workers[2].receive() == (True, 4)
-    pids = [worker.pid for worker in workers]
-    for worker in workers:
+    pool = _start(3)
+    pool[0].send(1)
+    pool[2].send(2)
+    assert pool[2].receive() == (True, 4)
+    pids = [worker.pid for worker in pool]
+    for worker in pool:
         worker.stop(now=False)
     assert all(_gone(pid) for pid in pids)
 
