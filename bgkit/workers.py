@@ -25,8 +25,10 @@ import ctypes
 import faulthandler
 import os
 import pickle
+import select
 import signal
 import sys
+from collections import deque
 from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar
@@ -35,6 +37,7 @@ from bgkit.errors import EngineCrashError
 
 __all__ = [
     "Forked",
+    "ForkedPool",
     "Isolated",
     "WorkerDied",
     "die_with_parent",
@@ -220,6 +223,73 @@ class Forked:
         if self.pid:
             os.waitpid(self.pid, 0)
             self.pid = 0
+
+
+class ForkedPool:
+    """:class:`Forked` workers, each handed one request at a time: requests wait in
+    :meth:`submit`'s order for a worker that has none, and :meth:`answers` collects what
+    the workers answered, each with the job it was submitted with."""
+
+    def __init__(self) -> None:
+        self.idle: list[Forked] = []
+        """Workers without a request."""
+        self._busy: dict[int, tuple[Forked, Any]] = {}  # by the worker's answer pipe
+        self._queue: deque[tuple[Any, object]] = deque()
+
+    def start(
+        self,
+        serve: Callable[[Any], Any],
+        workers: int,
+        *,
+        setup: Callable[[], object] | None = None,
+        dumps: Callable[[object], bytes] = _dumps,
+    ) -> None:
+        """Fork ``workers`` workers (:meth:`Forked.start`), each handed a request waiting
+        as soon as it is forked."""
+        for _ in range(workers):
+            self.idle.append(Forked.start(serve, setup=setup, dumps=dumps))
+            self._dispatch()
+
+    @property
+    def busy(self) -> bool:
+        """Whether a worker has a request."""
+        return bool(self._busy)
+
+    def submit(self, job: object, request: object) -> None:
+        """Hand ``request`` to the next worker that has none; its answer comes back
+        with ``job``."""
+        self._queue.append((job, request))
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        while self.idle and self._queue:
+            worker, (job, request) = self.idle.pop(), self._queue.popleft()
+            worker.send(request)
+            self._busy[worker.answers] = (worker, job)
+
+    def answers(self, timeout: float | None = None) -> list[tuple[Any, bool, Any]]:
+        """``(job, ok, value)`` of the answers that have come (:meth:`Forked.receive`),
+        waiting for one at most ``timeout`` seconds (``None``: until one comes); the
+        workers that answered take the next requests.
+
+        :raises WorkerDied: when a worker ended instead of answering.
+        """
+        ready, _, _ = select.select(list(self._busy), [], [], timeout)
+        out = []
+        for fd in ready:
+            worker, job = self._busy.pop(fd)
+            ok, value = worker.receive()
+            self.idle.append(worker)
+            out.append((job, ok, value))
+        self._dispatch()
+        return out
+
+    def close(self, *, now: bool) -> None:
+        """Stop every worker (:meth:`Forked.stop`)."""
+        workers = self.idle + [worker for worker, _ in self._busy.values()]
+        self.idle, self._busy = [], {}
+        for worker in workers:
+            worker.stop(now=now)
 
 
 #: The :class:`Forked` workers this process runs (started, not stopped).

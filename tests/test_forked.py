@@ -98,6 +98,42 @@ def test_an_exception_comes_back_as_the_answer() -> None:
     worker.stop(now=False)
 
 
+def test_a_pool_hands_each_worker_one_request_at_a_time_and_matches_the_answers() -> None:
+    pool = workers.ForkedPool()
+    for n in range(5):  # (waiting: no worker yet)
+        pool.submit(f"job {n}", n)
+    pool.start(_double, 2)
+    got = {}
+    while pool.busy:
+        for job, ok, value in pool.answers():
+            assert ok
+            got[job] = value
+            assert len(pool.idle) <= 2
+    pids = [worker.pid for worker in pool.idle]
+    pool.close(now=False)
+    assert got == {f"job {n}": 2 * n for n in range(5)}
+    assert len(pids) == 2 and all(_gone(pid) for pid in pids)
+
+
+def test_a_pool_reports_a_worker_that_died() -> None:
+    pool = workers.ForkedPool()
+    pool.start(_double_or_exit, 2)
+    started = list(pool.idle)
+    pool.submit("fine", 1)
+    pool.submit("dies", 0)
+    with pytest.raises(WorkerDied, match="exit code 3"):
+        while pool.busy:
+            pool.answers()
+    pool.close(now=True)
+    assert not any(worker in workers._running for worker in started)
+
+
+def _double_or_exit(request: int) -> int:
+    if request == 0:
+        os._exit(3)
+    return 2 * request
+
+
 class _Unpicklable(Exception):
     def __reduce__(self) -> Any:
         raise TypeError("not this one")

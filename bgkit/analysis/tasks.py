@@ -53,10 +53,8 @@ import mmap
 import os
 import pickle
 import re
-import select
 import sys
 import threading
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import partial
@@ -75,7 +73,7 @@ from bgkit.errors import EngineCrashError
 from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.play import Play, Step
 from bgkit.position import Position
-from bgkit.workers import Forked, WorkerDied, in_worker
+from bgkit.workers import ForkedPool, WorkerDied, in_worker
 
 if TYPE_CHECKING:
     from bgkit.movegen import Key
@@ -584,15 +582,12 @@ class Runner:
         self.met = met
         """The match equity table of the GNU Backgammon evaluators it starts."""
         self._tasks: list[Task] = []
-        self._queue: deque[_Job] = deque()
-        """Jobs not handed to a worker yet, in the order they go."""
         self._pieces: list[_Job] = []
         """A deeper analysis's pieces, in :attr:`_shares`' slots."""
         self._shares: _Shares | None = None
         self._game_of: list[int] = []
         """The first task of each task's game."""
-        self._idle: list[Forked] = []
-        self._busy: dict[int, tuple[Forked, _Job]] = {}  # by the worker's answer pipe
+        self._pool = ForkedPool()
         if jobs:
             _preload()
 
@@ -603,10 +598,8 @@ class Runner:
         global _shares
         if self._shares is not None and _shares is self._shares:
             _shares = None  # (its workers are done: a later analysis forks its own)
-        workers = self._idle + [worker for worker, _ in self._busy.values()]
-        self._idle, self._busy = [], {}
-        for worker in workers:  # (after an error or an interrupt: not needed any more)
-            worker.stop(now=exc_type is not None)
+        # (after an error or an interrupt: not needed any more)
+        self._pool.close(now=exc_type is not None)
 
     def submit(self, tasks: list[Task]) -> None:
         """Start evaluating ``tasks`` (in the workers: chunks handed out as they free up)."""
@@ -624,15 +617,12 @@ class Runner:
             for lead, start, stop in parts:
                 self._submit_piece(lead, start, stop)
         else:
-            self._queue.extend(
-                _Job(start, stop, start) for start, stop in chunks(len(tasks), self.jobs)
-            )
+            for start, stop in chunks(len(tasks), self.jobs):
+                self._submit(_Job(start, stop, start))
         cache = WORKER_CACHE if self.jobs > 1 and not tasks[0].plies else None
         setup = partial(_worker_start, tasks, cache, self.met)
-        for _ in range(self.jobs):
-            worker = Forked.start(_serve, setup=setup, dumps=_dumps)
-            self._idle.append(worker)
-            self._dispatch()  # (the first worker starts on its chunk as the next forks)
+        # (the first worker starts on its chunk as the next forks)
+        self._pool.start(_serve, self.jobs, setup=setup, dumps=_dumps)
 
     def _submit_piece(self, lead: int, start: int, stop: int) -> _Job:
         """Hand tasks ``start`` to ``stop`` (after ``lead`` to ``start``) to a worker, in
@@ -642,15 +632,12 @@ class Runner:
         self._shares.open(slot, stop)
         job = _Job(start, stop, lead, slot)
         self._pieces.append(job)
-        self._queue.append(job)
+        self._submit(job)
         return job
 
-    def _dispatch(self) -> None:
-        """Hand the next jobs to the workers that have none."""
-        while self._idle and self._queue:
-            worker, job = self._idle.pop(), self._queue.popleft()
-            worker.send((job.start, job.stop, job.lead, job.slot))
-            self._busy[worker.answers] = (worker, job)
+    def _submit(self, job: _Job) -> None:
+        """Hand ``job`` to the next worker that has none."""
+        self._pool.submit(job, (job.start, job.stop, job.lead, job.slot))
 
     def _cut_running(self) -> _Job | None:
         """A worker has nothing left to do: hand it the second half of the costliest rest
@@ -704,21 +691,19 @@ class Runner:
         if not self.jobs:
             return self._here(tick)
         found: list[Figures | None] = [None] * len(self._tasks)
-        while self._busy:
+        pool = self._pool
+        while pool.busy:
             # a worker with nothing to do in a deeper analysis: look again soon (a piece
             # handed out may not have started yet, and only a started one is cut)
-            idle = self._shares is not None and bool(self._idle)
-            ready, _, _ = select.select(list(self._busy), [], [], _IDLE_LOOK if idle else None)
-            for fd in ready:
-                worker, job = self._busy.pop(fd)
-                try:
-                    ok, searched = worker.receive()
-                except WorkerDied as err:
-                    raise EngineCrashError(
-                        "cannot analyse: GNU Backgammon's process died (a crash in its C"
-                        " code); nothing else was lost"
-                    ) from err
-                self._idle.append(worker)
+            idle = self._shares is not None and bool(pool.idle)
+            try:
+                answers = pool.answers(_IDLE_LOOK if idle else None)
+            except WorkerDied as err:
+                raise EngineCrashError(
+                    "cannot analyse: GNU Backgammon's process died (a crash in its C"
+                    " code); nothing else was lost"
+                ) from err
+            for job, ok, searched in answers:
                 job.done = True
                 if not ok:
                     raise searched
@@ -726,9 +711,8 @@ class Runner:
                     if found[i] is None:  # (a task both sides of a cut searched: the first)
                         found[i] = figure
                 tick(len(searched))
-            self._dispatch()
-            while self._idle and self._cut_running() is not None:
-                self._dispatch()
+            while pool.idle and self._cut_running() is not None:
+                pass  # (each cut is handed to a free worker as it is made)
         missing = [i for i, f in enumerate(found) if f is None]
         if missing:  # pragma: no cover (every cut hands on the rest of its piece)
             raise RuntimeError(f"tasks {missing[:5]} were not evaluated")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import os
-import select
 import sys
 import threading
 from collections import deque
@@ -23,7 +22,7 @@ from bgkit.batch.common import (
     _first_line,
 )
 from bgkit.errors import BatchError, BgkitError, NotationError, error_line
-from bgkit.workers import Forked, WorkerDied, worker_start
+from bgkit.workers import ForkedPool, WorkerDied, worker_start
 
 if TYPE_CHECKING:
     from distributed import Client  # type: ignore[import-not-found, unused-ignore]
@@ -309,51 +308,32 @@ class _ForkRunner:
         self.slots = jobs * 3
         self.workers = jobs
         self.chunk = _chunk_size(todo, jobs, 16)
-        self._idle: list[Forked] = []
-        self._busy: dict[int, tuple[Forked, _ForkHandle]] = {}  # by the worker's answer pipe
-        self._queue: deque[_ForkHandle] = deque()
-        serve = functools.partial(_run_chunk, func)
+        self._pool = ForkedPool()
         try:
-            for _ in range(jobs):
-                worker = Forked.start(serve)
-                self._idle.append(worker)
+            self._pool.start(functools.partial(_run_chunk, func), jobs)
         except BaseException:
-            self.close([], cancel=True)
+            self._pool.close(now=True)
             raise
 
     def submit(self, paths: list[str]) -> _Handle:
         handle = _ForkHandle(self, paths)
-        self._queue.append(handle)
-        self._dispatch()
+        self._pool.submit(handle, paths)
         return handle
-
-    def _dispatch(self) -> None:
-        while self._idle and self._queue:
-            worker, handle = self._idle.pop(), self._queue.popleft()
-            worker.send(handle.paths)
-            self._busy[worker.answers] = (worker, handle)
 
     def wait(self, handle: _ForkHandle) -> None:
         """Take the workers' answers until ``handle``'s has come."""
         while not handle.done:
-            ready, _, _ = select.select(list(self._busy), [], [])
-            for fd in ready:
-                worker, done = self._busy.pop(fd)
-                try:
-                    done.answer = worker.receive()
-                except WorkerDied as err:
-                    from concurrent.futures.process import BrokenProcessPool
+            try:
+                answers = self._pool.answers()
+            except WorkerDied as err:
+                from concurrent.futures.process import BrokenProcessPool
 
-                    raise BrokenProcessPool(str(err)) from None
-                done.done = True
-                self._idle.append(worker)
-            self._dispatch()
+                raise BrokenProcessPool(str(err)) from None
+            for done, ok, value in answers:
+                done.answer, done.done = (ok, value), True
 
     def close(self, pending: list[_Handle], *, cancel: bool) -> None:
-        workers = self._idle + [worker for worker, _ in self._busy.values()]
-        self._idle, self._busy = [], {}
-        for worker in workers:
-            worker.stop(now=cancel)
+        self._pool.close(now=cancel)
 
 
 class _ForkHandle:
