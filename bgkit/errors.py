@@ -42,6 +42,7 @@ __all__ = [
     "UnsupportedFormatError",
     "error_line",
     "excerpt",
+    "first_line",
     "visible",
 ]
 
@@ -351,8 +352,14 @@ def error_line(err: BgkitError | OSError, *, source: str | None = None) -> str:
         where = err.filename if err.filename else source
         reason = err.strerror or str(err)
         return f"{where}: {reason}" if where else reason
-    text = str(err).splitlines()[0] if str(err) else type(err).__name__
+    text = first_line(err)
     return f"{source}: {text}" if source else text
+
+
+def first_line(err: BaseException) -> str:
+    """The first line of any exception's message, or its type's name when it has none."""
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
 
 
 class OffsetError(Exception):

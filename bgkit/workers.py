@@ -28,12 +28,13 @@ import pickle
 import select
 import signal
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar
 
-from bgkit.errors import EngineCrashError
+from bgkit.errors import EngineCrashError, first_line
 
 __all__ = [
     "Forked",
@@ -44,12 +45,25 @@ __all__ = [
     "flush_std_streams",
     "in_worker",
     "mark_forked_worker",
+    "may_fork",
     "worker_start",
 ]
 
 T = TypeVar("T")
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def may_fork() -> bool:
+    """Whether this process may fork workers at all: the platform has ``fork`` (not
+    Windows) and, on Python 3.12+, this process runs no other thread (a child forked from
+    a threaded process may wait for ever on a lock another thread held; 3.12 warns).
+    Each pool adds what it needs (a match's analysis: no gnubg threads started)."""
+    return (
+        hasattr(os, "fork")
+        and sys.platform != "win32"
+        and (sys.version_info < (3, 12) or threading.active_count() == 1)
+    )
 
 
 @cache
@@ -315,9 +329,8 @@ def _serve(
             try:
                 answer = dumps((False, err))
             except Exception:
-                text = str(err).strip()
-                name = type(err).__name__
-                failed = RuntimeError(f"{name}: {text.splitlines()[0]}" if text else name)
+                name, line = type(err).__name__, first_line(err)
+                failed = RuntimeError(line if line == name else f"{name}: {line}")
                 answer = dumps((False, failed))
         _write(answers, answer)
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bgkit import errors
-from bgkit.errors import BgkitError, IllegalPlayError, NotationError, error_line
+from bgkit.errors import BgkitError, IllegalPlayError, NotationError, error_line, first_line
 
 
 @pytest.mark.parametrize(
@@ -81,6 +81,14 @@ def test_error_line_is_one_line_naming_the_place() -> None:
     assert error_line(OSError("disk gone"), source="x.mat") == "x.mat: disk gone"
     assert error_line(IllegalPlayError("blocked\nmore"), source="x.mat") == "x.mat: blocked"
     assert error_line(BgkitError()) == "BgkitError"
+
+
+def test_first_line_of_any_exception() -> None:
+    """What a batch row and a worker say of an exception that is not bgkit's."""
+    assert first_line(KeyError("k")) == "'k'"
+    assert first_line(RuntimeError("\n  boom\nat line 2")) == "boom"
+    assert first_line(ValueError(" \n")) == "ValueError"
+    assert first_line(ZeroDivisionError()) == "ZeroDivisionError"
 
 
 @given(st.text(st.sampled_from(list(" \t\r\n\x0b\x1c\u00a0\u2028xy")), max_size=12), st.data())

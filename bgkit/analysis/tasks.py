@@ -54,7 +54,6 @@ import os
 import pickle
 import re
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import partial
@@ -73,7 +72,7 @@ from bgkit.errors import EngineCrashError
 from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.play import Play, Step
 from bgkit.position import Position
-from bgkit.workers import ForkedPool, WorkerDied, in_worker
+from bgkit.workers import ForkedPool, WorkerDied, in_worker, may_fork
 
 if TYPE_CHECKING:
     from bgkit.movegen import Key
@@ -419,13 +418,11 @@ def can_fork() -> bool:
 
     started_by = sys.modules.get("multiprocessing")  # (imported in any process it started)
     return (
-        hasattr(os, "fork")
-        and sys.platform != "win32"
+        may_fork()
         # (a daemonic process, a Dask worker's, may have no children)
         and not (started_by is not None and started_by.current_process().daemon)
         and gnubg_module.cache_info().currsize == 0
         and not _gnubg_threads()
-        and (sys.version_info < (3, 12) or threading.active_count() == 1)
     )
 
 

@@ -47,8 +47,3 @@ class FileRows:
         """``"unreadable"`` or ``"internal-error"`` for a file that failed, else ``None``."""
         first = self.rows[0].get("kind")
         return first if first in (UNREADABLE, INTERNAL_ERROR) else None
-
-
-def _first_line(err: BaseException) -> str:
-    text = str(err)
-    return text.splitlines()[0] if text.strip() else type(err).__name__

@@ -12,8 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bgkit.batch.common import INTERNAL_ERROR, UNREADABLE, Row, _first_line
-from bgkit.errors import DecodingWarning
+from bgkit.batch.common import INTERNAL_ERROR, UNREADABLE, Row
+from bgkit.errors import DecodingWarning, first_line
 
 if TYPE_CHECKING:
     from bgkit.records import Match
@@ -187,7 +187,7 @@ def analyze_rows(
         result = analyze(match, plies, jobs=1, met=met, progress=False)
     except AnalysisError as err:
         kind = err.issue.kind.value if err.issue is not None else "unanalysable"
-        return [{**match_row, "kind": kind, "message": _first_line(err)}]
+        return [{**match_row, "kind": kind, "message": first_line(err)}]
     facts = _season_facts(match, path)
     phases = _phase_rows(result.rows)
     return [

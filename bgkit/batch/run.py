@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import os
 import sys
-import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -19,10 +18,9 @@ from bgkit.batch.common import (
     FileRows,
     Row,
     RowFunction,
-    _first_line,
 )
-from bgkit.errors import BatchError, BgkitError, NotationError, error_line
-from bgkit.workers import ForkedPool, WorkerDied, worker_start
+from bgkit.errors import BatchError, BgkitError, NotationError, error_line, first_line
+from bgkit.workers import ForkedPool, WorkerDied, may_fork, worker_start
 
 if TYPE_CHECKING:
     from distributed import Client  # type: ignore[import-not-found, unused-ignore]
@@ -191,7 +189,7 @@ def _run_one(func: RowFunction, path: str) -> list[Row]:
             row.update(line=err.line, column=err.column)
         return [row]
     except Exception as err:
-        message = f"{path}: internal error: {type(err).__name__}: {_first_line(err)}"
+        message = f"{path}: internal error: {type(err).__name__}: {first_line(err)}"
         return [{"kind": INTERNAL_ERROR, "message": message}]
     return rows or [{}]
 
@@ -367,12 +365,7 @@ def _fork_is_safe() -> bool:
     imported): not when GNU Backgammon is loaded (its threads would not exist in a forked
     child, which would wait for them forever), nor, on Python 3.12+, when this process
     runs threads."""
-    return (
-        hasattr(os, "fork")
-        and sys.platform != "win32"
-        and "gnubg" not in sys.modules
-        and (sys.version_info < (3, 12) or threading.active_count() == 1)
-    )
+    return may_fork() and "gnubg" not in sys.modules
 
 
 def _mp_context() -> Any:
