@@ -275,6 +275,11 @@ class ForkedPool:
         self._queue.append((job, request))
         self._dispatch()
 
+    def keep(self, workers: int) -> None:
+        """Stop the idle workers beyond ``workers`` (at once)."""
+        while len(self.idle) > workers:
+            self.idle.pop().stop(now=True)
+
     def _dispatch(self) -> None:
         while self.idle and self._queue:
             worker, (job, request) = self.idle.pop(), self._queue.popleft()

@@ -19,6 +19,7 @@ import csv
 import io
 import json
 import sys
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -212,35 +213,41 @@ def analyze(
         if out and out != "-" and Path(out).exists() and not force:
             fail(f"{out} exists; use --force to overwrite it")
     limits = active().with_max_size(max_size)
-    try:
-        match = read_match(stdin() if file == "-" else Path(file), format=from_, limits=limits)
-    except (BgkitError, OSError) as err:
-        fail(error_line(err, source=file))
-    _unread_analysis(match, file, use_file_analysis)
-    try:
-        from bgkit.analysis.match import analysis_from_file
-        from bgkit.analysis.match import analyze as run_analysis
+    scale: Literal["current", "legacy"] = "legacy" if rating_scale == "legacy" else "current"
+    early: AbstractContextManager[None] = nullcontext()
+    if not use_file_analysis and plies == 0:  # (its workers start as the record is read)
+        from bgkit.analysis.tasks import early_workers
 
-        scale: Literal["current", "legacy"] = "legacy" if rating_scale == "legacy" else "current"
-        if use_file_analysis:
-            result = analysis_from_file(match, rating_scale=scale, thresholds=marks)
-        else:
-            result = run_analysis(
-                match,
-                plies,
-                progress=sys.stderr.isatty() if progress is None else progress,
-                jobs=jobs,
-                rating_scale=scale,
-                candidates=candidates,
-                thresholds=marks,
-                met=met,
-                jacoby=jacoby,
-                beavers=beavers,
-            )
-    except BgkitError as err:
-        fail(str(err).splitlines()[0], 3 if isinstance(err, EngineCrashError) else 2)
-    except ImportError as err:
-        fail(f"analysis needs GNU Backgammon: pip install 'bgkit[analysis]' ({err})")
+        early = early_workers(jobs, met)
+    with early:
+        try:
+            match = read_match(stdin() if file == "-" else Path(file), format=from_, limits=limits)
+        except (BgkitError, OSError) as err:
+            fail(error_line(err, source=file))
+        _unread_analysis(match, file, use_file_analysis)
+        try:
+            from bgkit.analysis.match import analysis_from_file
+            from bgkit.analysis.match import analyze as run_analysis
+
+            if use_file_analysis:
+                result = analysis_from_file(match, rating_scale=scale, thresholds=marks)
+            else:
+                result = run_analysis(
+                    match,
+                    plies,
+                    progress=sys.stderr.isatty() if progress is None else progress,
+                    jobs=jobs,
+                    rating_scale=scale,
+                    candidates=candidates,
+                    thresholds=marks,
+                    met=met,
+                    jacoby=jacoby,
+                    beavers=beavers,
+                )
+        except BgkitError as err:
+            fail(str(err).splitlines()[0], 3 if isinstance(err, EngineCrashError) else 2)
+        except ImportError as err:
+            fail(f"analysis needs GNU Backgammon: pip install 'bgkit[analysis]' ({err})")
     try:
         if json_out:
             _write(json_out, _json_text(result.to_dict()), force)

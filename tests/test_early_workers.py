@@ -1,0 +1,175 @@
+"""``bgkit.analysis.tasks.early_workers``: ``bgkit analyze`` forks the workers of a 0-ply
+analysis before it reads the record, so that GNU Backgammon starts its thread pool in
+each (up to 26 ms beside a busy process) while the record is read (issue 31).
+
+The analysis takes those workers and forks none of its own; they give the figures the
+analysis gives without them; workers it cannot use (another match equity table, fewer
+jobs, no analysis at all) stop, and none is left behind. Each check runs in a fresh
+process: a test process that ran gnubg's commands itself may not fork workers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("gnubg")
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_PRELUDE = """
+import json, os, sys
+from bgkit import workers
+from bgkit.analysis import tasks
+from bgkit.analysis.match import analyze
+from bgkit.formats import read_match
+
+forks = []
+_start = workers.Forked.start
+def counted(*args, **kwargs):
+    forks.append(1)
+    return _start(*args, **kwargs)
+workers.Forked.start = counted
+
+KEYS = ("luck_emg", "error_emg", "equity_best", "equity_played", "cube_error_emg")
+def figures(result):
+    return [(r["action"], *(r.get(key) for key in KEYS)) for r in result.rows]
+
+def largest_gap(one, other):
+    gaps = [abs(a - b) for x, y in zip(figures(one), figures(other), strict=True)
+            for a, b in zip(x[1:], y[1:]) if a is not None or b is not None]
+    assert [x[0] for x in figures(one)] == [y[0] for y in figures(other)]
+    return max(gaps)
+
+def reaped(pids):
+    for pid in pids:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        return False
+    return True
+"""
+
+
+def _run(body: str) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PRELUDE + body],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    facts: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return facts
+
+
+def test_the_analysis_takes_the_early_workers_and_gives_its_figures() -> None:
+    facts = _run("""
+match = read_match("data/sample.mat")
+with tasks.early_workers(2, None):
+    early = [w.pid for w in tasks._early[0].idle]
+    forked_early = len(forks)
+    with_them = analyze(match, 0, jobs=2, progress=False)
+    taken = tasks._early is None
+    forked_then = len(forks) - forked_early
+left = len(workers._running)
+without = analyze(match, 0, jobs=2, progress=False)
+print(json.dumps({"forked_early": forked_early, "forked_then": forked_then, "taken": taken,
+                  "left": left, "reaped": reaped(early), "jobs": with_them.jobs,
+                  "gap": largest_gap(with_them, without)}))
+""")
+    assert facts["forked_early"] == 2 and facts["taken"]
+    assert facts["forked_then"] == 0  # (the analysis forked no worker of its own)
+    assert facts["jobs"] == 2
+    assert facts["left"] == 0 and facts["reaped"]
+    # (two workers' figures vary in their last bits from run to run, early or not)
+    assert facts["gap"] <= 1e-5
+
+
+def test_early_workers_the_analysis_cannot_use_stop() -> None:
+    facts = _run("""
+short = read_match("data/fixtures/handwritten_3pt.mat")  # 14 actions: one job
+alone = analyze(short, 0, jobs=1, progress=False)
+with tasks.early_workers(2, None):
+    early = [w.pid for w in tasks._early[0].idle]
+    forked = len(forks)
+    fewer = analyze(short, 0, jobs=2, progress=False)
+    fewer_forked = len(forks) - forked
+fewer_reaped = reaped(early)
+with tasks.early_workers(2, "Rockwell-Kazaross"):
+    early = [w.pid for w in tasks._early[0].idle]
+    forked = len(forks)
+    other = analyze(short, 0, jobs=2, progress=False)
+    other_forked = len(forks) - forked
+other_reaped = reaped(early)
+try:
+    with tasks.early_workers(2, None):
+        early = [w.pid for w in tasks._early[0].idle]
+        raise ValueError("the record cannot be read")
+except ValueError:
+    pass
+print(json.dumps({
+    "fewer_jobs": fewer.jobs, "fewer_forked": fewer_forked, "fewer_reaped": fewer_reaped,
+    "same_as_one_process": figures(fewer) == figures(alone),
+    "other_forked": other_forked, "other_reaped": other_reaped,
+    "failed_reaped": reaped(early), "left": len(workers._running),
+    "early": tasks._early is not None,
+}))
+""")
+    # fewer jobs than forked: one is kept, the other stops; one worker's figures are one
+    # gnubg session's, bit for bit, with gnubg's default cache as without early workers
+    assert facts["fewer_jobs"] == 1 and facts["fewer_forked"] == 0
+    assert facts["same_as_one_process"] and facts["fewer_reaped"]
+    # started with another table: stopped, and the analysis forks its own
+    assert facts["other_forked"] == 1 and facts["other_reaped"]
+    # no analysis at all (the record could not be read): stopped with the block
+    assert facts["failed_reaped"] and facts["left"] == 0 and not facts["early"]
+
+
+def test_bgkit_analyze_at_0_ply_forks_before_reading(tmp_path: Path) -> None:
+    """The command's own order: the workers are forked before the record is opened."""
+    facts = _run(f"""
+import builtins
+from bgkit.cli import main
+import bgkit.formats as formats
+order = []
+_read = formats.read_match
+def read(*args, **kwargs):
+    order.append(("read", len(forks)))
+    return _read(*args, **kwargs)
+formats.read_match = read
+sys.argv = ["bgkit", "analyze", "data/sample.mat", "--plies", "0", "--json",
+            {str(tmp_path / "out.json")!r}]
+try:
+    main()
+except SystemExit as exit:
+    code = exit.code
+print(json.dumps({{"order": order, "forks": len(forks), "code": code}}))
+""")
+    assert facts["code"] in (0, None)
+    cores = os.cpu_count() or 1  # (the workers bgkit forks by default, up to 12 here)
+    assert facts["order"] == [["read", cores]] and facts["forks"] == cores
+    written = json.loads((tmp_path / "out.json").read_text())
+    assert written["settings"]["checker_plies"] == 0 and len(written["moves"]) > 250
+
+
+def test_an_early_worker_takes_the_cache_its_analysis_wants() -> None:
+    """Forked for two jobs, a worker starts with the cache of several workers; when the
+    analysis uses one, its tasks come with gnubg's default cache, as one worker's."""
+    facts = _run("""
+import pickle
+from bgkit.analysis.gnubg import CACHE_SIZE, _Table
+tasks._worker_start((), tasks.WORKER_CACHE, None, early=True)  # (as in the worker)
+started = _Table.entries
+tasks._load(pickle.dumps([]), None)
+print(json.dumps({"started": started, "then": _Table.entries, "default": CACHE_SIZE,
+                  "tasks": list(tasks._worker_tasks)}))
+""")
+    assert facts["started"] == 1 << 16 and facts["then"] == facts["default"] == 1 << 19
+    assert facts["tasks"] == []
