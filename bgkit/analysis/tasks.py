@@ -303,9 +303,6 @@ _worker_evaluator: CachedEvaluator | None = None
 _worker_tasks: Sequence[Task] = ()
 
 
-_worker_cache: int | None = None
-
-
 def _worker_start(
     tasks: Sequence[Task], cache: int | None, met: str | None, *, early: bool = False
 ) -> None:
@@ -318,7 +315,7 @@ def _worker_start(
     The process lives for one analysis and makes next to no cyclic garbage: the
     collector is off, and what the process inherited is not scanned again.
     """
-    global _worker_evaluator, _worker_tasks, _worker_cache
+    global _worker_evaluator, _worker_tasks
     _worker_tasks = tasks
     gc.freeze()
     gc.disable()
@@ -327,7 +324,6 @@ def _worker_start(
 
     gnubg_module()  # a fresh gnubg: its cache is empty
     evaluator = GnubgEvaluator(met=met)
-    _worker_cache = cache
     if cache is not None:
         evaluator.clear_cache(cache)  # (starts gnubg's thread pool)
     elif early:
@@ -336,17 +332,19 @@ def _worker_start(
 
 
 def _load(tasks: bytes, cache: int | None) -> None:
-    """An early worker's tasks (pickled), and the cache its analysis wants."""
-    global _worker_tasks, _worker_cache
+    """An early worker's tasks (pickled), and the cache its analysis wants (``None``:
+    gnubg's default)."""
+    global _worker_tasks
     assert _worker_evaluator is not None  # (the worker's setup ran)
     _worker_tasks = pickle.loads(tasks)
-    if cache != _worker_cache:
-        from bgkit.analysis.gnubg import CACHE_SIZE, GnubgEvaluator
+    from bgkit.analysis.gnubg import CACHE_SIZE, GnubgEvaluator
+    from bgkit.analysis.gnubg_process import _Table
 
+    entries = CACHE_SIZE if cache is None else cache
+    if _Table.entries != entries:  # (the size the worker's setup gave gnubg's cache)
         evaluator = _worker_evaluator.inner
         assert isinstance(evaluator, GnubgEvaluator)
-        evaluator.clear_cache(CACHE_SIZE if cache is None else cache)
-        _worker_cache = cache
+        evaluator.clear_cache(entries)
 
 
 def _serve(
@@ -646,17 +644,17 @@ class Runner:
                 self._game_of[first:end] = [first] * (end - first)
             for lead, start, stop in parts:
                 self._submit_piece(lead, start, stop)
-        cache = WORKER_CACHE if self.jobs > 1 and not tasks[0].plies else None
-        if not tasks[0].plies:
+        else:
             early = _take_early(self.jobs, self.met)
             load = None
             if early is not None:  # (the tasks go with each worker's first chunk)
-                self._pool, load = early, (pickle.dumps(tasks, pickle.HIGHEST_PROTOCOL), cache)
+                self._pool = early
+                load = (pickle.dumps(tasks, pickle.HIGHEST_PROTOCOL), _cache(self.jobs, 0))
             for i, (start, stop) in enumerate(chunks(len(tasks), self.jobs)):
                 self._submit(_Job(start, stop, start), load if i < self.jobs else None)
             if early is not None:
-                return
-        setup = partial(_worker_start, tasks, cache, self.met)
+                return  # (its workers run already)
+        setup = partial(_worker_start, tasks, _cache(self.jobs, tasks[0].plies), self.met)
         # (the first worker starts on its chunk as the next forks)
         self._pool.start(_serve, self.jobs, setup=setup, dumps=_dumps)
 
@@ -803,12 +801,12 @@ def early_workers(jobs: int | None, met: str | None) -> Iterator[None]:
     :func:`plan_jobs`'s (the most the analysis will use)."""
     global _early
     pool = None
-    if _early is None and can_fork():
-        wanted = jobs if jobs is not None else (os.cpu_count() or 1)
-        cache = WORKER_CACHE if wanted > 1 else None  # (as a Runner's, most likely)
+    wanted = _most_jobs(jobs)
+    if _early is None and wanted:
         _preload()
         pool = ForkedPool()
-        setup = partial(_worker_start, (), cache, met, early=True)
+        # (the cache the analysis most likely wants; :func:`_load` changes it if not)
+        setup = partial(_worker_start, (), _cache(wanted, 0), met, early=True)
         pool.start(_serve, wanted, setup=setup, dumps=_dumps)
         _early = (pool, met)
     try:
@@ -846,8 +844,22 @@ def plan_jobs(jobs: int | None, n_actions: int, evaluator: Evaluator | None, pli
     caller's own process is kept free of gnubg's threads otherwise, so that a later
     analysis can still fork its workers.
     """
-    if evaluator is not None or not can_fork() or (jobs == 1 and in_worker()):
+    wanted = _most_jobs(jobs) if evaluator is None else 0
+    if not wanted:
         return 0
-    wanted = jobs if jobs is not None else (os.cpu_count() or 1)
     per_job = MIN_DEEP_ACTIONS_PER_JOB if plies else MIN_ACTIONS_PER_JOB
     return max(1, min(wanted, n_actions // per_job))
+
+
+def _most_jobs(jobs: int | None) -> int:
+    """The most worker processes an analysis forks from this process, asked for ``jobs``
+    (default: the cores); 0 when it runs here (:func:`plan_jobs`)."""
+    if not can_fork() or (jobs == 1 and in_worker()):
+        return 0
+    return jobs if jobs is not None else (os.cpu_count() or 1)
+
+
+def _cache(jobs: int, plies: int) -> int | None:
+    """The position cache of each of ``jobs`` workers searching ``plies`` deep
+    (:data:`WORKER_CACHE`; ``None``: gnubg's default)."""
+    return WORKER_CACHE if jobs > 1 and not plies else None
