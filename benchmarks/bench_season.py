@@ -91,7 +91,7 @@ DASK_CLUSTER = (
     "import sys\n"
     "from distributed import LocalCluster\n"
     "cluster = LocalCluster(n_workers=int(sys.argv[1]), threads_per_worker=1,\n"
-    "                       processes=True, dashboard_address=None)\n"
+    "                       processes=True, dashboard_address=':0')\n"
     "print(cluster.scheduler_address, flush=True)\n"
     "sys.stdin.read()\n"
     "cluster.close()\n"

@@ -43,7 +43,11 @@ def test_a_dask_cluster_gives_the_same_numbers(season: Season) -> None:
     distributed = pytest.importorskip("distributed")
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            # a free port: None still binds 8787, which another test module may hold
         ) as cluster,
         distributed.Client(cluster) as client,
     ):

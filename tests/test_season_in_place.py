@@ -119,7 +119,11 @@ def test_a_dask_cluster_gives_the_rows_of_local_workers() -> None:
     local = batch.analyze_files(paths, 0, jobs=2, progress=False)
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            # a free port: None still binds 8787, which another test module may hold
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
