@@ -343,24 +343,29 @@ def watching(text):
     return command(text)
 gnubg.command = watching
 ev.clear_cache()
-ev.evaluate(pos)
-ev.evaluate(pos, plies=1)
+for plies in (0, 1, 2, 3):
+    ev.evaluate(pos, plies=plies)
+ev.plays(Position.initial(match_length=5), (6, 5), plies=2)
 gnubg.command = command
 evals = [cpus for text, cpus in seen if text == "eval"]
 (cache,) = [cpus for text, cpus in seen if text == "set cache 0"]
+(plays,) = [cpus for text, cpus in seen if text.startswith("hint ")]
 def pinned(cpus):
     return len(cpus[0]) == 1 and all(c == cpus[0] for c in cpus)
-assert len(evals) == 2 and pinned(cache) and pinned(evals[0]), seen  # 0-ply
-assert all(cpus == mine for cpus in evals[1]), seen  # 1-ply: free
+assert len(evals) == 4 and pinned(cache), seen
+assert all(pinned(cpus) for cpus in evals[:3]), seen  # cube decisions of 0 to 2 plies
+assert all(cpus == mine for cpus in evals[3]), seen  # 3-ply: free
+assert all(cpus == mine for cpus in plays), seen  # a 2-ply search of the plays: free
 assert all(os.sched_getaffinity(t) == mine for t in (0, *session.threads))
 """
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="CPU affinity: Linux")
 def test_short_commands_run_on_one_cpu() -> None:
-    """The caller and gnubg's threads are on the caller's CPU for 0-ply commands (gnubg's
-    answer is then there when it first looks), free for deeper ones; the caller's own
-    CPU set is as it was after each. (In a process of its own: other tests here change gnubg's
+    """The caller and gnubg's threads are on the caller's CPU for 0-ply commands and cube
+    decisions of up to 2 plies (gnubg's answer is then there when it first looks), free
+    for deeper ones and for searches of the plays; the caller's own CPU set is as it was
+    after each. (In a process of its own: other tests here change gnubg's
     threads, and then the evaluator leaves them alone.)"""
     subprocess.run([sys.executable, "-c", _ONE_CPU], check=True)
 
