@@ -52,6 +52,32 @@ def test_convert_never_writes_through_a_symlink(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    "command",
+    [
+        ("analyze", "--plies", "0", str(SAMPLE), "--json"),
+        ("convert", "--to", "json", str(SAMPLE)),
+        ("audit", str(SAMPLE), "--csv"),
+    ],
+    ids=["analyze", "convert", "audit"],
+)
+def test_a_target_bgkit_would_not_write_is_refused_before_any_work(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    """Every command says at once what it will not write, in the same words: a device
+    (without --force too: it was "exists; use --force", then refused with it), a link
+    (even with --force), a file that exists (unless --force)."""
+    run = bgkit_run(*command, "/dev/null", cwd=tmp_path)
+    assert_one_line(run, 2, "/dev/null: not a regular file (a character device)")
+    (tmp_path / "real.csv").write_text("keep")
+    (tmp_path / "link.csv").symlink_to("real.csv")
+    run = bgkit_run(*command, "link.csv", "--force", cwd=tmp_path)
+    assert_one_line(run, 2, "link.csv: a symbolic link (to 'real.csv'); bgkit never writes")
+    run = bgkit_run(*command, "real.csv", cwd=tmp_path)
+    assert_one_line(run, 2, "real.csv: exists; use --force to overwrite it")
+    assert (tmp_path / "real.csv").read_text() == "keep"
+
+
+@pytest.mark.parametrize(
     ("target", "message"),
     [
         ("x.xg", "x.xg: .xg is read-only here; bgkit writes .mat, .sgf, .json, .ogxm"),

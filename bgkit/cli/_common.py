@@ -1,5 +1,6 @@
 """What every ``bgkit`` command shares: one-line failures, ``-`` for stdin and stdout, the
-``--max-size`` option, and the check that an optional extra is installed.
+``--max-size`` option, the check of the files a command will write, and the check that
+an optional extra is installed.
 
 Exit codes of every command: 0 done, 1 issues found (``verify``: a rule broken), 2 bad
 input or usage (one line on stderr; a position GNU Backgammon does not support too), 3
@@ -13,9 +14,11 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import os
 import re
+import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import IO, Any, NoReturn, TypeVar
 
 import click
@@ -26,6 +29,7 @@ __all__ = [
     "EXIT_LOST",
     "ByteSize",
     "candidates_option",
+    "check_targets",
     "fail",
     "from_dask",
     "from_option",
@@ -49,6 +53,36 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``bgkit: message`` on stderr, as one line (:func:`say`), and exit with ``code``."""
     say(f"bgkit: {message}")
     sys.exit(code)
+
+
+def check_targets(targets: Iterable[str | None], force: bool) -> None:
+    """Refuse, before any work, a file a command was asked to write that it would not
+    write (:func:`bgkit.fileio.write_atomic`): one that exists, unless ``force``; a
+    symbolic link, a folder, a device or a FIFO, even then (``-`` writes to stdout)."""
+    from bgkit.fileio import file_kind
+
+    for target in targets:
+        if not target or target == "-":
+            continue
+        if os.path.islink(target):
+            where = os.readlink(target)
+            fail(
+                f"{target}: a symbolic link (to {where!r}); bgkit never writes through a link:"
+                " name the file itself"
+            )
+        try:
+            mode = os.stat(target).st_mode
+        except FileNotFoundError:
+            continue
+        except OSError as err:
+            fail(f"{target}: {err.strerror or err}")
+        if not stat.S_ISREG(mode):
+            fail(
+                f"{target}: not a regular file ({file_kind(mode)}); bgkit writes only regular"
+                " files (- writes to stdout)"
+            )
+        if not force:
+            fail(f"{target}: exists; use --force to overwrite it")
 
 
 def say(line: str, *, err: bool = True) -> None:

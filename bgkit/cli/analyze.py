@@ -25,7 +25,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from bgkit.cli._common import candidates_option, from_option, max_size_option, met_option
+from bgkit.cli._common import (
+    candidates_option,
+    check_targets,
+    from_option,
+    max_size_option,
+    met_option,
+)
 from bgkit.errors import EngineCrashError, visible
 
 if TYPE_CHECKING:
@@ -209,9 +215,7 @@ def analyze(
     outputs = (json_out, csv_out, html_out, sgf_out)
     if sum(out == "-" for out in outputs) > 1:
         fail("only one of --json, --csv, --html and --sgf can write to stdout (-)")
-    for out in outputs:
-        if out and out != "-" and Path(out).exists() and not force:
-            fail(f"{out} exists; use --force to overwrite it")
+    check_targets(outputs, force)
     limits = active().with_max_size(max_size)
     scale: Literal["current", "legacy"] = "legacy" if rating_scale == "legacy" else "current"
     early: AbstractContextManager[None] = nullcontext()
@@ -304,9 +308,7 @@ def _season(
     outputs = (json_out, csv_out, html_out)
     if sum(out == "-" for out in outputs) > 1:
         fail("only one of --json, --csv and --html can write to stdout (-)")
-    for out in outputs:
-        if out and out != "-" and Path(out).exists() and not force:
-            fail(f"{out} exists; use --force to overwrite it")
+    check_targets(outputs, force)
     try:
         season = analyze_season(
             folder, plies, met=met, jobs=jobs, client=scheduler, output=output, progress=progress

@@ -8,7 +8,14 @@ from typing import Any
 
 import click
 
-from bgkit.cli._common import EXIT_LOST, fail, from_option, max_size_option, require_extra
+from bgkit.cli._common import (
+    EXIT_LOST,
+    check_targets,
+    fail,
+    from_option,
+    max_size_option,
+    require_extra,
+)
 from bgkit.cli.analyze import _write as write_out
 from bgkit.cli.verify import _from_dask, verify
 from bgkit.errors import BgkitError, error_line
@@ -112,9 +119,7 @@ def audit(
             fail(f"--require-level: {err}")
     if roster is not None and not Path(roster).is_file():
         fail(f"{roster}: no such roster file")
-    for target in (csv_out, html_out):
-        if target and target != "-" and Path(target).exists() and not force:
-            fail(f"{target}: already exists (--force to overwrite it)")
+    check_targets((csv_out, html_out), force)
     if "-" in paths:
         fail("audit reads files and folders, not stdin (-): save the record to a file")
     if not audit_files(list(paths)):

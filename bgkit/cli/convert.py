@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from bgkit.cli._common import fail, from_option, max_size_option, stdin
+from bgkit.cli._common import check_targets, fail, from_option, max_size_option, stdin
 from bgkit.errors import BgkitError, error_line, visible
 from bgkit.formats import FORMATS, WRITABLE
 
@@ -75,8 +75,7 @@ def convert(
         _convert_folder(Path(source), Path(target), from_, to, force, jobs, max_size)
         return
     out_format = to or _format_of(target)
-    if target != "-" and Path(target).exists() and not force:
-        fail(f"{target}: exists; use --force to overwrite it")
+    check_targets((target,), force)
     limits = active().with_max_size(max_size)
     try:
         lines = _convert_one(source, target, from_, out_format, force, limits)
