@@ -50,6 +50,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Sequence
@@ -67,9 +68,9 @@ from bgkit.formats.annotations import (
     Probabilities,
     Rollout,
 )
-from bgkit.formats.sgf import _letter, _point
+from bgkit.formats.sgf import _letter
 from bgkit.limits import json_loads
-from bgkit.play import Play, Step
+from bgkit.play import BAR, OFF, Play, Step
 from bgkit.position import Position
 from bgkit.records import Action, Beaver, Double, Match, Move, Raccoon, Take
 
@@ -242,6 +243,7 @@ def _plies(level: str | None) -> int:
     return 3 if level else 0
 
 
+@functools.lru_cache(maxsize=64)
 def _level(word: str) -> str:
     """gnubg's depth word of an evaluation (``2C``: 2-ply, cubeful) as a level name."""
     return f"{'Cubeful ' if word.endswith('C') else ''}{word.rstrip('C')}-ply"
@@ -293,6 +295,9 @@ def _from_a(
     if not values:
         return None if luck_value is None else CheckerAnalysis((), luck=luck_value)
     candidates = []
+    opponent = None if position is None else position.board[1 - player]
+    point_of = _POINT_OF[player]
+    isfinite = math.isfinite
     try:
         played = int(values[0])
         for text in values[1:]:
@@ -300,22 +305,25 @@ def _from_a(
             if len(words) < 11 or words[1:4] != ["E", "ver", "3"]:
                 return None  # (a rollout, "X ver 3 ...", is not read here)
             letters = words[0][:8]  # (gnubg reads four steps at most)
-            steps = tuple(
-                Step(_point(letters[i], player), _point(letters[i + 1], player))
-                for i in range(0, len(letters) - 1, 2)
-            )
-            if position is not None:
-                steps = _hits(steps, position, player)
-            numbers = [_finite(w) for w in words[4:10]]
-            if None in numbers:
+            steps = []
+            hit = 0  # (the points hit so far: a blot is hit once, by the first step there)
+            for i in range(0, len(letters) - 1, 2):
+                src, dst = point_of.get(letters[i], OFF), point_of.get(letters[i + 1], OFF)
+                hits = (
+                    opponent is not None
+                    and 1 <= dst <= 24
+                    and opponent[25 - dst] == 1
+                    and not hit >> dst & 1
+                )
+                if hits:
+                    hit |= 1 << dst
+                steps.append(Step(src, dst, hits))
+            chances = [float(w) or 0.0 for w in words[4:10]]  # (-0.0 read as 0.0)
+            if not all(map(isfinite, chances)):
                 return None
-            chances = [float(x or 0.0) for x in numbers]
             candidates.append(
                 CandidatePlay(
-                    Play(steps),
-                    chances[5],
-                    Probabilities(*chances[:5]),
-                    level=_level(words[10]),
+                    Play(steps), chances[5], Probabilities(*chances[:5]), level=_level(words[10])
                 )
             )
     except (ValueError, IndexError):
@@ -325,16 +333,12 @@ def _from_a(
     return CheckerAnalysis(tuple(candidates), played=played, luck=luck_value)
 
 
-def _hits(steps: tuple[Step, ...], position: Position, player: int) -> tuple[Step, ...]:
-    """``steps`` (one per die, as gnubg writes them) with the blots they hit marked."""
-    opponent = list(position.board[1 - player])
-    marked = []
-    for step in steps:
-        hit = 1 <= step.dst <= 24 and opponent[25 - step.dst] == 1
-        if hit:
-            opponent[25 - step.dst] = 0
-        marked.append(Step(step.src, step.dst, hit))
-    return tuple(marked)
+#: :func:`bgkit.formats.sgf._point` as a table, for each player: the mover's point of a
+#: letter (``a``-``x`` board-fixed, ``y`` the bar; any other is off).
+_POINT_OF = tuple(
+    {chr(ord("a") + k): k + 1 if player == 0 else 24 - k for k in range(24)} | {"y": BAR}
+    for player in (0, 1)
+)
 
 
 def _finite(word: str) -> float | None:
