@@ -20,7 +20,7 @@ import re
 import stat
 from pathlib import Path
 
-__all__ = ["file_kind", "write_atomic"]
+__all__ = ["check_target", "file_kind", "write_atomic"]
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -46,26 +46,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, force: bool = Fal
         socket, a folder, a symbolic link): bgkit never replaces one.
     """
     target = Path(path)
-    if os.path.islink(target):
-        where = os.readlink(target)
-        raise OSError(
-            errno.ELOOP,
-            f"a symbolic link (to {where!r}); bgkit never writes through a link: name the"
-            " file itself",
-            os.fspath(path),
-        )
-    try:
-        info = os.stat(target)
-    except FileNotFoundError:
-        info = None
-    if info is not None:
-        if not stat.S_ISREG(info.st_mode):
-            what = file_kind(info.st_mode)
-            raise OSError(
-                errno.EINVAL, f"not a regular file ({what}); bgkit writes only regular files", path
-            )
-        if not force:
-            raise FileExistsError(_exists(Path(path)))
+    check_target(path, force=force)
     folder = target.parent
     if not folder.is_dir():
         raise FileNotFoundError(errno.ENOENT, f"no such folder: {folder}", os.fspath(path))
@@ -84,6 +65,35 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, force: bool = Fal
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+def check_target(path: str | os.PathLike[str], *, force: bool = False) -> None:
+    """Raise what :func:`write_atomic` raises before it writes anything to ``path``, for a
+    caller that checks its outputs before its work (the ``bgkit`` commands).
+
+    :raises OSError: when ``path`` is a symbolic link (``errno.ELOOP``) or exists and is
+        not a regular file (``errno.EINVAL``).
+    :raises FileExistsError: when ``path`` exists and ``force`` is false.
+    """
+    if os.path.islink(path):
+        where = os.readlink(path)
+        raise OSError(
+            errno.ELOOP,
+            f"a symbolic link (to {where!r}); bgkit never writes through a link: name the"
+            " file itself",
+            os.fspath(path),
+        )
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(info.st_mode):
+        what = file_kind(info.st_mode)
+        raise OSError(
+            errno.EINVAL, f"not a regular file ({what}); bgkit writes only regular files", path
+        )
+    if not force:
+        raise FileExistsError(_exists(Path(path)))
 
 
 _STALE = re.compile(r"\.(?P<name>.+)\.bgkit-(?P<pid>[0-9]+)-[0-9a-f]+\.tmp")

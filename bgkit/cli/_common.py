@@ -12,11 +12,10 @@ Every line about input goes through :func:`say`: one line, whatever names it quo
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import io
-import os
 import re
-import stat
 import sys
 from collections.abc import Callable, Iterable
 from typing import IO, Any, NoReturn, TypeVar
@@ -57,32 +56,20 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 def check_targets(targets: Iterable[str | None], force: bool) -> None:
     """Refuse, before any work, a file a command was asked to write that it would not
-    write (:func:`bgkit.fileio.write_atomic`): one that exists, unless ``force``; a
+    write (:func:`bgkit.fileio.check_target`): one that exists, unless ``force``; a
     symbolic link, a folder, a device or a FIFO, even then (``-`` writes to stdout)."""
-    from bgkit.fileio import file_kind
+    from bgkit.fileio import check_target
 
     for target in targets:
         if not target or target == "-":
             continue
-        if os.path.islink(target):
-            where = os.readlink(target)
-            fail(
-                f"{target}: a symbolic link (to {where!r}); bgkit never writes through a link:"
-                " name the file itself"
-            )
         try:
-            mode = os.stat(target).st_mode
-        except FileNotFoundError:
-            continue
-        except OSError as err:
-            fail(f"{target}: {err.strerror or err}")
-        if not stat.S_ISREG(mode):
-            fail(
-                f"{target}: not a regular file ({file_kind(mode)}); bgkit writes only regular"
-                " files (- writes to stdout)"
-            )
-        if not force:
+            check_target(target, force=force)
+        except FileExistsError:
             fail(f"{target}: exists; use --force to overwrite it")
+        except OSError as err:
+            stdout = " (- writes to stdout)" if err.errno == errno.EINVAL else ""
+            fail(f"{target}: {err.strerror or err}{stdout}")
 
 
 def say(line: str, *, err: bool = True) -> None:

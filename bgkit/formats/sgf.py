@@ -564,14 +564,17 @@ def _marked_play(letters: str, player: int, hits: int) -> Play:
     return shared_play(tuple(marked))
 
 
+#: The mover's point of each point letter, for each player: ``a``-``x`` board-fixed,
+#: ``y`` the bar; any other letter is off (:func:`_point`).
+_POINT_OF = tuple(
+    {chr(ord("a") + k): k + 1 if player == 0 else 24 - k for k in range(24)} | {"y": BAR}
+    for player in (0, 1)
+)
+
+
 def _point(letter: str, player: int) -> int:
     """The mover's point for a letter: ``a``-``x`` board-fixed, ``y`` the bar, else off."""
-    if letter == "y":
-        return BAR
-    if "a" <= letter <= "x":
-        k = ord(letter) - ord("a")
-        return k + 1 if player == 0 else 24 - k
-    return OFF
+    return _POINT_OF[player].get(letter, OFF)
 
 
 def _letter(point: int, player: int) -> str:

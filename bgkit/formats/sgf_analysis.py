@@ -68,9 +68,9 @@ from bgkit.formats.annotations import (
     Probabilities,
     Rollout,
 )
-from bgkit.formats.sgf import _letter
+from bgkit.formats.sgf import _POINT_OF, _letter
 from bgkit.limits import json_loads
-from bgkit.play import BAR, OFF, Play, Step
+from bgkit.play import OFF, Play, Step
 from bgkit.position import Position
 from bgkit.records import Action, Beaver, Double, Match, Move, Raccoon, Take
 
@@ -331,14 +331,6 @@ def _from_a(
     if not 0 <= played < len(candidates):
         return None
     return CheckerAnalysis(tuple(candidates), played=played, luck=luck_value)
-
-
-#: :func:`bgkit.formats.sgf._point` as a table, for each player: the mover's point of a
-#: letter (``a``-``x`` board-fixed, ``y`` the bar; any other is off).
-_POINT_OF = tuple(
-    {chr(ord("a") + k): k + 1 if player == 0 else 24 - k for k in range(24)} | {"y": BAR}
-    for player in (0, 1)
-)
 
 
 def _finite(word: str) -> float | None:
