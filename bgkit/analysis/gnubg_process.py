@@ -155,9 +155,9 @@ class _Session(_Capture):
     runs first, and the answer is there when gnubg first looks (mostly). So do the
     cube decisions of 1- and 2-ply searches (1 and 4-14 ms), which otherwise answer at
     a later check (a 2-ply analysis in one process: its 37 cube decisions waited 0.29 s
-    for 0.15 s of search, and 0.05 s on one CPU). Longer searches let
-    gnubg's threads go (:meth:`search`). Linux only; elsewhere, or when gnubg's threads
-    are not the ones the session started, commands run as they are.
+    for 0.15 s of search, and 0.05 s on one CPU). Longer searches let gnubg's threads go
+    (:meth:`search`). Linux only; elsewhere, or when gnubg's threads are not the ones the
+    session started, commands run as they are.
     """
 
     settings: tuple[int, object] | None = None
