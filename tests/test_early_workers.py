@@ -153,7 +153,9 @@ except SystemExit as exit:
 print(json.dumps({{"order": order, "forks": len(forks), "code": code}}))
 """)
     assert facts["code"] in (0, None)
-    cores = os.cpu_count() or 1  # (the workers bgkit forks by default, up to 12 here)
+    # (one early worker per core by default; the analysis keeps those its 303 actions
+    # need, at most 12, and stops the rest)
+    cores = os.cpu_count() or 1
     assert facts["order"] == [["read", cores]] and facts["forks"] == cores
     written = json.loads((tmp_path / "out.json").read_text())
     assert written["settings"]["checker_plies"] == 0 and len(written["moves"]) > 250
