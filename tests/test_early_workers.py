@@ -153,12 +153,35 @@ except SystemExit as exit:
 print(json.dumps({{"order": order, "forks": len(forks), "code": code}}))
 """)
     assert facts["code"] in (0, None)
-    # (one early worker per core by default; the analysis keeps those its 303 actions
-    # need, at most 12, and stops the rest)
-    cores = os.cpu_count() or 1
-    assert facts["order"] == [["read", cores]] and facts["forks"] == cores
+    # (one early worker per core by default, as many as a file of its 7,795 bytes could
+    # keep busy: 27; the analysis keeps those its 303 actions need, at most 12, and
+    # stops the rest)
+    early = min(os.cpu_count() or 1, 27)
+    assert facts["order"] == [["read", early]] and facts["forks"] == early
     written = json.loads((tmp_path / "out.json").read_text())
     assert written["settings"]["checker_plies"] == 0 and len(written["moves"]) > 250
+
+
+def test_a_short_record_forks_no_more_early_workers_than_its_size_can_use(
+    tmp_path: Path,
+) -> None:
+    """On a machine of many cores (here: ``--jobs 16``), a record of 2,136 bytes forks
+    at most 2,136 // 12 // 24 = 7 early workers, not one per core, and still enough that
+    the analysis (86 actions: 3 workers) forks none of its own."""
+    facts = _run(f"""
+from bgkit.cli import main
+sys.argv = ["bgkit", "analyze", "data/selfplay/selfplay_0001.mat", "--plies", "0",
+            "--jobs", "16", "--json", {str(tmp_path / "out.json")!r}]
+try:
+    main()
+except SystemExit as exit:
+    code = exit.code
+print(json.dumps({{"forks": len(forks), "code": code, "left": len(workers._running)}}))
+""")
+    assert facts["code"] in (0, None) and facts["left"] == 0
+    assert facts["forks"] == 7  # (7 + 3 had the analysis not taken them)
+    written = json.loads((tmp_path / "out.json").read_text())
+    assert len(written["moves"]) == 86
 
 
 def test_an_early_worker_takes_the_cache_its_analysis_wants() -> None:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import stat
 import sys
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -222,7 +224,7 @@ def analyze(
     if not use_file_analysis and plies == 0:  # (its workers start as the record is read)
         from bgkit.analysis.tasks import early_workers
 
-        early = early_workers(jobs, met)
+        early = early_workers(jobs, met, None if file == "-" else _size(file))
     with early:
         try:
             match = read_match(stdin() if file == "-" else Path(file), format=from_, limits=limits)
@@ -604,6 +606,16 @@ def summary(result: Analysis) -> str:
     lines += [f"{r[0]:<{width}}{r[1]:>{col}}{r[2]:>{col}}\n" for r in rows]
     lines += _skipped_lines(result.skipped)
     return "".join(lines)
+
+
+def _size(file: str) -> int | None:
+    """The size of ``file`` in bytes, when it is a regular file (``None``: not known
+    before it is read; reading it says what is wrong, if anything)."""
+    try:
+        status = os.stat(file)
+    except (OSError, ValueError):
+        return None
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
 
 
 def _unread_analysis(match: Any, file: str, from_file: bool) -> None:
