@@ -32,6 +32,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any, TypeVar
 
 from bgkit.errors import EngineCrashError, first_line
@@ -46,6 +47,7 @@ __all__ = [
     "in_worker",
     "mark_forked_worker",
     "may_fork",
+    "usable_cores",
     "worker_start",
 ]
 
@@ -64,6 +66,76 @@ def may_fork() -> bool:
         and sys.platform != "win32"
         and (sys.version_info < (3, 12) or threading.active_count() == 1)
     )
+
+
+def usable_cores() -> int:
+    """The CPUs this process can keep busy, the most workers worth running at once: those
+    its affinity lets it run on (``taskset``, a container's cpuset), or fewer when a
+    cgroup's CPU quota gives it less time (a container's ``--cpus``, a Kubernetes CPU
+    limit; rounded up). ``os.cpu_count()`` counts the machine's, which on a large host
+    forks many workers onto the few CPUs a container has."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # (not Linux)
+        cores = os.cpu_count() or 1
+    quota = cgroup_cpu_limit()
+    return max(1, cores if quota is None else min(cores, quota))
+
+
+#: How far up from this process's cgroup :func:`cgroup_cpu_limit` looks for a quota.
+_CGROUP_DEPTH = 16
+
+
+def cgroup_cpu_limit(
+    root: Path = Path("/sys/fs/cgroup"), membership: Path = Path("/proc/self/cgroup")
+) -> int | None:
+    """The CPUs this process's cgroups let it use (their CPU quota over its period,
+    rounded up; the lowest of its cgroup's and of those above it), ``None`` without a
+    quota or off Linux. cgroup v2 (``cpu.max``) and v1 (``cpu.cfs_quota_us``), under
+    ``root``, for the cgroups ``membership`` (``/proc/self/cgroup``) names."""
+    try:
+        lines = membership.read_text(encoding="ascii", errors="replace").splitlines()
+    except OSError:
+        return None
+    limits = []
+    for line in lines:
+        fields = line.split(":", 2)
+        if len(fields) != 3:
+            continue
+        controllers, path = fields[1], fields[2]
+        names: tuple[str, ...]
+        if not controllers:  # v2: "0::/path"
+            where, names = root, ("cpu.max",)
+        elif "cpu" in controllers.split(","):  # v1: "4:cpu,cpuacct:/path"
+            where, names = root / controllers, ("cpu.cfs_quota_us", "cpu.cfs_period_us")
+        else:
+            continue
+        # (its own cgroup, then each above it up to the root: a container sees its own
+        # at the root, whatever the path says)
+        folder = where.joinpath(*[part for part in path.split("/") if part not in ("", "..")])
+        for _ in range(_CGROUP_DEPTH):
+            limit = _quota(folder, names)
+            if limit is not None:
+                limits.append(limit)
+            if folder == where:
+                break
+            folder = folder.parent
+    return min(limits) if limits else None
+
+
+def _quota(folder: Path, names: tuple[str, ...]) -> int | None:
+    """The CPUs the quota in ``folder`` allows (``None``: no quota, or none readable)."""
+    try:
+        if len(names) == 1:  # v2: "max 100000" or "200000 100000"
+            quota, _, period = (folder / names[0]).read_text(encoding="ascii").partition(" ")
+        else:  # v1: -1 for none
+            quota = (folder / names[0]).read_text(encoding="ascii")
+            period = (folder / names[1]).read_text(encoding="ascii")
+        if quota.strip() == "max" or int(quota) <= 0:
+            return None
+        return max(1, -(-int(quota) // int(period)))
+    except (OSError, ValueError, ZeroDivisionError):
+        return None
 
 
 @cache

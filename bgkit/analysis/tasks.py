@@ -51,7 +51,6 @@ import heapq
 import io
 import itertools
 import mmap
-import os
 import pickle
 import re
 import sys
@@ -74,7 +73,7 @@ from bgkit.errors import EngineCrashError
 from bgkit.formats.annotations import CandidatePlay, Probabilities
 from bgkit.play import Play, Step
 from bgkit.position import Position
-from bgkit.workers import ForkedPool, WorkerDied, in_worker, may_fork
+from bgkit.workers import ForkedPool, WorkerDied, in_worker, may_fork, usable_cores
 
 if TYPE_CHECKING:
     from bgkit.movegen import Key
@@ -866,7 +865,7 @@ def _most_jobs(jobs: int | None) -> int:
     (default: the cores); 0 when it runs here (:func:`plan_jobs`)."""
     if not can_fork() or (jobs == 1 and in_worker()):
         return 0
-    return jobs if jobs is not None else (os.cpu_count() or 1)
+    return jobs if jobs is not None else usable_cores()
 
 
 def _cache(jobs: int, plies: int) -> int | None:

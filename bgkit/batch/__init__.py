@@ -74,8 +74,9 @@ from bgkit.batch.rows import (
     issues_from_rows,
     verify_rows,
 )
-from bgkit.batch.run import NullBar, _cores, _progress_bar, _stream
+from bgkit.batch.run import NullBar, _progress_bar, _stream
 from bgkit.errors import BatchError
+from bgkit.workers import usable_cores
 
 if TYPE_CHECKING:
     from collections.abc import Generator, Mapping
@@ -319,7 +320,7 @@ def analyze_files(
     return map_files(
         functools.partial(analyze_rows, plies=plies, met=table),
         paths,
-        jobs=_cores() if jobs is None and client is None else jobs,
+        jobs=usable_cores() if jobs is None and client is None else jobs,
         client=client,
         output=output,
         progress=progress,

@@ -20,7 +20,7 @@ from bgkit.batch.common import (
     RowFunction,
 )
 from bgkit.errors import BatchError, BgkitError, NotationError, error_line, first_line
-from bgkit.workers import ForkedPool, WorkerDied, may_fork, worker_start
+from bgkit.workers import ForkedPool, WorkerDied, may_fork, usable_cores, worker_start
 
 if TYPE_CHECKING:
     from distributed import Client  # type: ignore[import-not-found, unused-ignore]
@@ -229,14 +229,8 @@ def _runner(func: RowFunction, todo: int, jobs: int | None, client: Client | str
     return _PoolRunner(func, todo, jobs)
 
 
-def _cores() -> int:
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
-    return os.cpu_count() or 1
-
-
 def _default_jobs(todo: int) -> int:
-    return max(1, min(_cores(), todo // FILES_PER_JOB))
+    return max(1, min(usable_cores(), todo // FILES_PER_JOB))
 
 
 def _chunk_size(todo: int, workers: int, most: int) -> int:
