@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from bgkit.workers import usable_cores
+
 pytest.importorskip("gnubg")
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
 
@@ -67,6 +69,23 @@ def _run(body: str) -> dict[str, Any]:
     assert done.returncode == 0, done.stderr
     facts: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return facts
+
+
+def _command(args: list[str], *, before: str = "", report: str = "") -> dict[str, Any]:
+    """``bgkit ARGS`` in a fresh process, after the code ``before``: its exit code, the
+    workers it forked and those still running, and ``report`` (``"key": value, ...``)."""
+    return _run(f"""
+{before}
+from bgkit.cli import main
+sys.argv = ["bgkit", *{args!r}]
+code = None
+try:
+    main()
+except SystemExit as exit:
+    code = exit.code
+print(json.dumps({{"forks": len(forks), "code": code, "left": len(workers._running),
+                  {report}}}))
+""")
 
 
 def test_the_analysis_takes_the_early_workers_and_gives_its_figures() -> None:
@@ -132,11 +151,8 @@ print(json.dumps({
     assert facts["failed_reaped"] and facts["left"] == 0 and not facts["early"]
 
 
-def test_bgkit_analyze_at_0_ply_forks_before_reading(tmp_path: Path) -> None:
-    """The command's own order: the workers are forked before the record is opened."""
-    facts = _run(f"""
-import builtins
-from bgkit.cli import main
+#: Each reading of a record noted, with the workers forked by then.
+_READS_NOTED = """
 import bgkit.formats as formats
 order = []
 _read = formats.read_match
@@ -144,19 +160,19 @@ def read(*args, **kwargs):
     order.append(("read", len(forks)))
     return _read(*args, **kwargs)
 formats.read_match = read
-sys.argv = ["bgkit", "analyze", "data/sample.mat", "--plies", "0", "--json",
-            {str(tmp_path / "out.json")!r}]
-try:
-    main()
-except SystemExit as exit:
-    code = exit.code
-print(json.dumps({{"order": order, "forks": len(forks), "code": code}}))
-""")
+"""
+
+
+def test_bgkit_analyze_at_0_ply_forks_before_reading(tmp_path: Path) -> None:
+    """The command's own order: the workers are forked before the record is opened."""
+    out = str(tmp_path / "out.json")
+    args = ["analyze", "data/sample.mat", "--plies", "0", "--json", out]
+    facts = _command(args, before=_READS_NOTED, report='"order": order')
     assert facts["code"] in (0, None)
     # (one early worker per core by default, as many as a file of its 7,795 bytes could
     # keep busy: 27; the analysis keeps those its 303 actions need, at most 12, and
     # stops the rest)
-    early = min(os.cpu_count() or 1, 27)
+    early = min(usable_cores(), 27)
     assert facts["order"] == [["read", early]] and facts["forks"] == early
     written = json.loads((tmp_path / "out.json").read_text())
     assert written["settings"]["checker_plies"] == 0 and len(written["moves"]) > 250
@@ -168,20 +184,32 @@ def test_a_short_record_forks_no_more_early_workers_than_its_size_can_use(
     """On a machine of many cores (here: ``--jobs 16``), a record of 2,136 bytes forks
     at most 2,136 // 12 // 24 = 7 early workers, not one per core, and still enough that
     the analysis (86 actions: 3 workers) forks none of its own."""
-    facts = _run(f"""
-from bgkit.cli import main
-sys.argv = ["bgkit", "analyze", "data/selfplay/selfplay_0001.mat", "--plies", "0",
-            "--jobs", "16", "--json", {str(tmp_path / "out.json")!r}]
-try:
-    main()
-except SystemExit as exit:
-    code = exit.code
-print(json.dumps({{"forks": len(forks), "code": code, "left": len(workers._running)}}))
-""")
+    out = str(tmp_path / "out.json")
+    facts = _command(["analyze", "data/selfplay/selfplay_0001.mat", "--plies", "0",
+                      "--jobs", "16", "--json", out])  # fmt: skip
     assert facts["code"] in (0, None) and facts["left"] == 0
     assert facts["forks"] == 7  # (7 + 3 had the analysis not taken them)
     written = json.loads((tmp_path / "out.json").read_text())
     assert len(written["moves"]) == 86
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="needs two CPUs to leave one out",
+)
+def test_bgkit_analyze_on_one_allowed_cpu_forks_one_worker(tmp_path: Path) -> None:
+    """As under ``taskset -c N``: one early worker, not one per CPU of the machine
+    (:func:`bgkit.workers.usable_cores`), and the whole analysis from it."""
+    out = str(tmp_path / "out.json")
+    facts = _command(
+        ["analyze", "data/sample.mat", "--plies", "0", "--json", out],
+        before="os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})",
+        report='"cores": workers.usable_cores(), "machine": os.cpu_count()',
+    )
+    assert facts["code"] in (0, None) and facts["cores"] == 1 and facts["machine"] >= 2
+    assert facts["forks"] == 1 and facts["left"] == 0
+    written = json.loads((tmp_path / "out.json").read_text())
+    assert len(written["moves"]) > 250
 
 
 def test_an_early_worker_takes_the_cache_its_analysis_wants() -> None:

@@ -10,10 +10,7 @@ workers, a batch) counts the CPUs the process's affinity and its cgroups' quota 
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,8 +19,6 @@ from bgkit import workers
 from bgkit.analysis import tasks
 from bgkit.batch import run as batch_run
 from bgkit.workers import cgroup_cpu_limit, usable_cores
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _tree(tmp_path: Path, membership: str, files: dict[str, str]) -> tuple[Path, Path]:
@@ -83,42 +78,3 @@ def test_a_quota_caps_every_default_number_of_workers(monkeypatch: pytest.Monkey
     assert batch_run._default_jobs(10_000) == 1
     monkeypatch.setattr(workers, "cgroup_cpu_limit", lambda: None)
     assert usable_cores() == len(os.sched_getaffinity(0))
-
-
-@pytest.mark.skipif(
-    not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
-    reason="needs two CPUs to leave one out",
-)
-def test_bgkit_analyze_on_one_allowed_cpu_forks_one_worker(tmp_path: Path) -> None:
-    """As under ``taskset -c N``: the command forks one worker, not one per CPU of the
-    machine, and gives the whole analysis."""
-    code = f"""
-import json, os, sys
-from bgkit import workers
-os.sched_setaffinity(0, {{min(os.sched_getaffinity(0))}})
-forks = []
-_start = workers.Forked.start
-def counted(*args, **kwargs):
-    forks.append(1)
-    return _start(*args, **kwargs)
-workers.Forked.start = counted
-from bgkit.cli import main
-sys.argv = ["bgkit", "analyze", "data/sample.mat", "--plies", "0", "--json",
-            {str(tmp_path / "out.json")!r}]
-try:
-    main()
-except SystemExit as exit:
-    code = exit.code
-print(json.dumps({{"forks": len(forks), "code": code, "cores": workers.usable_cores(),
-                  "machine": os.cpu_count()}}))
-"""
-    pytest.importorskip("gnubg")
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=240
-    )
-    assert done.returncode == 0, done.stderr
-    facts = json.loads(done.stdout.strip().splitlines()[-1])
-    assert facts["code"] in (0, None) and facts["cores"] == 1 and facts["machine"] >= 2
-    assert facts["forks"] == 1
-    written = json.loads((tmp_path / "out.json").read_text())
-    assert len(written["moves"]) > 250
