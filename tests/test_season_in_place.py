@@ -103,6 +103,24 @@ def test_in_place_gives_the_figures_of_a_process_per_match(plies: int) -> None:
     )
 
 
+def _cache_after(plies: int) -> int:
+    from bgkit.analysis.gnubg import _Table
+
+    _rows(SHORT[1], plies)
+    return _Table.entries
+
+
+def test_a_season_worker_analyses_at_0_ply_with_a_workers_small_cache() -> None:
+    """Match after match, at 0-ply: gnubg's cache as each of several workers has it, which
+    answers faster; deeper searches keep gnubg's default (issue 31)."""
+    from bgkit.analysis.gnubg import CACHE_SIZE
+    from bgkit.analysis.tasks import WORKER_CACHE
+
+    with _spawned() as pool:
+        assert pool.submit(_cache_after, 0).result() == WORKER_CACHE
+        assert pool.submit(_cache_after, 2).result() == CACHE_SIZE
+
+
 def test_a_season_run_gives_the_same_rows() -> None:
     pooled = batch.analyze_files(SHORT, 0, jobs=2, progress=False)
     expected = _in_one_worker(SHORT, 0)
