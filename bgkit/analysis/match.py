@@ -404,8 +404,9 @@ def analyze(
     :param progress: show a progress bar (``tqdm.auto``: a widget in notebooks); by
         default when there is someone to see it: stderr is a terminal, or the code runs in
         a Jupyter kernel (a deeper analysis takes a while).
-    :param jobs: processes to use (default: the number of cores); short matches use
-        fewer. Each process runs its own GNU Backgammon.
+    :param jobs: processes to use (default: the CPUs this process may use,
+        :func:`bgkit.workers.usable_cores`); short matches use fewer. Each process runs
+        its own GNU Backgammon.
     :param evaluator: evaluate with this evaluator, in this process (``jobs`` is then
         ignored); default: :class:`~bgkit.analysis.gnubg.GnubgEvaluator`.
     :param rating_scale: ``"current"`` (gnubg since 2024) or ``"legacy"`` rating names.

@@ -111,7 +111,7 @@ MIN_CUT = 3
 #: gnubg's position cache in each of several workers at 0-ply (its default is 2**19
 #: positions, 29 MB), and in a season's or a Dask worker, which analyses match after
 #: match: what a worker asks again it asks within a few decisions, and a 4 MB cache
-#: answers it faster (a season's matches 10% less CPU; their figures within 2e-6 of
+#: answers it faster (a season of 40 matches 4% less CPU, its figures within 2e-6 of
 #: the default's). One process for one match keeps the default, so that its figures
 #: are those of one gnubg session bit for bit (several workers' figures already vary
 #: in their last bits with the share of each).
@@ -851,8 +851,9 @@ def _take_early(jobs: int, met: str | None) -> ForkedPool | None:
 
 def plan_jobs(jobs: int | None, n_actions: int, evaluator: Evaluator | None, plies: int = 0) -> int:
     """Worker processes for a record of ``n_actions`` searched ``plies`` deep (0: evaluate
-    in this process): ``jobs`` (default: the cores), fewer when each would get less than
-    :data:`MIN_ACTIONS_PER_JOB` actions (at 0-ply) or :data:`MIN_DEEP_ACTIONS_PER_JOB`.
+    in this process): ``jobs`` (default: :func:`~bgkit.workers.usable_cores`), fewer
+    when each would get less than :data:`MIN_ACTIONS_PER_JOB` actions (at 0-ply) or
+    :data:`MIN_DEEP_ACTIONS_PER_JOB`.
 
     ``jobs=1`` in a process that is itself a worker (of a season's pool, of Dask) is
     this process: its GNU Backgammon stays loaded for the next match, where a process
@@ -869,7 +870,8 @@ def plan_jobs(jobs: int | None, n_actions: int, evaluator: Evaluator | None, pli
 
 def _most_jobs(jobs: int | None) -> int:
     """The most worker processes an analysis forks from this process, asked for ``jobs``
-    (default: the cores); 0 when it runs here (:func:`plan_jobs`)."""
+    (default: :func:`~bgkit.workers.usable_cores`); 0 when it runs here
+    (:func:`plan_jobs`)."""
     if not can_fork() or (jobs == 1 and in_worker()):
         return 0
     return jobs if jobs is not None else usable_cores()
