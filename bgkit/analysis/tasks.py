@@ -111,7 +111,7 @@ MIN_CUT = 3
 #: gnubg's position cache in each of several workers at 0-ply (its default is 2**19
 #: positions, 29 MB), and in a season's or a Dask worker, which analyses match after
 #: match: what a worker asks again it asks within a few decisions, and a 4 MB cache
-#: answers it faster (a season of 40 matches 4% less CPU, its figures within 2e-6 of
+#: answers it faster (a season of 40 matches 4-7% less CPU, its figures within 2e-6 of
 #: the default's). One process for one match keeps the default, so that its figures
 #: are those of one gnubg session bit for bit (several workers' figures already vary
 #: in their last bits with the share of each).
