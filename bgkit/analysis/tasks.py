@@ -815,9 +815,11 @@ def early_workers(jobs: int | None, met: str | None, size: int | None = None) ->
     :data:`MIN_BYTES_PER_ACTION` bytes an action)."""
     global _early
     pool = None
-    wanted = _most_jobs(jobs)
-    if size is not None:
-        wanted = min(wanted, max(1, size // MIN_BYTES_PER_ACTION // MIN_ACTIONS_PER_JOB))
+    # (a file of ``size`` bytes holds at most ``size // MIN_BYTES_PER_ACTION`` actions)
+    if size is None:
+        wanted = _most_jobs(jobs)
+    else:
+        wanted = plan_jobs(jobs, size // MIN_BYTES_PER_ACTION, None)
     if _early is None and wanted:
         _preload()
         pool = ForkedPool()
