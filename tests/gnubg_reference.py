@@ -3,10 +3,13 @@
 Usage::
 
     python tests/gnubg_reference.py MATFILE [PLIES] [--json OUT] [--met NAME] [--no-jacoby]
+        [--threads N]
 
 ``--met NAME`` loads the match equity table ``bgkit/analysis/met_tables/NAME.xml`` first
 (gnubg's ``set matchequitytable``; its default is Kazaross-XG2). ``--no-jacoby`` imports
 a money session without the Jacoby rule (``set jacoby off``; gnubg's default is on).
+``--threads N`` analyses with N calculation threads (default 1: the reference; with
+more, gnubg analyses several moves at once and its figures may differ from run to run).
 
 A copy, adapted, of the project's shared ``tools/gnubg_import_analyse.py``: the PyPI
 ``gnubg`` module imports the record, runs ``analyse match`` (chequer play and cube at
@@ -37,9 +40,10 @@ SKILLS = ("verybad", "bad", "doubtful", "none")
 LUCKS = ("veryunlucky", "unlucky", "none", "lucky", "verylucky")
 
 
-def setup(gnubg: Any, plies: int) -> None:
-    """Quiet, single-threaded, and the analysis depth for chequer play and cube."""
-    for command in ("set display off", "set sound enable off", "set threads 1"):
+def setup(gnubg: Any, plies: int, threads: int = 1) -> None:
+    """Quiet, single-threaded (unless told), and the analysis depth for chequer play and
+    cube."""
+    for command in ("set display off", "set sound enable off", f"set threads {threads}"):
         gnubg.command(command)
     for kind in ("chequerplay", "cubedecision"):
         gnubg.command(f"set analysis {kind} evaluation plies {plies}")
@@ -204,11 +208,13 @@ def per_player_stats(sgf_text: str, names: list[str]) -> list[dict[str, Any]]:
     return tot
 
 
-def analyse(path: str, plies: int, met: str | None = None, jacoby: bool = True) -> dict[str, Any]:
+def analyse(
+    path: str, plies: int, met: str | None = None, jacoby: bool = True, threads: int = 1
+) -> dict[str, Any]:
     """Import, analyse and read back: the JSON-ready reference of one record."""
     import gnubg
 
-    capture_stdout(lambda: setup(gnubg, plies))
+    capture_stdout(lambda: setup(gnubg, plies, threads))
     if not jacoby:
         capture_stdout(lambda: gnubg.command("set jacoby off"))
     if met is not None:
@@ -246,18 +252,21 @@ def analyse(path: str, plies: int, met: str | None = None, jacoby: bool = True) 
 
 
 def main(argv: list[str]) -> int:
-    args = [a for a in argv if a not in ("--json", "--met", "--no-jacoby")]
+    args = [a for a in argv if a not in ("--json", "--met", "--no-jacoby", "--threads")]
     out = argv[argv.index("--json") + 1] if "--json" in argv else None
     if out is not None:
         args.remove(out)
     met = argv[argv.index("--met") + 1] if "--met" in argv else None
     if met is not None:
         args.remove(met)
+    threads = argv[argv.index("--threads") + 1] if "--threads" in argv else "1"
+    if "--threads" in argv:
+        args.remove(threads)
     if not args:
         print(__doc__, file=sys.stderr)
         return 2
     plies = int(args[1]) if len(args) > 1 else 0
-    result = analyse(args[0], plies, met, jacoby="--no-jacoby" not in argv)
+    result = analyse(args[0], plies, met, jacoby="--no-jacoby" not in argv, threads=int(threads))
     text = json.dumps(result, indent=1, sort_keys=True)
     if out is None:
         print(text)

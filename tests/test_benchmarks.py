@@ -1,5 +1,5 @@
-"""Smoke tests of ``benchmarks/bench_season.py`` and ``profile_analysis.py``: their smallest
-runs print their figures.
+"""Smoke tests of ``benchmarks/bench_season.py``, ``profile_analysis.py`` and
+``fidelity.py``: their smallest runs print their figures.
 
 Benchmarks are not tests; this only keeps the scripts working: the season against GNU
 Backgammon on two of the committed self-play matches (5 points, gnubg's own), and the
@@ -57,3 +57,20 @@ def _run(script: Path, *args: str) -> str:
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     return run.stdout
+
+
+def test_fidelity_compares_every_roll_with_gnubgs_own(tmp_path: Path) -> None:
+    """Example A at 0-ply (13 rolls, 12 with a play): every error and luck is gnubg's
+    (test_analysis checks the same); gnubg with two threads is run twice and compared with
+    itself; gnubg's one-thread figures are kept, and used by the next run."""
+    example = ROOT / "tests" / "data" / "analysis" / "example_a.mat"
+    args = (str(example), "--plies", "0", "--threads", "2", "--cache", str(tmp_path))
+    out = _run(SCRIPT.with_name("fidelity.py"), *args)
+    assert re.search(r"^example_a.mat, 0-ply: .* errors 12/12, luck 13/13 within 1e-05", out,
+                     re.M), out  # fmt: skip
+    assert re.search(r"^  gnubg with 2 threads, run 2 against run 1: errors 12/12", out, re.M), out
+    assert re.search(r"^all 1 records: errors 12/12, luck 13/13", out, re.M), out
+    assert len(list(tmp_path.glob("example_a.*.0ply.json"))) == 1  # (gnubg's, kept)
+    again = _run(SCRIPT.with_name("fidelity.py"), str(example), "--plies", "0", "--cache",
+                 str(tmp_path))  # fmt: skip
+    assert "errors 12/12, luck 13/13" in again, again
