@@ -310,7 +310,9 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
     if plies:
         print(
             f"  gnubg with 1 thread: {times['gnubg1']:.2f} s (its {CORES} threads share its"
-            f" search: {times['gnubg1'] / g:.2f}x faster)"
+            f" search: {times['gnubg1'] / g:.2f}x faster, and its figures then vary from run"
+            f" to run); bgkit, whose figures are those of one thread"
+            f" (benchmarks/fidelity.py), {times['bgkit'] / times['gnubg1']:.2f}x that"
         )
     print(
         f"  floor: start-up, replay and JSON (one process) + the calls into gnubg split over"
