@@ -107,8 +107,6 @@ def bgkit_rows(path: Path, plies: int, jobs: int | None) -> tuple[list[dict[str,
                     "where": _where(row) if row["action"] == "move" else "",
                     "error": row["error_emg"] if row["action"] == "move" else None,
                     "luck": row["luck_emg"],
-                    "action": row["action"],
-                    "player": row["player"],
                 }
             )
     return rows, result
@@ -122,21 +120,29 @@ def gnubg_rows(data: dict[str, Any], where: Sequence[str]) -> list[dict[str, Any
     ]
 
 
+def compared(title: str, mine: Sequence[dict[str, Any]], theirs: Sequence[dict[str, Any]],
+             within: str = "") -> dict[str, int]:  # fmt: skip
+    """Print how many of ``mine``'s figures agree with ``theirs`` and each that does not,
+    under ``title``; the counts (:func:`differences`)."""
+    counts, lines = differences(mine, theirs)
+    print(
+        f"{title}: errors {counts['same errors']}/{counts['errors']},"
+        f" luck {counts['same lucks']}/{counts['lucks']}{within}"
+    )
+    print("\n".join(lines) if lines else "    every figure agrees")
+    return counts
+
+
 def survey(path: Path, args: argparse.Namespace, version: str, total: dict[str, int]) -> None:
     ref = reference(path, args.plies, version, args.cache)
     mine, result = bgkit_rows(path, args.plies, args.jobs)
     if len(mine) != len(ref["moves"]):  # pragma: no cover (a record gnubg reads otherwise)
         print(f"{path.name}: {len(mine)} actions, gnubg's {len(ref['moves'])}: not compared")
         return
-    counts, lines = differences(mine, ref["moves"])
+    title = f"{path.name}, {args.plies}-ply: bgkit against gnubg (one thread)"
+    counts = compared(title, mine, ref["moves"], f" within {TOLERANCE:g} EMG")
     for key, n in counts.items():
         total[key] = total.get(key, 0) + n
-    print(
-        f"{path.name}, {args.plies}-ply: bgkit against gnubg (one thread):"
-        f" errors {counts['same errors']}/{counts['errors']},"
-        f" luck {counts['same lucks']}/{counts['lucks']} within {TOLERANCE:g} EMG"
-    )
-    print("\n".join(lines) if lines else "    every figure agrees")
     for mine_p, theirs_p in zip(result.players_list, ref["players"], strict=True):
         print(
             f"    {mine_p['name']}: checker error {mine_p['checker_error_emg']:.6f}"
@@ -146,25 +152,15 @@ def survey(path: Path, args: argparse.Namespace, version: str, total: dict[str, 
     if args.threads <= 1:
         return
     where = [m["where"] for m in mine]
-    runs = [gnubg_rows(gnubg_figures(path, args.plies, args.threads), where)]
-    for _ in range(args.runs - 1):
-        runs.append(gnubg_rows(gnubg_figures(path, args.plies, args.threads), where))
+    threaded = f"  gnubg with {args.threads} threads"
+    runs = [
+        gnubg_rows(gnubg_figures(path, args.plies, args.threads), where)
+        for _ in range(max(1, args.runs))
+    ]
     for n, run in enumerate(runs, 1):
-        counts, lines = differences(run, ref["moves"])
-        print(
-            f"  gnubg with {args.threads} threads, run {n}, against its one thread:"
-            f" errors {counts['same errors']}/{counts['errors']},"
-            f" luck {counts['same lucks']}/{counts['lucks']}"
-        )
-        print("\n".join(lines) if lines else "    every figure agrees")
+        compared(f"{threaded}, run {n}, against its one thread", run, ref["moves"])
     for n, run in enumerate(runs[1:], 2):
-        counts, lines = differences(run, runs[0])
-        print(
-            f"  gnubg with {args.threads} threads, run {n} against run 1:"
-            f" errors {counts['same errors']}/{counts['errors']},"
-            f" luck {counts['same lucks']}/{counts['lucks']}"
-        )
-        print("\n".join(lines) if lines else "    every figure agrees")
+        compared(f"{threaded}, run {n} against run 1", run, runs[0])
 
 
 def main(argv: list[str] | None = None) -> int:

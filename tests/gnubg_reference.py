@@ -251,17 +251,20 @@ def analyse(
     }
 
 
+def _option(argv: list[str], args: list[str], flag: str) -> str | None:
+    """The value after ``flag`` in ``argv`` (taken out of ``args``), or ``None``."""
+    if flag not in argv:
+        return None
+    value = argv[argv.index(flag) + 1]
+    args.remove(value)
+    return value
+
+
 def main(argv: list[str]) -> int:
     args = [a for a in argv if a not in ("--json", "--met", "--no-jacoby", "--threads")]
-    out = argv[argv.index("--json") + 1] if "--json" in argv else None
-    if out is not None:
-        args.remove(out)
-    met = argv[argv.index("--met") + 1] if "--met" in argv else None
-    if met is not None:
-        args.remove(met)
-    threads = argv[argv.index("--threads") + 1] if "--threads" in argv else "1"
-    if "--threads" in argv:
-        args.remove(threads)
+    out = _option(argv, args, "--json")
+    met = _option(argv, args, "--met")
+    threads = _option(argv, args, "--threads") or "1"
     if not args:
         print(__doc__, file=sys.stderr)
         return 2
