@@ -17,8 +17,11 @@ Whole processes on the same input, at equal cores, as ``bench_speed.py`` does:
   of letting gnubg analyse each match itself (one process of one thread: ``import mat``
   + ``analyse match`` + ``save match`` to SGF, bgkit reading the figures back with
   :func:`bgkit.analysis.analysis_from_file`): its CPU seconds per match against gnubg's,
-  and how far its figures are from bgkit's (counts equal or not, the largest difference
-  of each real-valued column);
+  the same split into its parts (gnubg's import and analysis, its save, bgkit's reading of
+  the SGF and its summing up, the rest), the wall ratio it would make spread over the
+  cores, with bgkit's reading back and with none (the floor of any reading back), and how
+  far its figures are from bgkit's (counts equal or not, the largest difference of each
+  real-valued column);
 - ``dask``: a season of ``--dask-matches`` matches (1,000 real-size ones by default) at
   0-ply, ``bgkit analyze FOLDER --plies 0 --scheduler ADDRESS`` on a Dask ``LocalCluster``
   of 2 workers of one thread (started in a process of its own), against the same season
@@ -68,21 +71,30 @@ GNUBG_SEASON = GNUBG_QUIET + (
 # the alternative issue 31 names: gnubg analyses each match itself, in one process of
 # one thread (import mat + analyse match + save match), and bgkit reads its figures back
 # from the SGF (analysis_from_file: exact since issue 27); the player rows as JSON
+# from bgkit, with the CPU seconds of each part: gnubg's import and analysis, its save, bgkit's
+# reading of the SGF and its summing up of the figures
 GNUBG_SGF = GNUBG_QUIET + (
-    "import json, pathlib, tempfile\n"
+    "import json, pathlib, tempfile, time\n"
     "from bgkit.analysis import analysis_from_file\n"
     "from bgkit.formats import read_match\n"
     "for kind in ('chequerplay', 'cubedecision'):\n"
     "    gnubg.command('set analysis ' + kind + ' evaluation plies 0')\n"
     "work, rows = tempfile.mkdtemp(), []\n"
+    "parts = dict.fromkeys(('analyse', 'save', 'read', 'sum'), 0.0)\n"
+    "def timed(part, run):\n"
+    "    started = time.process_time()\n"
+    "    out = run()\n"
+    "    parts[part] += time.process_time() - started\n"
+    "    return out\n"
     "for name in sorted(os.listdir(sys.argv[1])):\n"
-    "    gnubg.command('import mat ' + os.path.join(sys.argv[1], name))\n"
-    "    gnubg.command('analyse match')\n"
-    "    sgf = os.path.join(work, name + '.sgf')\n"
-    "    gnubg.command('save match ' + sgf)\n"
-    "    result = analysis_from_file(read_match(pathlib.Path(sgf)))\n"
+    "    mat, sgf = os.path.join(sys.argv[1], name), os.path.join(work, name + '.sgf')\n"
+    "    timed('analyse', lambda: (gnubg.command('import mat ' + mat),\n"
+    "                              gnubg.command('analyse match')))\n"
+    "    timed('save', lambda: gnubg.command('save match ' + sgf))\n"
+    "    match = timed('read', lambda: read_match(pathlib.Path(sgf)))\n"
+    "    result = timed('sum', lambda: analysis_from_file(match))\n"
     "    rows += [{{'file': name, **player}} for player in result.players_list]\n"
-    "pathlib.Path(sys.argv[2]).write_text(json.dumps(rows))\n"
+    "pathlib.Path(sys.argv[2]).write_text(json.dumps({{'rows': rows, 'parts': parts}}))\n"
 )
 # a Dask LocalCluster of 2 one-thread workers in a process of its own: the scheduler (and
 # the workers' nannies) in it, each worker a child process; it prints the scheduler's
@@ -171,7 +183,7 @@ def bench_season(paths: list[Path], repeat: int, label: str, alternative: bool =
         if alternative:
             alt_out = Path(work) / "gnubg_sgf.json"
             alt = timed([PYTHON, "-c", GNUBG_SGF.format(threads=1), str(folder), str(alt_out)])
-            alt_rows = json.loads(alt_out.read_text())
+            alt_doc = json.loads(alt_out.read_text())
     analysed = len({row["file"] for row in doc["matches"]})
     if analysed != n or doc["skipped"]:
         raise RuntimeError(f"bgkit analysed {analysed} of {n} matches: {doc['skipped']}")
@@ -196,13 +208,18 @@ def bench_season(paths: list[Path], repeat: int, label: str, alternative: bool =
         f" {_spread([w / c for w, c in zip(wall, cpu, strict=True)])}"
     )
     if alternative:
-        _alternative(n, alt, alt_rows, doc["matches"], [t.cpu / n for t in theirs])
+        _alternative(n, alt, alt_doc, doc["matches"], theirs)
 
 
 def _alternative(
-    n: int, alt: Timed, rows: list[dict[str, Any]], ours: list[dict[str, Any]], gnubg: list[float]
+    n: int, alt: Timed, doc: dict[str, Any], ours: list[dict[str, Any]], theirs: list[Timed]
 ) -> None:
-    """The cost and the figures of gnubg analysing each match itself, read back by bgkit."""
+    """The cost and the figures of gnubg analysing each match itself, read back by bgkit:
+    its parts, and the wall ratio it would make spread over the cores, with bgkit's
+    reading back and without (the floor of any way of reading gnubg's figures back)."""
+    rows: list[dict[str, Any]] = doc["rows"]
+    parts: dict[str, float] = doc["parts"]
+    gnubg = [t.cpu / n for t in theirs]
     mine = {(Path(str(r["file"])).name, r["player"]): r for r in ours}
     shown = set(ours[0])  # (the season's JSON keeps the main columns of each row)
     numeric = [name for name, v in rows[0].items() if isinstance(v, float) and name in shown]
@@ -227,6 +244,18 @@ def _alternative(
         f" mat + analyse match + save match, bgkit reading the SGF's figures):"
         f" {alt.cpu:.1f} CPU s, {per_match:.3f} per match ="
         f" {_spread([per_match / g for g in gnubg])}x gnubg's"
+    )
+    back = parts["read"] + parts["sum"]
+    print(
+        "    per match: gnubg's import mat + analyse match "
+        + ", its save match ".join(f"{parts[p] / n:.3f}" for p in ("analyse", "save"))
+        + f", bgkit reading the SGF {parts['read'] / n:.3f} and summing it up"
+        f" {parts['sum'] / n:.3f}, the rest (start-up) {(alt.cpu - sum(parts.values())) / n:.3f}"
+    )
+    print(
+        f"    spread over {CORES} processes its wall ratio would be about"
+        f" {_spread([alt.cpu / CORES / t.wall for t in theirs])}; with nothing read back"
+        f" {_spread([(alt.cpu - back) / CORES / t.wall for t in theirs])}"
     )
     top = sorted(largest.items(), key=lambda item: -item[1])[:4]
     print(

@@ -36,6 +36,11 @@ def test_bench_season_smallest_run_prints_its_ratios(tmp_path: Path) -> None:
     # the alternative: gnubg analysing each match itself, its figures read back by bgkit
     assert re.search(r"alternative, .*: \d+\.\d CPU s, \d\.\d{3} per match = [\d.-]+x", out), out
     assert re.search(r"equal in 4 of 4 rows\); \d+ of \d+ real-valued columns differ", out), out
+    # its parts, and the wall ratio it would make over the cores, with and without the reading
+    parts = r"analyse match (\d\.\d{3}), its save match \d\.\d{3}, bgkit reading the SGF"
+    found = re.search(parts, out)
+    assert found is not None and float(found[1]) > 0, out
+    assert re.search(r"would be about [\d.-]+; with nothing read back [\d.-]+$", out, re.M), out
 
 
 def test_profile_analysis_prints_calls_per_roll_and_the_floor() -> None:
