@@ -35,11 +35,10 @@ def numbers(cell: str) -> list[float]:
     return [float(x) for x in _NUMBER.findall(cell)]
 
 
-def close(mine: float, printed: str, scale: float = 1.0, slack: float = 0.0) -> bool:
-    """``mine`` (times ``scale``) is the number gnubg printed, to its last decimal
-    (give or take ``slack``, what the rounding of gnubg's own inputs can add)."""
+def close(mine: float, printed: str, scale: float = 1.0) -> bool:
+    """``mine`` (times ``scale``) is the number gnubg printed, to its last decimal."""
     decimals = len(printed.partition(".")[2]) if "." in printed else 0
-    return abs(round(mine * scale, 9) - float(printed)) <= 0.5 * 10**-decimals + slack + 1e-9
+    return abs(round(mine * scale, 9) - float(printed)) <= 0.5 * 10**-decimals + 1e-9
 
 
 # gnubg's row -> bgkit's players column, or (count column, EMG column) for a cube error row
@@ -85,15 +84,14 @@ def json_differences(result: dict[str, Any], table: dict[str, dict[str, list[str
     wrong: list[str] = []
     money = not result["match"]["length"]
     rows = result["moves"]
-    cube = max((r["cube"] for r in rows), default=1) if money else 1
     for p, row in enumerate(result["players"]):
-        checks: list[tuple[str, float, str, float, float]] = []  # what, mine, printed...
+        checks: list[tuple[str, float, str, float]] = []  # what, mine, printed, scale
         for (section, label), column in COUNTS.items():
-            checks.append((label, row[column], table[section][label][p], 1.0, 0.0))
+            checks.append((label, row[column], table[section][label][p], 1.0))
         for label, column in CUBE_ERRORS.items():
             key = next(k for k in table["Cube statistics"] if k.startswith(label))
             printed = _NUMBER.findall(table["Cube statistics"][key][p])
-            checks.append((label, row[column], printed[0], 1.0, 0.0))
+            checks.append((label, row[column], printed[0], 1.0))
             if len(printed) > 1:  # "1 (-0.035 ( -0.035))": the count, EMG, MWC or points
                 kind = label.lower().replace("doubles", "double").replace("takes", "take")
                 kind = kind.replace("passes", "pass").replace(" cp", " CP").replace(" dp", " DP")
@@ -103,23 +101,19 @@ def json_differences(result: dict[str, Any], table: dict[str, dict[str, list[str
                     for r in rows
                     if r["player"] == p and r["cube_error_kind"] == kind
                 )
-                checks.append((f"{label} EMG", -mine, printed[1], 1.0, 0.0))
+                checks.append((f"{label} EMG", -mine, printed[1], 1.0))
         for (section, start), (emg, other) in TOTALS.items():
             key = next(k for k in table[section] if k.startswith(start))
             cell = _NUMBER.findall(table[section][key][p])
             sign = 1.0 if section == "Luck statistics" else -1.0
-            # gnubg writes the luck of a roll with 5 decimals (LU), sums its own unrounded
-            slack = 0.5e-5 * row["total_moves"] if section == "Luck statistics" else 0.0
-            checks.append((f"{section}: {key} EMG", sign * row[emg], cell[0], 1.0, slack))
+            checks.append((f"{section}: {key} EMG", sign * row[emg], cell[0], 1.0))
             unit, scale = ("points", 1.0) if money else ("MWC %", 100.0)
-            checks.append(
-                (f"{section}: {key} {unit}", sign * row[other], cell[1], scale, slack * cube)
-            )
+            checks.append((f"{section}: {key} {unit}", sign * row[other], cell[1], scale))
         key = next(k for k in table["Overall statistics"] if k.startswith("Error rate"))
         rate = _NUMBER.findall(table["Overall statistics"][key][p])[0]
-        checks.append(("overall error rate mEMG", -row["error_rate_memg"], rate, 1.0, 0.0))
-        for what, mine, printed, scale, slack in checks:
-            if not close(float(mine), printed, scale, slack * scale):
+        checks.append(("overall error rate mEMG", -row["error_rate_memg"], rate, 1.0))
+        for what, mine, printed, scale in checks:
+            if not close(float(mine), printed, scale):
                 wrong.append(f"{row['name']}: {what}: bgkit {mine!r}, gnubg {printed}")
     return wrong
 

@@ -529,12 +529,15 @@ def analysis_from_file(
     values in EMG, candidate plays with their hits, the luck of dances), counted as gnubg
     counts them: an accepted beaver is the doubler's take, the beaverer's cube after it
     counts as gnubg's statistics replay it, and the luck of a roll recorded without a
-    play (gnubg's ``DI`` node, before a resignation) is shown but not summed.
+    play (gnubg's ``DI`` node, before a resignation) is shown but not summed. A player's
+    luck in a game is gnubg's own sum of it, which the SGF keeps in the game's statistics
+    (:func:`~bgkit.formats.sgf_analysis.game_luck`), when it counts the rolls the record
+    has: the sum of each roll's five-decimal ``LU`` can stand 1e-4 EMG off it.
 
     :raises AnalysisError: when the record breaks a rule (the verifier's first error),
         carries no analysis, or is a match longer than gnubg plays (64 points).
     """
-    from bgkit.formats.sgf_analysis import analysis_of
+    from bgkit.formats.sgf_analysis import analysis_of, game_luck
 
     started = time.perf_counter()
     steps, skipped = _replay(match)
@@ -556,7 +559,9 @@ def analysis_from_file(
             # gnubg shows its luck but its statistics leave it out (updateStatisticsMove)
             row["_luck_uncounted"] = True
     _mark(rows, thresholds)
-    players, games = _summaries(match, steps, rows, met, rating_scale)
+    # (gnubg's own sums of the luck, where its SGF has them: its figures, to 1e-6)
+    luck = [game_luck(game) for game in match.games]
+    players, games = _summaries(match, steps, rows, met, rating_scale, luck)
     suffix = os.path.splitext(match.source_name or "")[1].lower()
     analysers = {".xg": "eXtreme Gammon", ".sgf": "GNU Backgammon"}
     source = analysers.get(suffix, "the record's analyser")

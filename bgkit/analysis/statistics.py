@@ -49,9 +49,15 @@ def summaries(
     rows: Sequence[dict[str, Any]],
     met: MatchEquityTable,
     scale: RatingScale,
+    luck: Sequence[tuple[tuple[float, float, int], tuple[float, float, int]] | None] = (),
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The per-player rows (the match's totals) and the per-game rows (each player's totals
-    in each game) of an analysis, from its per-action ``rows`` (one per step of ``steps``)."""
+    in each game) of an analysis, from its per-action ``rows`` (one per step of ``steps``).
+
+    ``luck``, by game, is each player's luck as the analyser summed it, ``(EMG, MWC,
+    rolls)`` (gnubg's statistics in its SGF: :func:`bgkit.formats.sgf_analysis.game_luck`):
+    a player's luck in that game is that sum, not the sum of the rows' rounded figures,
+    when it counts the player's rolls the rows count."""
     by_game: dict[int, list[dict[str, Any]]] = {}
     for step, row in zip(steps, rows, strict=True):
         by_game.setdefault(step.game_index, []).append(row)
@@ -64,6 +70,10 @@ def summaries(
             tallies[row["player"]].add(row)
             if row.get("_take") is not None:  # (an accepted beaver: the doubler's take)
                 tallies[row["_take"]["player"]].add(row["_take"])
+        written = luck[index] if index < len(luck) else None
+        for p, (emg, mwc, rolls) in enumerate(written or ()):
+            if rolls == tallies[p].luck_rolls:
+                tallies[p].luck_emg, tallies[p].luck_mwc = emg, mwc
         result = _actual_result(match, index, met)
         for p in (0, 1):
             tallies[p].actual = result[p]

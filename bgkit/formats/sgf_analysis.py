@@ -72,7 +72,7 @@ from bgkit.formats.sgf import _POINT_OF, _letter
 from bgkit.limits import json_loads
 from bgkit.play import OFF, Play, Step
 from bgkit.position import Position
-from bgkit.records import Action, Beaver, Double, Match, Move, Raccoon, Take
+from bgkit.records import Action, Beaver, Double, Game, Match, Move, Raccoon, Take
 
 __all__ = [
     "PROPERTY",
@@ -81,6 +81,7 @@ __all__ = [
     "analysis_of",
     "annotate",
     "annotate_match",
+    "game_luck",
 ]
 
 PROPERTY = BK
@@ -331,6 +332,41 @@ def _from_a(
     if not 0 <= played < len(candidates):
         return None
     return CheckerAnalysis(tuple(candidates), played=played, luck=luck_value)
+
+
+def game_luck(game: Game) -> tuple[tuple[float, float, int], tuple[float, float, int]] | None:
+    """The luck of each player in ``game`` as gnubg's statistics of it (``GS``'s ``D:``
+    part, which gnubg writes into the game's root node when it saves an SGF) sum it:
+    ``(EMG, MWC, rolls)`` for players 0 and 1, ``None`` when the game has no such part,
+    a damaged one, or a luck gnubg did not know (not finite).
+
+    gnubg sums each roll's luck as it computed it and writes the sums with six decimals;
+    a roll's own luck (``LU``) it writes with five, so that a sum of those can stand up to
+    1e-4 EMG off gnubg's over a long game. The rolls are those of each player whose luck
+    it counted (its five luck marks: very unlucky to very lucky).
+
+    >>> from bgkit.records import Game
+    >>> part = "D:0 0 2 1 31 32 3 2 0 0 1.119220 0.247509 0.366514 -0.001835"
+    >>> game_luck(Game(1, (0, 0), (), None, annotations=(("GS", ("M:0", "C:0", part)),)))
+    ((1.11922, 0.247509, 36), (0.366514, -0.001835, 35))
+    """
+    for key, values in game.annotations:
+        if key != "GS":
+            continue
+        for value in values:
+            if not value.startswith("D:"):
+                continue
+            words = value[2:].split()
+            try:
+                counts = [int(w) for w in words[:10]]
+                sums = [float(w) for w in words[10:14]]
+            except ValueError:
+                return None
+            if len(counts) != 10 or len(sums) != 4 or not all(map(math.isfinite, sums)):
+                return None
+            rolls = (sum(counts[0::2]), sum(counts[1::2]))
+            return ((sums[0], sums[1], rolls[0]), (sums[2], sums[3], rolls[1]))
+    return None
 
 
 def _finite(word: str) -> float | None:
