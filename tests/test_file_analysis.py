@@ -129,6 +129,16 @@ def test_a_games_luck_is_gnubgs_sum_unless_its_rolls_differ() -> None:
     lucks = [r["luck_emg"] for r in result.rows if r["game"] == 1 and r["player"] == 0]
     assert ann["luck_emg"] == pytest.approx(sum(x for x in lucks if x is not None), abs=1e-12)
     assert bob["luck_emg"] == pytest.approx(gnubgs[1]["luck_emg"], abs=1e-6)
+    # statistics that are not these rolls' (the record analysed again, an earlier
+    # analysis's GS kept): Bob's luck 0.001 EMG more than his rolls' is not taken
+    stats = dict(game.annotations)["GS"]
+    d = stats[2].split()
+    d[12] = f"{float(d[12]) + 0.001:.6f}"  # (D: ten counts, then EMG and MWC of each)
+    stale = (stats[0], stats[1], " ".join(d))
+    kept = tuple((k, stale if k == "GS" else v) for k, v in game.annotations)
+    edited = replace(match, games=(replace(game, annotations=kept), *match.games[1:]))
+    bob = analysis_from_file(edited).games_list[1]
+    assert bob["luck_emg"] == pytest.approx(written[1], abs=1e-12)
 
 
 def test_a_dance_keeps_its_luck() -> None:

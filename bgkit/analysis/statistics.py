@@ -43,6 +43,11 @@ _CUBE_KINDS = (
 )
 
 
+#: How far a roll's luck in the rows may be from the analyser's own (gnubg writes a roll's
+#: luck with five decimals, ``LU``; its sums with six), in EMG.
+_LUCK_ROUNDING = 0.5e-5 + 0.5e-6
+
+
 def summaries(
     match: Match,
     steps: Sequence[ReplayStep],
@@ -57,7 +62,9 @@ def summaries(
     ``luck``, by game, is each player's luck as the analyser summed it, ``(EMG, MWC,
     rolls)`` (gnubg's statistics in its SGF: :func:`bgkit.formats.sgf_analysis.game_luck`):
     a player's luck in that game is that sum, not the sum of the rows' rounded figures,
-    when it counts the player's rolls the rows count."""
+    when it counts the rolls the rows count and is their sum as far as their rounding
+    goes (half a unit of the fifth decimal a roll). Else it is not the sum of these
+    rolls' luck: a record analysed again that kept an earlier analysis's statistics."""
     by_game: dict[int, list[dict[str, Any]]] = {}
     for step, row in zip(steps, rows, strict=True):
         by_game.setdefault(step.game_index, []).append(row)
@@ -72,8 +79,9 @@ def summaries(
                 tallies[row["_take"]["player"]].add(row["_take"])
         written = luck[index] if index < len(luck) else None
         for p, (emg, mwc, rolls) in enumerate(written or ()):
-            if rolls == tallies[p].luck_rolls:
-                tallies[p].luck_emg, tallies[p].luck_mwc = emg, mwc
+            tally = tallies[p]
+            if rolls == tally.luck_rolls and abs(emg - tally.luck_emg) <= _LUCK_ROUNDING * rolls:
+                tally.luck_emg, tally.luck_mwc = emg, mwc
         result = _actual_result(match, index, met)
         for p in (0, 1):
             tallies[p].actual = result[p]
