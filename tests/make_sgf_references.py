@@ -28,6 +28,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "data", "sgf_analysis")
@@ -41,13 +42,17 @@ REFERENCES: dict[str, tuple[int, int, int, int, str, int]] = {
     "money.2ply": (0, 2, 4, 2, "on", 3),
 }
 NAMES = ("Ann", "Bob")
+#: name -> (a record in ``OUT`` that gnubg imports instead of playing, plies)
+IMPORTED: dict[str, tuple[str, int]] = {
+    # a gnubg self-play match (benchmarks/make_selfplay.py): Bob doubles where he wins
+    # for sure, no double and double/pass both 1.000000 MWC; gnubg counts no error
+    "match7sure.0ply": ("match7sure.mat", 0),
+}
 
 
 def play_and_analyse(name: str) -> None:
-    """In this process: play, analyse and save reference ``name``."""
+    """In this process: play (or import), analyse and save reference ``name``."""
     import gnubg
-
-    length, games, seed, plies, jacoby, beavers = REFERENCES[name]
     from gnubg_reference import capture_stdout  # (tests/ is this script's folder)
 
     def run(command: str) -> str:
@@ -55,6 +60,30 @@ def play_and_analyse(name: str) -> None:
 
     for command in ("set display off", "set sound enable off", "set threads 1"):
         run(command)
+    if name in IMPORTED:
+        record, plies = IMPORTED[name]
+        run(f"import mat {os.path.join(OUT, record)}")
+    else:
+        _play(name, run)
+        plies = REFERENCES[name][3]
+    for kind in ("chequerplay", "cubedecision"):
+        run(f"set analysis {kind} evaluation plies {plies}")
+    run("analyse match")
+    stats = run("show statistics match")
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "analysed.sgf")
+        run(f"save match {path}")
+        with open(path, "rb") as handle:
+            sgf = handle.read()
+    with gzip.GzipFile(os.path.join(OUT, f"{name}.sgf.gz"), "wb", mtime=0) as out:
+        out.write(sgf)
+    with open(os.path.join(OUT, f"{name}.stats.txt"), "w", encoding="utf-8") as text:
+        text.write(stats)
+
+
+def _play(name: str, run: Callable[[str], str]) -> None:
+    """gnubg plays reference ``name`` against itself (player 1 with noise)."""
+    length, games, seed, _, jacoby, beavers = REFERENCES[name]
     if not length:  # (a session's games are started one by one)
         run("set automatic game off")
     run(f"set jacoby {jacoby}")
@@ -74,19 +103,6 @@ def play_and_analyse(name: str) -> None:
             run("new game")
     for p, player in enumerate(NAMES):  # (`new match` resets the names)
         run(f"set player {p} name {player}")
-    for kind in ("chequerplay", "cubedecision"):
-        run(f"set analysis {kind} evaluation plies {plies}")
-    run("analyse match")
-    stats = run("show statistics match")
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "analysed.sgf")
-        run(f"save match {path}")
-        with open(path, "rb") as handle:
-            sgf = handle.read()
-    with gzip.GzipFile(os.path.join(OUT, f"{name}.sgf.gz"), "wb", mtime=0) as out:
-        out.write(sgf)
-    with open(os.path.join(OUT, f"{name}.stats.txt"), "w", encoding="utf-8") as text:
-        text.write(stats)
 
 
 def main(argv: list[str]) -> int:
@@ -94,9 +110,10 @@ def main(argv: list[str]) -> int:
         play_and_analyse(argv[1])
         return 0
     os.makedirs(OUT, exist_ok=True)
-    for name in argv or list(REFERENCES):
-        if name not in REFERENCES:
-            print(f"unknown reference {name!r}: one of {', '.join(REFERENCES)}", file=sys.stderr)
+    known = [*REFERENCES, *IMPORTED]
+    for name in argv or known:
+        if name not in known:
+            print(f"unknown reference {name!r}: one of {', '.join(known)}", file=sys.stderr)
             return 2
         # gnubg is a process-wide singleton: one process per reference
         subprocess.run([sys.executable, __file__, "--one", name], check=True, cwd=HERE)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CLOSE_CUBE",
+    "CUBE_NOISE",
     "DOUBLES",
     "LUCK_THRESHOLDS",
     "NON_DOUBLES",
@@ -309,6 +310,11 @@ def is_close_cube(decision: CubeDecision) -> bool:
     return decision.optimal - decision.double_equity < CLOSE_CUBE
 
 
+#: The largest difference of cube equities (EMG) that is a float's rounding, not an error:
+#: gnubg's figures are single-precision floats, so a real error is far larger.
+CUBE_NOISE = 1e-12
+
+
 def cube_errors(decision: CubeDecision, action: str) -> tuple[float, str]:
     """The error (EMG, >= 0) of a cube ``action`` and its category (``""`` when none).
 
@@ -324,6 +330,13 @@ def cube_errors(decision: CubeDecision, action: str) -> tuple[float, str]:
     >>> d = CubeDecision(no_double=0.40, double_take=0.10, double_pass=1.0)
     >>> round(cube_errors(d, "double")[0], 2), cube_errors(d, "double")[1]
     (0.3, 'wrong double below DP')
+
+    A difference within a float's rounding (:data:`CUBE_NOISE`) is no error: gnubg's SGF
+    writes a sure win as 1.000000 MWC, which becomes 1.0000000000000004 EMG, not the
+    double/pass's 1.0, and gnubg's statistics count no error there.
+
+    >>> cube_errors(CubeDecision(1.0000000000000004, 2.34, 1.0), "double")
+    (0.0, '')
     """
     nd, dt, dp, opt = (
         decision.no_double,
@@ -333,19 +346,19 @@ def cube_errors(decision: CubeDecision, action: str) -> tuple[float, str]:
     )
     if action == "no double":
         error = opt - nd
-        if error > 0:
+        if error > CUBE_NOISE:
             return error, "missed double above CP" if dt > 1.0 else "missed double below CP"
     elif action == "double":
         error = opt - min(dt, dp)
-        if error > 0:
+        if error > CUBE_NOISE:
             return error, "wrong double above TG" if nd > 1.0 else "wrong double below DP"
     elif action == "take":
         error = dt - dp
-        if error > 0:
+        if error > CUBE_NOISE:
             return error, "wrong take"
     elif action in ("drop", "pass"):
         error = dp - dt
-        if error > 0:
+        if error > CUBE_NOISE:
             return error, "wrong pass"
     else:
         raise ValueError(f"unknown cube action {action!r}")
