@@ -106,13 +106,15 @@ def test_in_place_gives_the_figures_of_a_process_per_match(plies: int) -> None:
 def _cache_after(plies: int) -> int:
     from bgkit.analysis.gnubg import _Table
 
-    _rows(SHORT[1], plies)
+    # (with another table than gnubg's default: bgkit's analysis, not gnubg's own)
+    batch.analyze_rows(SHORT[1], plies=plies, met="woolsey")
     return _Table.entries
 
 
 def test_a_season_worker_analyses_at_0_ply_with_a_workers_small_cache() -> None:
     """Match after match, at 0-ply: gnubg's cache as each of several workers has it, which
-    answers faster; deeper searches keep gnubg's default (issue 31)."""
+    answers faster; deeper searches keep gnubg's default (issue 31). (bgkit's own
+    analysis: where gnubg's stands for it, see test_season_by_gnubg.py.)"""
     from bgkit.analysis.gnubg import CACHE_SIZE
     from bgkit.analysis.tasks import WORKER_CACHE
 

@@ -171,9 +171,13 @@ class _Session(_Capture):
     pinned: int | None = None
     """The CPU gnubg's threads are kept on since the last short command (``None``: free)."""
 
-    def start_threads(self, gnubg: Any) -> None:
-        """Start gnubg's pool (``set threads 2``) from the caller's CPU: the command then
-        answers at once (else after 20 ms)."""
+    def start_threads(self, gnubg: Any, count: int = 2) -> None:
+        """Start gnubg's pool of ``count`` threads (``set threads``, which ends the threads
+        it had) from the caller's CPU: the command then answers at once (else after
+        20 ms)."""
+        if count == len(self.threads):
+            return
+        self.threads, self.pinned = (), None
         before = _thread_ids()
         try:
             if not before:  # (so the threads could not be told)
@@ -182,10 +186,10 @@ class _Session(_Capture):
             cpu = _current_cpu(mine)
             os.sched_setaffinity(0, {cpu})
         except (AttributeError, OSError):  # pragma: no cover (not Linux, or not allowed)
-            self.run(gnubg, "set threads 2")
+            self.run(gnubg, f"set threads {count}")
             return
         try:
-            self.run(gnubg, "set threads 2")
+            self.run(gnubg, f"set threads {count}")
         finally:
             os.sched_setaffinity(0, mine)
         self.threads = tuple(sorted(_thread_ids() - before))  # (started on ``cpu``)

@@ -275,7 +275,10 @@ def analyze_files(
     output: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
 ) -> pd.DataFrame:
-    """Analyse every record file of ``paths`` (:func:`bgkit.analyze`): a row per player.
+    """Analyse every record file of ``paths``: a row per player. A match GNU Backgammon's
+    own ``analyse match`` can stand for (:func:`bgkit.analysis.gnubg_match.gnubg_analysis`:
+    1 to 64 points, every play recorded, the default table) is analysed by it, which
+    costs less; the rest by :func:`bgkit.analyze`.
 
     Columns ``length, games, plies, met`` and :data:`bgkit.analysis.match.PLAYER_COLUMNS` between
     ``file, kind, message`` and ``size, mtime_ns`` (:func:`analysis_columns`). A record

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING
 
 from bgkit.batch.common import INTERNAL_ERROR, UNREADABLE, Row
 from bgkit.errors import DecodingWarning, first_line
+from bgkit.workers import Isolated, in_worker
 
 if TYPE_CHECKING:
+    from bgkit.analysis.match import Analysis
     from bgkit.records import Match
     from bgkit.verify import Issue
 
@@ -167,11 +169,12 @@ def analyze_rows(
     path: Path, *, plies: int = 0, met: str | None = None, max_size: int | None = None
 ) -> list[Row]:
     """The :func:`analysis_columns` rows of one file: one per player (what
-    :func:`analyze_files` runs), or one row with the verifier's kind and message for
-    a record that does not replay. BackgammonGalaxy's single-game sessions (a record of
-    one game that does not decide its match, with a ``Site`` or ``Event`` tag saying
-    BackgammonGalaxy) are analysed as the money sessions they are, with the Jacoby rule
-    (``length`` 0).
+    :func:`analyze_files` runs; gnubg's own analysis of the match where it stands for
+    bgkit's, :func:`bgkit.analysis.gnubg_match.gnubg_analysis`), or one row with the
+    verifier's kind and message for a record that does not replay. BackgammonGalaxy's
+    single-game sessions (a record of one game that does not decide its match, with a
+    ``Site`` or ``Event`` tag saying BackgammonGalaxy) are analysed as the money sessions
+    they are, with the Jacoby rule (``length`` 0).
 
     :raises BgkitError: when the file does not parse; :exc:`OSError` when it cannot be read.
     """
@@ -183,8 +186,10 @@ def analyze_rows(
     match_row = {"length": match.length, "games": len(match.games), "plies": plies, "met": table}
     rules = money_rules(match)
     match_row["jacoby"], match_row["beavers"] = rules if rules is not None else (None, None)
+    result = _gnubgs(match, plies, met)
     try:
-        result = analyze(match, plies, jobs=1, met=met, progress=False)
+        if result is None:
+            result = analyze(match, plies, jobs=1, met=met, progress=False)
     except AnalysisError as err:
         kind = err.issue.kind.value if err.issue is not None else "unanalysable"
         return [{**match_row, "kind": kind, "message": first_line(err)}]
@@ -194,6 +199,21 @@ def analyze_rows(
         {**match_row, **player, **facts[player["player"]], **phases[player["player"]]}
         for player in result.players_list
     ]
+
+
+def _gnubgs(match: Match, plies: int, met: str | None) -> Analysis | None:
+    """gnubg's own analysis of the match (:func:`bgkit.analysis.gnubg_match.gnubg_analysis`,
+    cheaper than bgkit's), ``None`` where it cannot stand for bgkit's. In a season's or a
+    Dask worker it runs in the worker, which analyses match after match; elsewhere in a
+    forked process, which keeps gnubg's threads out of the caller's (as
+    :func:`~bgkit.analysis.match.analyze` keeps them), unless they run there already."""
+    from bgkit.analysis.gnubg_match import gnubg_analysis, gnubg_may_analyse
+    from bgkit.analysis.tasks import can_fork
+
+    if not gnubg_may_analyse(match, met):
+        return None
+    with Isolated(enabled=not in_worker() and can_fork()) as run:
+        return run.call(gnubg_analysis, match, plies, met)
 
 
 def _as_session(match: Match) -> Match:

@@ -1,0 +1,127 @@
+"""GNU Backgammon's own analysis of a whole match, in this process: what a season's worker
+runs for each match it can (issue 31).
+
+:func:`gnubg_analysis` hands gnubg the record as ``.mat`` text bgkit writes from the record
+it read and replayed (gnubg's importer never sees the user's file), runs its ``analyse
+match`` with one thread, saves the match as SGF and reads the figures back with
+:func:`~bgkit.analysis.match.analysis_from_file`: the candidate plays, the cube decisions
+and each roll's luck as gnubg's SGF writes them, and each game's luck as gnubg's
+statistics sum it. gnubg analyses a match at about the cost of bgkit's own calls for the
+luck of its rolls alone, so a season spread over the cores costs less.
+
+It stands for bgkit's analysis only where it gives the same figures, in gnubg's own
+terms: a match (not a money session) of 1 to 64 points of standard backgammon, every
+play recorded, the default match equity table, and a record that replays; and only when
+gnubg's match, read back, has every action of bgkit's, in order (else the caller runs
+:func:`~bgkit.analysis.match.analyze`). With one thread, and from an
+empty position cache, its figures are those of gnubg analysing the record alone in a
+process of its own (``tests/gnubg_reference.py``), whichever worker runs it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from bgkit.analysis.gnubg_process import (
+    CACHE_SIZE,
+    _lock,
+    _Searched,
+    _session,
+    _Table,
+    gnubg_module,
+)
+from bgkit.analysis.match import Analysis, _replay, analysis_from_file
+from bgkit.analysis.met import DEFAULT_MET, MAX_LENGTH, met_name
+from bgkit.errors import BgkitError
+from bgkit.records import Match, Move
+
+__all__ = ["gnubg_analysis", "gnubg_may_analyse"]
+
+
+def gnubg_may_analyse(match: Match, met: str | None = None) -> bool:
+    """Whether :func:`gnubg_analysis` may stand for bgkit's analysis of ``match`` as it is
+    written (a match of 1 to 64 points of standard backgammon, every play recorded, the
+    default match equity table); whether it does, its replay and gnubg's reading tell."""
+    if not 1 <= match.length <= MAX_LENGTH or match.variant != "standard":
+        return False
+    if met is not None and met_name(met) != DEFAULT_MET:
+        return False
+    return all(
+        action.play is not None
+        for game in match.games
+        for action in game.actions
+        if isinstance(action, Move)
+    )
+
+
+def gnubg_analysis(match: Match, plies: int, met: str | None = None) -> Analysis | None:
+    """gnubg's ``analyse match`` of ``match`` at ``plies`` (chequer play and cube; luck at
+    0-ply), run in this process, or ``None`` when it cannot stand for
+    :func:`~bgkit.analysis.match.analyze`'s (see the module's docstring).
+
+    Runs gnubg's commands in this process (its thread pool set to one thread): for a
+    process that analyses match after match, a season's or a Dask worker, or a forked
+    one.
+    """
+    if not gnubg_may_analyse(match, met):
+        return None
+    try:
+        steps, skipped = _replay(match)
+    except BgkitError:
+        return None  # (analyze says why, at its place)
+    if skipped or not steps:
+        return None
+    with tempfile.TemporaryDirectory(prefix="bgkit-gnubg-") as work:
+        mat, sgf = Path(work) / "match.mat", Path(work) / "match.sgf"
+        mat.write_text(match.to_mat(), encoding="utf-8")
+        _analyse(mat, sgf, plies)
+        if not sgf.is_file():
+            return None
+        from bgkit.formats import read_match
+
+        try:
+            back = read_match(sgf)
+            result = analysis_from_file(back)
+        except BgkitError:
+            return None
+    # the same actions, in order; a play's steps the same (which of two checkers landing
+    # on a blot is marked as hitting it depends on the order its record wrote them)
+    made = [(s.game_index, s.kind, s.player, _dice(s.action), _steps(s.play)) for s in steps]
+    theirs = [
+        (r[0], row["action"], row["player"], row["dice"], _steps(row["play"]))
+        for r, row in zip(result.where, result.rows, strict=True)
+    ]
+    if back.players != match.players or made != theirs:
+        return None
+    return result
+
+
+def _steps(play: object) -> str | None:
+    return None if play is None else str(play).replace("*", "")
+
+
+def _dice(action: object) -> str | None:
+    return f"{action.dice[0]}{action.dice[1]}" if isinstance(action, Move) else None
+
+
+def _analyse(mat: Path, sgf: Path, plies: int) -> None:
+    """gnubg imports ``mat``, analyses it at ``plies`` with one thread and saves it as
+    ``sgf``, from an empty position cache of gnubg's default size, as in a process of its
+    own: what its cache holds changes its figures in their last digits (measured: 0-ply
+    seasons run on other workers gave a luck 1e-6 and a PR 3e-5 apart)."""
+    gnubg = gnubg_module()
+    with _lock:
+        session = _session()
+        session.start_threads(gnubg, 1)
+        session.forget()  # (an import sets the match's rules: given again when needed)
+        session.run(gnubg, "set cache 0")
+        session.run(gnubg, f"set cache {CACHE_SIZE}")
+        _Table.entries = CACHE_SIZE
+        _Searched.deeper = bool(plies)
+        for kind in ("chequerplay", "cubedecision"):
+            session.run(gnubg, f"set analysis {kind} evaluation plies {plies}")
+        with session.one_cpu():
+            session.run(gnubg, f"import mat {mat}")
+            session.run(gnubg, "analyse match")
+            session.run(gnubg, f"save match {sgf}")

@@ -1,0 +1,123 @@
+"""A season's worker has gnubg analyse each match it can itself (issue 31).
+
+:func:`bgkit.analysis.gnubg_match.gnubg_analysis` runs gnubg's ``analyse match`` in the
+worker's process and reads the figures back from the SGF gnubg saves. The oracle is gnubg
+analysing the record alone in a process of its own (``tests/gnubg_reference.py``; its
+JSON in ``tests/data/analysis``, the per-player sums of gnubg's own game statistics):
+the season's rows must give its figures, at 0-ply and at 2-ply. Where gnubg's analysis
+cannot stand for bgkit's (a money session, another match equity table, a roll not
+recorded, a match gnubg reads back otherwise), the worker runs bgkit's own analysis.
+
+Each check runs in a spawned process, as a season's worker is one: gnubg's commands start
+its threads in the process that runs them.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("gnubg")
+
+ROOT = Path(__file__).resolve().parent.parent
+SELFPLAY = ROOT / "data" / "selfplay"
+REFERENCES = Path(__file__).parent / "data" / "analysis"
+MONEY = ROOT / "data" / "real" / "mat" / "halheinrich__BgMatchFormat_Lib__money_session.mat"
+UNRECORDED = ROOT / "data" / "real" / "mat" / "kevung__gbf__test.txt"
+
+
+def _in_a_worker(fn: Callable[..., Any], *args: Any) -> Any:
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context) as pool:
+        return pool.submit(fn, *args).result()
+
+
+def _rows_and_whose(paths: list[Path], plies: int) -> tuple[list[Any], bool]:
+    """The season's rows of the last of ``paths``, analysed in turn, and whether gnubg's
+    own analysis gave them."""
+    from bgkit import batch
+    from bgkit.analysis import gnubg_match
+
+    taken = []
+    analyse = gnubg_match.gnubg_analysis
+
+    def spy(*args: Any) -> Any:
+        taken.append(analyse(*args))
+        return taken[-1]
+
+    gnubg_match.gnubg_analysis = spy
+    rows = [batch.analyze_rows(path, plies=plies) for path in paths]
+    return rows[-1], taken[-1] is not None
+
+
+@pytest.mark.parametrize("plies", [0, 2])
+def test_a_seasons_rows_are_gnubgs_own_analysis(plies: int) -> None:
+    """The match after another in the worker: gnubg's figures for it alone."""
+    name = "selfplay_0005"
+    reference = json.loads((REFERENCES / f"{name}.{plies}ply.json").read_text())
+    paths = [SELFPLAY / "selfplay_0002.mat", SELFPLAY / f"{name}.mat"]
+    rows, gnubgs = _in_a_worker(_rows_and_whose, paths, plies)
+    assert gnubgs
+    theirs = {p["name"]: p for p in reference["players"]}
+    assert {row["name"] for row in rows} == set(theirs)
+    for row in rows:
+        gnubg = theirs[row["name"]]
+        # gnubg's own sums, written with six decimals
+        assert row["luck_emg"] == pytest.approx(gnubg["luck_emg"], abs=1e-6)
+        assert row["luck_mwc"] == pytest.approx(gnubg["luck_mwc"], abs=1e-6)
+        assert row["checker_error_emg"] == pytest.approx(gnubg["chequer_err_emg"], abs=2e-5)
+        assert row["unforced_moves"] == gnubg["unforced"]
+        assert row["total_moves"] == gnubg["moves"]
+        marks = {  # bgkit's column: gnubg's
+            "doubtful": "skill_doubtful",
+            "bad": "skill_bad",
+            "very_bad": "skill_verybad",
+            "lucky": "luck_lucky",
+            "unlucky": "luck_unlucky",
+            "very_lucky": "luck_verylucky",
+            "very_unlucky": "luck_veryunlucky",
+        }
+        assert {m: row[m] for m in marks} == {m: gnubg[n] for m, n in marks.items()}
+
+
+def _falls_back(path: Path, plies: int, met: str | None) -> tuple[bool, int]:
+    from bgkit import batch
+    from bgkit.analysis.gnubg_match import gnubg_analysis
+    from bgkit.formats import read_match
+
+    found = gnubg_analysis(read_match(path), plies, met) is None
+    return found, len(batch.analyze_rows(path, plies=plies, met=met))
+
+
+@pytest.mark.parametrize(
+    ("path", "met"),
+    [(MONEY, None), (SELFPLAY / "selfplay_0001.mat", "woolsey"), (UNRECORDED, None)],
+    ids=["money session", "another table", "a roll not recorded"],
+)
+def test_what_gnubgs_analysis_cannot_stand_for_is_bgkits(path: Path, met: str | None) -> None:
+    assert _in_a_worker(_falls_back, path, 0, met) == (True, 2)
+
+
+def _read_back_otherwise(path: Path) -> tuple[bool, bool]:
+    """gnubg given one game less than the record has: its analysis is not taken."""
+    from dataclasses import replace
+
+    from bgkit.analysis.gnubg_match import gnubg_analysis
+    from bgkit.formats import read_match
+    from bgkit.formats.mat import dumps_mat
+    from bgkit.records import Match
+
+    match = read_match(path)
+    whole = gnubg_analysis(match, 0) is not None
+    Match.to_mat = lambda self: dumps_mat(replace(self, games=self.games[:-1]))  # type: ignore[method-assign]
+    return whole, gnubg_analysis(match, 0) is None
+
+
+def test_a_match_gnubg_reads_otherwise_is_left_to_bgkit() -> None:
+    assert _in_a_worker(_read_back_otherwise, SELFPLAY / "selfplay_0005.mat") == (True, True)
