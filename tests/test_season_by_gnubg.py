@@ -30,6 +30,8 @@ SELFPLAY = ROOT / "data" / "selfplay"
 REFERENCES = Path(__file__).parent / "data" / "analysis"
 MONEY = ROOT / "data" / "real" / "mat" / "halheinrich__BgMatchFormat_Lib__money_session.mat"
 UNRECORDED = ROOT / "data" / "real" / "mat" / "kevung__gbf__test.txt"
+# its last game "Wins 1 point", which gnubg's import scores as the gammon it was
+OTHER_RESULT = ROOT / "data" / "real" / "mat" / "andrewbaine__td-gammon__monte-carlo-2001-final.mat"
 
 
 def _in_a_worker(fn: Callable[..., Any], *args: Any) -> Any:
@@ -97,8 +99,13 @@ def _falls_back(path: Path, plies: int, met: str | None) -> tuple[bool, int]:
 
 @pytest.mark.parametrize(
     ("path", "met"),
-    [(MONEY, None), (SELFPLAY / "selfplay_0001.mat", "woolsey"), (UNRECORDED, None)],
-    ids=["money session", "another table", "a roll not recorded"],
+    [
+        (MONEY, None),
+        (SELFPLAY / "selfplay_0001.mat", "woolsey"),
+        (UNRECORDED, None),
+        (OTHER_RESULT, None),
+    ],
+    ids=["money session", "another table", "a roll not recorded", "gnubg reads a result otherwise"],
 )
 def test_what_gnubgs_analysis_cannot_stand_for_is_bgkits(path: Path, met: str | None) -> None:
     assert _in_a_worker(_falls_back, path, 0, met) == (True, 2)
@@ -121,3 +128,18 @@ def _read_back_otherwise(path: Path) -> tuple[bool, bool]:
 
 def test_a_match_gnubg_reads_otherwise_is_left_to_bgkit() -> None:
     assert _in_a_worker(_read_back_otherwise, SELFPLAY / "selfplay_0005.mat") == (True, True)
+
+
+def test_only_gnubgs_rules_and_starting_positions_go_to_gnubg() -> None:
+    from dataclasses import replace
+
+    from bgkit.analysis.gnubg_match import gnubg_may_analyse
+    from bgkit.formats import read_match
+
+    match = read_match(SELFPLAY / "selfplay_0001.mat")
+    assert gnubg_may_analyse(match)
+    for tag in (("Crawford", "Off"), ("CubeLimit", "8")):
+        assert not gnubg_may_analyse(replace(match, tags=(*match.tags, tag))), tag
+    first = replace(match.games[0], setup="-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:7:10")
+    assert not gnubg_may_analyse(replace(match, games=(first, *match.games[1:])))
+    assert not gnubg_may_analyse(replace(match, length=65))

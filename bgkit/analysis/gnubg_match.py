@@ -10,12 +10,13 @@ statistics sum it. gnubg analyses a match at about the cost of bgkit's own calls
 luck of its rolls alone, so a season spread over the cores costs less.
 
 It stands for bgkit's analysis only where it gives the same figures, in gnubg's own
-terms: a match (not a money session) of 1 to 64 points of standard backgammon, every
-play recorded, the default match equity table, and a record that replays; and only when
-gnubg's match, read back, has every action of bgkit's, in order (else the caller runs
-:func:`~bgkit.analysis.match.analyze`). With one thread, and from an
-empty position cache, its figures are those of gnubg analysing the record alone in a
-process of its own (``tests/gnubg_reference.py``), whichever worker runs it.
+terms: a match (not a money session) of 1 to 64 points of standard backgammon under
+gnubg's rules, every game from the starting position and every play recorded, the
+default match equity table, and a record that replays; and only when gnubg's match, read
+back, has bgkit's players, games, scores, results and every action, in order (else the
+caller runs :func:`~bgkit.analysis.match.analyze`). With one thread, and from an empty
+position cache, its figures are those of gnubg analysing the record alone in a process
+of its own (``tests/gnubg_reference.py``), whichever worker runs it.
 """
 
 from __future__ import annotations
@@ -41,18 +42,24 @@ __all__ = ["gnubg_analysis", "gnubg_may_analyse"]
 
 def gnubg_may_analyse(match: Match, met: str | None = None) -> bool:
     """Whether :func:`gnubg_analysis` may stand for bgkit's analysis of ``match`` as it is
-    written (a match of 1 to 64 points of standard backgammon, every play recorded, the
-    default match equity table); whether it does, its replay and gnubg's reading tell."""
+    written: a match of 1 to 64 points of standard backgammon under gnubg's rules (the
+    Crawford rule, no cube limit), every game from the starting position, every play
+    recorded, the default match equity table. Whether it does, the record's replay and
+    gnubg's reading of it tell."""
     if not 1 <= match.length <= MAX_LENGTH or match.variant != "standard":
+        return False
+    if not match.crawford or match.cube_limit != _NO_CUBE_LIMIT:
         return False
     if met is not None and met_name(met) != DEFAULT_MET:
         return False
     return all(
-        action.play is not None
+        game.setup is None and all(a.play is not None for a in game.actions if isinstance(a, Move))
         for game in match.games
-        for action in game.actions
-        if isinstance(action, Move)
     )
+
+
+#: :attr:`Match.cube_limit <bgkit.records.Match.cube_limit>` of a record that sets none.
+_NO_CUBE_LIMIT = 1024
 
 
 def gnubg_analysis(match: Match, plies: int, met: str | None = None) -> Analysis | None:
@@ -92,9 +99,17 @@ def gnubg_analysis(match: Match, plies: int, met: str | None = None) -> Analysis
         (r[0], row["action"], row["player"], row["dice"], _steps(row["play"]))
         for r, row in zip(result.where, result.rows, strict=True)
     ]
-    if back.players != match.players or made != theirs:
+    if back.players != match.players or made != theirs or _games(back) != _games(match):
         return None
     return result
+
+
+def _games(match: Match) -> list[tuple[object, ...]]:
+    """Each game's starting score and result (who won, how many points)."""
+    return [
+        (g.score, None if g.result is None else (g.result.winner, g.result.points))
+        for g in match.games
+    ]
 
 
 def _steps(play: object) -> str | None:
