@@ -124,7 +124,7 @@ def _analyse(mat: Path, sgf: Path, plies: int) -> None:
     """gnubg imports ``mat``, analyses it at ``plies`` with one thread and saves it as
     ``sgf``, from an empty position cache of gnubg's default size, as in a process of its
     own: what its cache holds changes its figures in their last digits (measured: 0-ply
-    seasons run on other workers gave a luck 1e-6 and a PR 3e-5 apart)."""
+    seasons run on other workers gave a luck 1e-6 and a PR 1e-4 apart)."""
     gnubg = gnubg_module()
     with _lock:
         session = _session()
