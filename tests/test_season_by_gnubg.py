@@ -30,7 +30,7 @@ SELFPLAY = ROOT / "data" / "selfplay"
 REFERENCES = Path(__file__).parent / "data" / "analysis"
 MONEY = ROOT / "data" / "real" / "mat" / "halheinrich__BgMatchFormat_Lib__money_session.mat"
 UNRECORDED = ROOT / "data" / "real" / "mat" / "kevung__gbf__test.txt"
-# its last game "Wins 1 point", which gnubg's import scores as the gammon it was
+# its last game says "Wins 1 point"; gnubg's import scores it 2
 OTHER_RESULT = ROOT / "data" / "real" / "mat" / "andrewbaine__td-gammon__monte-carlo-2001-final.mat"
 
 
