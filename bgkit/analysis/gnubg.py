@@ -88,7 +88,13 @@ from bgkit.movegen import Key, Side
 from bgkit.play import Play
 from bgkit.position import GameState, Position
 
-__all__ = ["ANALYSIS_FILTERS", "HINT_FILTERS", "GnubgEvaluator", "gnubg_module"]
+__all__ = [
+    "ANALYSIS_FILTERS",
+    "HINT_FILTERS",
+    "GnubgEvaluator",
+    "empty_gnubg_cache",
+    "gnubg_module",
+]
 
 #: GNU Backgammon's default analysis move filters: for a search of ``n`` plies, one
 #: ``(accept, extra, threshold)`` per level 0..n-1 (``show analysis``).
@@ -211,20 +217,7 @@ class GnubgEvaluator:
         self._eval_texts.clear()
         self._cube_chances.clear()
         self._rolled = None
-        _Table.entries = entries
-        if _session.cache_info().currsize:
-            _session().forget()
-        if gnubg_module.cache_info().currsize == 0 and entries == CACHE_SIZE:
-            return  # gnubg not started yet: nothing cached
-        gnubg = gnubg_module()
-        with _lock:  # (resizing to the same size keeps the entries)
-            session = _session()
-            with session.one_cpu():
-                session.run(gnubg, "set cache 0")
-            with session.one_cpu():
-                session.run(gnubg, f"set cache {entries}")
-            _Searched.deeper = False
-            _Cleared.times += 1
+        empty_gnubg_cache(entries)
 
     def evaluate(self, position: Position, *, plies: int = 0) -> Evaluation:
         _check(position)
@@ -1027,6 +1020,26 @@ def _eval_id(position: Position) -> str:
 _Rolled = tuple[Any, dict[str, Any], int, dict[tuple[int, int], list[dict[str, Any]]]]
 """gnubg's board and cube info of a position, :attr:`_Cleared.times` then, and each
 roll's plays (its ``findbestmoves``)."""
+
+
+def empty_gnubg_cache(entries: int = CACHE_SIZE) -> None:
+    """Empty gnubg's position cache, with room for ``entries`` positions after (see
+    :meth:`GnubgEvaluator.clear_cache`, which also empties the evaluator's own); the
+    session gives its settings again before its next command that depends on them."""
+    _Table.entries = entries
+    if _session.cache_info().currsize:
+        _session().forget()
+    if gnubg_module.cache_info().currsize == 0 and entries == CACHE_SIZE:
+        return  # gnubg not started yet: nothing cached
+    gnubg = gnubg_module()
+    with _lock:  # (resizing to the same size keeps the entries)
+        session = _session()
+        with session.one_cpu():
+            session.run(gnubg, "set cache 0")
+        with session.one_cpu():
+            session.run(gnubg, f"set cache {entries}")
+        _Searched.deeper = False
+        _Cleared.times += 1
 
 
 class _Cleared:

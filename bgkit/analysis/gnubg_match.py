@@ -24,17 +24,12 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from bgkit.analysis.gnubg_process import (
-    CACHE_SIZE,
-    _lock,
-    _Searched,
-    _session,
-    _Table,
-    gnubg_module,
-)
+from bgkit.analysis.gnubg import empty_gnubg_cache
+from bgkit.analysis.gnubg_process import _lock, _searching, _session, gnubg_module
 from bgkit.analysis.match import Analysis, _replay, analysis_from_file
 from bgkit.analysis.met import DEFAULT_MET, MAX_LENGTH, met_name
 from bgkit.errors import BgkitError
+from bgkit.position import Position
 from bgkit.records import Match, Move
 
 __all__ = ["gnubg_analysis", "gnubg_may_analyse"]
@@ -48,7 +43,7 @@ def gnubg_may_analyse(match: Match, met: str | None = None) -> bool:
     gnubg's reading of it tell."""
     if not 1 <= match.length <= MAX_LENGTH or match.variant != "standard":
         return False
-    if not match.crawford or match.cube_limit != _NO_CUBE_LIMIT:
+    if not match.crawford or match.cube_limit != Position.cube_limit:  # (the default: none)
         return False
     if met is not None and met_name(met) != DEFAULT_MET:
         return False
@@ -56,10 +51,6 @@ def gnubg_may_analyse(match: Match, met: str | None = None) -> bool:
         game.setup is None and all(a.play is not None for a in game.actions if isinstance(a, Move))
         for game in match.games
     )
-
-
-#: :attr:`Match.cube_limit <bgkit.records.Match.cube_limit>` of a record that sets none.
-_NO_CUBE_LIMIT = 1024
 
 
 def gnubg_analysis(match: Match, plies: int, met: str | None = None) -> Analysis | None:
@@ -125,15 +116,13 @@ def _analyse(mat: Path, sgf: Path, plies: int) -> None:
     ``sgf``, from an empty position cache of gnubg's default size, as in a process of its
     own: what its cache holds changes its figures in their last digits (measured: 0-ply
     seasons run on other workers gave a luck 1e-6 and a PR 1e-4 apart)."""
+    empty_gnubg_cache()
     gnubg = gnubg_module()
     with _lock:
         session = _session()
         session.start_threads(gnubg, 1)
         session.forget()  # (an import sets the match's rules: given again when needed)
-        session.run(gnubg, "set cache 0")
-        session.run(gnubg, f"set cache {CACHE_SIZE}")
-        _Table.entries = CACHE_SIZE
-        _Searched.deeper = bool(plies)
+        _searching(plies)
         for kind in ("chequerplay", "cubedecision"):
             session.run(gnubg, f"set analysis {kind} evaluation plies {plies}")
         with session.one_cpu():
