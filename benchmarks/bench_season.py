@@ -70,9 +70,9 @@ GNUBG_SEASON = GNUBG_QUIET + (
 )
 # the alternative issue 31 names: gnubg analyses each match itself, in one process of
 # one thread (import mat + analyse match + save match), and bgkit reads its figures back
-# from the SGF (analysis_from_file: exact since issue 27); the player rows as JSON
-# from bgkit, with the CPU seconds of each part: gnubg's import and analysis, its save, bgkit's
-# reading of the SGF and its summing up of the figures
+# from the SGF (analysis_from_file: exact since issue 27); as JSON, the player rows and
+# the CPU seconds of each part (gnubg's import and analysis, its save, bgkit's reading
+# of the SGF and its summing up of the figures)
 GNUBG_SGF = GNUBG_QUIET + (
     "import json, pathlib, tempfile, time\n"
     "from bgkit.analysis import analysis_from_file\n"
