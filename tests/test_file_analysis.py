@@ -356,3 +356,41 @@ def test_gnubg_properties_that_do_not_parse_count_as_not_analysed(
     before = replace(Position.initial(), turn=1, match_length=7)
     for position in (None, before):
         assert analysis_of(move, position) is None
+
+
+@pytest.mark.parametrize("name", ["match7.0ply", "money.2ply"])
+def test_fewer_candidates_read_give_the_same_rows(name: str) -> None:
+    """``candidates``: the notes keep the best plays and every one up to the play made;
+    the rows and summaries are those of reading every candidate."""
+    _, match = reference(name)
+    full = analysis_from_file(match)
+    for keep in (1, 3):
+        brief = analysis_from_file(match, candidates=keep)
+        assert repr((brief.rows, brief.players_list, brief.games_list)) == repr(
+            (full.rows, full.players_list, full.games_list)
+        )
+        kept = 0
+        for note, whole in zip(brief.notes, full.notes, strict=True):
+            if note is None or note.checker is None:
+                assert note == whole
+                continue
+            checker, every = note.checker, whole.checker
+            assert every is not None and checker.played == every.played
+            assert checker.candidates == every.candidates[: max(keep, (every.played or 0) + 1)]
+            kept += len(checker.candidates) < len(every.candidates)
+        assert kept > 10
+
+
+def test_a_damaged_candidate_not_kept_still_counts_the_roll_as_not_analysed() -> None:
+    """A damaged value anywhere in ``A`` makes the roll's analysis unreadable, whether or
+    not the candidate is kept (as the SGF reader and the verifier report it)."""
+    from bgkit.position import Position
+
+    good = "qtst E ver 3 0.5 0.1 0 0.1 0 0.1 0C 0 1 0.000000 1"
+    damaged = "qrst E ver 3 0.5 0.1 0 0.1 0 nan 0C 0 1 0.000000 1"
+    move = Move(1, (3, 1), Play("8/5 6/5"), annotations=(("A", ("0", good, damaged)),))
+    before = replace(Position.initial(), turn=1, match_length=7)
+    for keep in (None, 1):
+        assert analysis_of(move, before, candidates=keep) is None
+    assert analysis_of(replace(move, annotations=(("A", ("0", good, good)),)), before, candidates=1)
+

@@ -49,8 +49,8 @@ def _rows_and_whose(paths: list[Path], plies: int) -> tuple[list[Any], bool]:
     taken = []
     analyse = gnubg_match.gnubg_analysis
 
-    def spy(*args: Any) -> Any:
-        taken.append(analyse(*args))
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        taken.append(analyse(*args, **kwargs))
         return taken[-1]
 
     gnubg_match.gnubg_analysis = spy

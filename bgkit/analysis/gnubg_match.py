@@ -53,10 +53,14 @@ def gnubg_may_analyse(match: Match, met: str | None = None) -> bool:
     )
 
 
-def gnubg_analysis(match: Match, plies: int, met: str | None = None) -> Analysis | None:
+def gnubg_analysis(
+    match: Match, plies: int, met: str | None = None, *, candidates: int | None = None
+) -> Analysis | None:
     """gnubg's ``analyse match`` of ``match`` at ``plies`` (chequer play and cube; luck at
     0-ply), run in this process, or ``None`` when it cannot stand for
-    :func:`~bgkit.analysis.match.analyze`'s (see the module's docstring).
+    :func:`~bgkit.analysis.match.analyze`'s (see the module's docstring). ``candidates``:
+    how many of gnubg's best plays of each roll to keep in the notes, with every one
+    up to the play made (``None``: all; the rows are the same either way).
 
     Runs gnubg's commands in this process (its thread pool set to one thread): for a
     process that analyses match after match, a season's or a Dask worker, or a forked
@@ -80,7 +84,7 @@ def gnubg_analysis(match: Match, plies: int, met: str | None = None) -> Analysis
 
         try:
             back = read_match(sgf)
-            result = analysis_from_file(back)
+            result = analysis_from_file(back, candidates=candidates)
         except BgkitError:
             return None
     # the same actions, in order; a play's steps the same (which of two checkers landing

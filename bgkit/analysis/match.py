@@ -514,6 +514,7 @@ def analysis_from_file(
     *,
     rating_scale: RatingScale = "current",
     thresholds: tuple[float, float, float] | None = None,
+    candidates: int | None = None,
 ) -> Analysis:
     """The analysis the record itself carries (XG's, read from an ``.xg`` file, or gnubg's
     from its SGF), summed up as :func:`analyze` sums its own: no evaluator runs.
@@ -534,6 +535,11 @@ def analysis_from_file(
     (:func:`~bgkit.formats.sgf_analysis.game_luck`), when it counts the rolls the record
     has: the sum of each roll's five-decimal ``LU`` can stand 1e-4 EMG off it.
 
+    ``candidates``: how many of the best plays of each roll in gnubg's SGF to keep in
+    :attr:`Analysis.notes`, with every one up to the play made (``None``: all it
+    holds). The rows and summaries are the same either way; reading every candidate
+    is most of this function's cost.
+
     :raises AnalysisError: when the record breaks a rule (the verifier's first error),
         carries no analysis, or is a match longer than gnubg plays (64 points).
     """
@@ -541,7 +547,7 @@ def analysis_from_file(
 
     started = time.perf_counter()
     steps, skipped = _replay(match)
-    notes = [analysis_of(step.action, step.before) for step in steps]
+    notes = [analysis_of(step.action, step.before, candidates=candidates) for step in steps]
     skipped += _damaged_analysis(match, steps)
     if not any(n is not None and (n.checker or n.cube) for n in notes):
         raise AnalysisError(

@@ -213,7 +213,8 @@ def _gnubgs(match: Match, plies: int, met: str | None) -> Analysis | None:
     if not gnubg_may_analyse(match, met):
         return None
     with Isolated(enabled=not in_worker() and can_fork()) as run:
-        return run.call(gnubg_analysis, match, plies, met)
+        # (a season's rows name the best play alone: the others need not be read)
+        return run.call(gnubg_analysis, match, plies, met, candidates=1)
 
 
 def _as_session(match: Match) -> Match:

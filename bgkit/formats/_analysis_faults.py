@@ -9,7 +9,7 @@ the verifier's ``unreadable-analysis`` note).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 BK = "BK"
 """bgkit's SGF property for an analysis (:data:`bgkit.formats.sgf_analysis.PROPERTY`)."""
@@ -72,7 +72,7 @@ def _a_fault(values: tuple[str, ...]) -> str | None:
     index = values[0].strip()
     if not (index.isascii() and index.isdigit()):  # ("²" is a digit to str.isdigit)
         return f"gnubg's candidate plays A[{_cut(values[0])}]: the play made is not a number"
-    if _CANDIDATES.fullmatch("\n".join(values[1:])):
+    if readable_candidates(values[1:]):
         if int(values[0]) < len(values) - 1:
             return None
         return f"gnubg's candidate plays A[{values[0]}]: the play made is not among them"
@@ -90,6 +90,13 @@ def _a_fault(values: tuple[str, ...]) -> str | None:
     if int(values[0]) >= len(values) - 1:
         return f"gnubg's candidate plays A[{values[0]}]: the play made is not among them"
     return None
+
+
+def readable_candidates(texts: Sequence[str]) -> bool:
+    """Whether each of ``texts`` (gnubg's candidate plays, ``A``'s values after the first)
+    is an evaluated play in gnubg's own form, its numbers with their decimals: what
+    :func:`~bgkit.formats.sgf_analysis.analysis_of` reads without fail."""
+    return _CANDIDATES.fullmatch("\n".join(texts)) is not None
 
 
 def _is_number(word: str) -> bool:

@@ -59,7 +59,7 @@ from dataclasses import fields, replace
 from typing import Any, TypeVar
 
 from bgkit.analysis.met import shipped_met
-from bgkit.formats._analysis_faults import BK, annotation_fault
+from bgkit.formats._analysis_faults import BK, annotation_fault, readable_candidates
 from bgkit.formats.annotations import (
     ActionAnalysis,
     CandidatePlay,
@@ -180,7 +180,9 @@ def annotate_match(match: Match, analysis: Sequence[Sequence[ActionAnalysis | No
     return replace(match, games=tuple(games))
 
 
-def analysis_of(action: Action, position: Position | None = None) -> ActionAnalysis | None:
+def analysis_of(
+    action: Action, position: Position | None = None, *, candidates: int | None = None
+) -> ActionAnalysis | None:
     """The analysis kept in ``action``'s annotations (bgkit's, else gnubg's), or ``None``.
 
     ``position`` is the position before the action (for a take or a drop: the double
@@ -188,7 +190,9 @@ def analysis_of(action: Action, position: Position | None = None) -> ActionAnaly
     their hits and its match-play cube values become EMG (see the module docstring).
     The comment (``C``) comes with it. A ``BK`` value that is not bgkit's (a file edited
     by hand) is passed over for gnubg's properties; gnubg's that do not parse count as
-    no analysis.
+    no analysis. ``candidates``: how many of gnubg's best plays to read, with every one
+    up to the play made (``None``: all its ``A`` holds; reading them is most of
+    the cost of this function).
     """
     props: dict[str, tuple[str, ...]] = {}
     for key, values in action.annotations:
@@ -202,7 +206,7 @@ def analysis_of(action: Action, position: Position | None = None) -> ActionAnaly
     cube = _from_da(props["DA"][0], position) if props.get("DA") else None
     checker = None
     if isinstance(action, Move) and (props.get("A") or props.get("LU")):
-        checker = _from_a(props.get("A", ()), action.player, props.get("LU"), position)
+        checker = _from_a(props.get("A", ()), action.player, props.get("LU"), position, candidates)
     if cube is None and checker is None and comment is None:
         return None
     return ActionAnalysis(cube=cube, checker=checker, comment=comment)
@@ -287,8 +291,10 @@ def _from_a(
     player: int,
     luck: tuple[str, ...] | None,
     position: Position | None = None,
+    keep: int | None = None,
 ) -> CheckerAnalysis | None:
-    """gnubg's ``A`` (none for a roll without a legal play) and ``LU``."""
+    """gnubg's ``A`` (none for a roll without a legal play) and ``LU``; of ``A``, the
+    ``keep`` best plays and every one up to the play made, when all of them read."""
     try:
         luck_value = _finite(luck[0]) if luck else None
     except ValueError:
@@ -299,9 +305,12 @@ def _from_a(
     opponent = None if position is None else position.board[1 - player]
     point_of = _POINT_OF[player]
     isfinite = math.isfinite
+    texts = values[1:]
     try:
         played = int(values[0])
-        for text in values[1:]:
+        if keep is not None and played < len(texts) and readable_candidates(texts):
+            texts = texts[: max(keep, played + 1)]  # (the others read: they change nothing)
+        for text in texts:
             words = text.split()
             if len(words) < 11 or words[1:4] != ["E", "ver", "3"]:
                 return None  # (a rollout, "X ver 3 ...", is not read here)
