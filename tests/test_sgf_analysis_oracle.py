@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from debian_gnubg import debian_gnubg, run_commands
 from gnubg_reference import parse_stats_text
 
 from bgkit.analysis.match import Analysis, analysis_from_file
@@ -186,3 +187,32 @@ def test_bgkits_2_ply_luck_is_gnubgs_on_the_rolls_of_a_match() -> None:
     for a, b in zip(mine, theirs, strict=True):
         assert (a["game"], a["player"], a["dice"]) == (b["game"], b["player"], b["dice"])
         assert a["luck_emg"] == pytest.approx(b["luck_emg"], abs=1e-5), a  # (five decimals)
+
+
+@pytest.mark.skipif(
+    debian_gnubg() is None, reason="GNU Backgammon (Debian's gnubg) is not installed"
+)
+def test_a_roll_gnubg_lists_one_play_for_is_forced_as_gnubg_counts_it(tmp_path: Path) -> None:
+    """gnubg's statistics take its list of the roll's plays (``A``) for the plays there
+    were: a move is unforced when the list has more than one (``updateStatisticsMove``).
+    A record whose list of a roll with 21 legal plays holds the play made alone: gnubg
+    loads it and counts that move forced, its error nowhere; so does bgkit."""
+    text = gzip.decompress((DATA / "match5.0ply.sgf.gz").read_bytes()).decode("utf-8")
+    found = re.search(r"A\[([1-9][0-9]*)\]((?:\[[^\]]*\]){6,})", text)
+    assert found is not None
+    played = re.findall(r"\[([^\]]*)\]", found[2])[int(found[1])]
+    edited = tmp_path / "edited.sgf"
+    edited.write_text(f"{text[: found.start()]}A[0][{played}]{text[found.end() :]}")
+    shown = run_commands(
+        ["set display off", "set sound enable off", f"load match {edited}",
+         "show statistics match"]
+    ).stdout  # fmt: skip
+    match = parse_sgf(edited.read_text(), source_name="edited.sgf")
+    table = parse_stats_text(shown, list(match.players))
+    before = parse_stats_text((DATA / "match5.0ply.stats.txt").read_text(), list(match.players))
+    unforced = ("Chequerplay statistics", "Unforced moves")
+    assert table[unforced[0]][unforced[1]] != before[unforced[0]][unforced[1]]
+    # (gnubg loading an SGF sums each roll's luck as written, five decimals: Bob's
+    # +9.538% MWC where its session printed +9.537%, the sum bgkit reads from GS)
+    wrong = differences(analysis_from_file(match), table)
+    assert [w for w in wrong if "Luck total" not in w] == []

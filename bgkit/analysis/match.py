@@ -528,9 +528,11 @@ def analysis_from_file(
     From gnubg's own SGF the figures are those of gnubg's ``show statistics match``
     (:func:`bgkit.formats.sgf_analysis.analysis_of` with each action's position: cube
     values in EMG, candidate plays with their hits, the luck of dances), counted as gnubg
-    counts them: an accepted beaver is the doubler's take, the beaverer's cube after it
-    counts as gnubg's statistics replay it, and the luck of a roll recorded without a
-    play (gnubg's ``DI`` node, before a resignation) is shown but not summed. A player's
+    counts them: a roll's legal plays are those its list holds (every one, as gnubg
+    saves them; a move is forced when it lists one), an accepted beaver is the doubler's
+    take, the beaverer's cube after it counts as gnubg's statistics replay it, and the
+    luck of a roll recorded without a play (gnubg's ``DI`` node, before a resignation) is
+    shown but not summed. A player's
     luck in a game is gnubg's own sum of it, which the SGF keeps in the game's statistics
     (:func:`~bgkit.formats.sgf_analysis.game_luck`), when it counts the rolls the record
     has: the sum of each roll's five-decimal ``LU`` can stand 1e-4 EMG off it.
@@ -634,7 +636,9 @@ def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | No
         played = best + k.error
     else:
         return Figures(cube, k.luck)
-    legal = len(step.before.with_dice(*step.action.dice).legal_results())
+    legal = _plays_listed(step)
+    if legal is None:
+        legal = len(step.before.with_dice(*step.action.dice).legal_results())
     rank = k.played + 1 if k.played is not None else len(k.candidates) + 1
     return Figures(
         cube, k.luck, None, legal, str(k.candidates[0].play), best, played, rank, k.candidates
@@ -664,6 +668,16 @@ def _cube_after_beaver(
                 figures[i] = replace(fig, cube=replace(fig.cube, available=False))
             if step.kind == "double":
                 beaverer = None
+
+
+def _plays_listed(step: ReplayStep) -> int | None:
+    """How many plays gnubg's own analysis of the roll lists (its ``A``: every legal play,
+    as its analysis keeps them), ``None`` when the analysis is not gnubg's. gnubg's
+    statistics take that list for the roll's plays: a move is forced when it lists one
+    (``updateStatisticsMove``)."""
+    if not _gnubgs(step):
+        return None
+    return next((len(values) - 1 for key, values in step.action.annotations if key == "A"), None)
 
 
 def _gnubgs(step: ReplayStep) -> bool:
