@@ -394,3 +394,12 @@ def test_a_damaged_candidate_not_kept_still_counts_the_roll_as_not_analysed() ->
         assert analysis_of(move, before, candidates=keep) is None
     assert analysis_of(replace(move, annotations=(("A", ("0", good, good)),)), before, candidates=1)
 
+
+def test_each_row_names_the_phase_of_its_position() -> None:
+    from bgkit.position import Position
+
+    _, match = reference("match7.0ply")
+    rows = analysis_from_file(match).rows
+    assert {row["phase"] for row in rows} == {"contact", "race", "bear-off"}
+    for row in rows:
+        assert row["phase"] == Position.from_gnubg_id(row["position_id"]).phase()

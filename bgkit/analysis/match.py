@@ -298,6 +298,7 @@ MOVE_COLUMNS: tuple[str, ...] = (
     "opponent_pips",
     "epc",  # effective pip count (bear-off positions), NaN otherwise
     "opponent_epc",
+    "phase",  # "contact", "race" or "bear-off" for the player on roll (Position.phase)
     "legal_plays",
     "forced",  # at most one legal play
     "best_play",
@@ -532,10 +533,10 @@ def analysis_from_file(
     saves them; a move is forced when it lists one), an accepted beaver is the doubler's
     take, the beaverer's cube after it counts as gnubg's statistics replay it, and the
     luck of a roll recorded without a play (gnubg's ``DI`` node, before a resignation) is
-    shown but not summed. A player's
-    luck in a game is gnubg's own sum of it, which the SGF keeps in the game's statistics
-    (:func:`~bgkit.formats.sgf_analysis.game_luck`), when it counts the rolls the record
-    has: the sum of each roll's five-decimal ``LU`` can stand 1e-4 EMG off it.
+    shown but not summed. A player's luck in a game is gnubg's own sum of it, which the
+    SGF keeps in the game's statistics (:func:`~bgkit.formats.sgf_analysis.game_luck`),
+    when it counts the rolls the record has: the sum of each roll's five-decimal ``LU``
+    can stand 1e-4 EMG off it.
 
     ``candidates``: how many of the best plays of each roll in gnubg's SGF to keep in
     :attr:`Analysis.notes`, with every one up to the play made (``None``: all it
@@ -917,6 +918,7 @@ def _base_rows(match: Match, steps: Sequence[ReplayStep]) -> list[dict[str, Any]
             opponent_pips=pip_count(opp),
             epc=_epc(me, epc),
             opponent_epc=_epc(opp, epc),
+            phase=pos.phase(),
         )
         if isinstance(step.action, Move):
             row["dice"] = f"{step.action.dice[0]}{step.action.dice[1]}"

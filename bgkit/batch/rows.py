@@ -264,8 +264,6 @@ def _season_facts(match: Match, path: Path) -> dict[int, Row]:
 
 def _phase_rows(rows: Sequence[Row]) -> dict[int, Row]:
     """Per player: unforced checker moves and their error by game phase, and the worst."""
-    from bgkit.position import Position
-
     out: dict[int, Row] = {
         p: {f"{w}_{ph}": 0 for ph in ("contact", "race", "bearoff") for w in ("moves", "error_emg")}
         for p in (0, 1)
@@ -276,7 +274,7 @@ def _phase_rows(rows: Sequence[Row]) -> dict[int, Row]:
         if row.get("action") != "move" or row.get("forced") or error is None or error != error:
             continue
         player = row["player"]
-        phase = Position.from_gnubg_id(row["position_id"]).phase().replace("-", "")
+        phase = row["phase"].replace("-", "")
         out[player][f"moves_{phase}"] += 1
         out[player][f"error_emg_{phase}"] += error
         if player not in worst or error > worst[player]["worst_error_emg"]:
