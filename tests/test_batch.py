@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -440,3 +442,28 @@ def test_analyze_files_per_player_rows(tmp_path: Path) -> None:
     other = batch.analyze_files(files[:1], met="WOOLSEY", jobs=1, progress=False)
     assert set(other["met"]) == {"woolsey"}
     assert other["luck_emg"].tolist() != serial["luck_emg"].tolist()[:2]
+
+
+# a row function in a process that has not imported pandas: whether its workers have
+_PANDAS_IN_WORKERS = """
+import os, sys, time
+from bgkit import batch
+
+def pandas_here(path):
+    time.sleep(0.05)  # (every worker gets some files)
+    return [{"pandas": "pandas" in sys.modules, "pid": os.getpid()}]
+
+if __name__ == "__main__":
+    rows = batch.map_files(pandas_here, sys.argv[1:], jobs=2, progress=False)
+    print(sorted(set(rows["pandas"])), rows["pid"].nunique(), "pandas" in sys.modules)
+"""
+
+
+def test_workers_start_before_pandas_is_imported() -> None:
+    """pandas takes half a second to import: the workers are forked before it, so that
+    they start at once and do not carry it (they never need it)."""
+    out = subprocess.run(
+        [sys.executable, "-c", _PANDAS_IN_WORKERS, *rel(SELFPLAY[:8])],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert out.stdout.split() == ["[False]", "2", "True"], out.stderr[-2000:]

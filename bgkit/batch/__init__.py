@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -207,8 +208,6 @@ def map_files(
     >>> df["file"].tolist(), df["kind"].tolist(), df["bytes"].tolist()
     (['data/sample.mat', 'no/such.mat'], [<NA>, 'unreadable'], [7795, <NA>])
     """
-    import pandas as pd
-
     from bgkit.batch.output import _dtypes, _frame
 
     files = record_files(paths)
@@ -219,7 +218,11 @@ def map_files(
     stream = _stream(func, files, jobs=jobs, client=client, output=output, columns=columns)
     try:
         with contextlib.closing(stream):
-            for result in stream:
+            for done, result in enumerate(stream):
+                if not done:
+                    # pandas takes half a second to import: once the workers run, beside
+                    # them, not before they start (measured: they began 0.55 s later)
+                    importlib.import_module("pandas")
                 rows.extend(result.rows)
                 if len(rows) >= FRAME_ROWS:
                     frames.append(_frame(rows, dtypes))
@@ -230,6 +233,8 @@ def map_files(
     frames.append(_frame(rows, dtypes))
     if len(frames) == 1:
         return frames[0]
+    import pandas as pd
+
     return pd.concat(frames, ignore_index=True)
 
 
