@@ -467,3 +467,26 @@ def test_workers_start_before_pandas_is_imported() -> None:
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert out.stdout.split() == ["[False]", "2", "True"], out.stderr[-2000:]
+
+
+def test_a_run_in_this_process_starts_one_process_for_gnubg(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A season of one job: gnubg's analyses of its matches in one forked process (its
+    start, with gnubg's nets, cost each match more than a third of its analysis)."""
+    pytest.importorskip("gnubg")
+    from bgkit import workers
+
+    started = []
+    start = workers.Forked.start.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type, *args: Any, **kwargs: Any) -> Any:
+        started.append(args)
+        return start(cls, *args, **kwargs)
+
+    monkeypatch.setattr(workers.Forked, "start", classmethod(counted))
+    files = rel(SELFPLAY[:3])
+    serial = batch.analyze_files(files, jobs=1, progress=False)
+    assert len(started) == 1 and serial["kind"].isna().all() and len(serial) == 6
+    pooled = batch.analyze_files(files, jobs=2, progress=False)
+    pd.testing.assert_frame_equal(pooled, serial)

@@ -325,12 +325,13 @@ def analyze_files(
                 f"{output}: holds an analysis with the {min(tables)} match equity table,"
                 f" not {table}; choose another output file"
             )
-    return map_files(
-        functools.partial(analyze_rows, plies=plies, met=table),
-        paths,
-        jobs=usable_cores() if jobs is None and client is None else jobs,
-        client=client,
-        output=output,
-        progress=progress,
-        columns=columns,
-    )
+    with _rows.one_gnubg_process():
+        return map_files(
+            functools.partial(analyze_rows, plies=plies, met=table),
+            paths,
+            jobs=usable_cores() if jobs is None and client is None else jobs,
+            client=client,
+            output=output,
+            progress=progress,
+            columns=columns,
+        )
