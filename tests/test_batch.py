@@ -469,24 +469,33 @@ def test_workers_start_before_pandas_is_imported() -> None:
     assert out.stdout.split() == ["[False]", "2", "True"], out.stderr[-2000:]
 
 
-def test_a_run_in_this_process_starts_one_process_for_gnubg(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+# a season of one job in a new process (whose gnubg has started no thread, so that it
+# can fork): how many processes it forked, and whether its rows are a two-job run's
+_ONE_JOB = """
+import sys
+from bgkit import batch, workers
+
+started = []
+start = workers.Forked.start.__func__
+
+def counted(cls, *args, **kwargs):
+    started.append(args)
+    return start(cls, *args, **kwargs)
+
+workers.Forked.start = classmethod(counted)
+serial = batch.analyze_files(sys.argv[1:], jobs=1, progress=False)
+forked = len(started)
+pooled = batch.analyze_files(sys.argv[1:], jobs=2, progress=False)
+print(forked, len(serial), serial["kind"].isna().all(), pooled.equals(serial))
+"""
+
+
+def test_a_run_in_this_process_starts_one_process_for_gnubg() -> None:
     """A season of one job: gnubg's analyses of its matches in one forked process (its
     start, with gnubg's nets, cost each match more than a third of its analysis)."""
     pytest.importorskip("gnubg")
-    from bgkit import workers
-
-    started = []
-    start = workers.Forked.start.__func__  # type: ignore[attr-defined]
-
-    def counted(cls: type, *args: Any, **kwargs: Any) -> Any:
-        started.append(args)
-        return start(cls, *args, **kwargs)
-
-    monkeypatch.setattr(workers.Forked, "start", classmethod(counted))
-    files = rel(SELFPLAY[:3])
-    serial = batch.analyze_files(files, jobs=1, progress=False)
-    assert len(started) == 1 and serial["kind"].isna().all() and len(serial) == 6
-    pooled = batch.analyze_files(files, jobs=2, progress=False)
-    pd.testing.assert_frame_equal(pooled, serial)
+    out = subprocess.run(
+        [sys.executable, "-c", _ONE_JOB, *rel(SELFPLAY[:3])],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert out.stdout.split() == ["1", "6", "True", "True"], out.stderr[-2000:]
