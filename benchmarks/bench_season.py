@@ -13,15 +13,16 @@ Whole processes on the same input, at equal cores, as ``bench_speed.py`` does:
   paired runs (bgkit, then gnubg); printed: wall and CPU seconds of each side (the CPU of
   the whole process tree: its workers too) as the range over the runs, the ratio
   bgkit / gnubg of each pair, and the CPU seconds per match of each, whose ratio says how
-  much more work bgkit does than gnubg for the same figures; then, once, the alternative
-  of letting gnubg analyse each match itself (one process of one thread: ``import mat``
-  + ``analyse match`` + ``save match`` to SGF, bgkit reading the figures back with
-  :func:`bgkit.analysis.analysis_from_file`): its CPU seconds per match against gnubg's,
-  the same split into its parts (gnubg's import and analysis, its save, bgkit's reading of
-  the SGF and its summing up, the rest), the wall ratio it would make spread over the
-  cores, with bgkit's reading back and with none (the floor of any reading back), and how
-  far its figures are from bgkit's (counts equal or not, the largest difference of each
-  real-valued column);
+  much more work bgkit does than gnubg for the same figures; then, once, the season's way
+  timed part by part, gnubg analysing each match itself (one process of one thread:
+  ``import mat`` + ``analyse match`` + ``save match`` to SGF, bgkit reading the figures
+  back as a season does with :func:`bgkit.analysis.analysis_from_file`): its CPU seconds
+  per match against gnubg's, the same split into its parts (gnubg's import and analysis,
+  its save, bgkit's reading of the SGF and its summing up, the rest), the wall ratio it
+  would make spread over the cores, with bgkit's reading back and with none (the floor of
+  any reading back), and how far its figures are from the season's (counts equal or not,
+  the largest difference of each real-valued column: the season empties gnubg's cache
+  before each match, this one process does not);
 - ``dask``: a season of ``--dask-matches`` matches (1,000 real-size ones by default) at
   0-ply, ``bgkit analyze FOLDER --plies 0 --scheduler ADDRESS`` on a Dask ``LocalCluster``
   of 2 workers of one thread (started in a process of its own), against the same season
@@ -68,11 +69,11 @@ GNUBG_SEASON = GNUBG_QUIET + (
     "    gnubg.command('import mat ' + os.path.join(sys.argv[1], name))\n"
     "    gnubg.command('analyse match')\n"
 )
-# the alternative issue 31 names: gnubg analyses each match itself, in one process of
-# one thread (import mat + analyse match + save match), and bgkit reads its figures back
-# from the SGF (analysis_from_file: exact since issue 27); as JSON, the player rows and
-# the CPU seconds of each part (gnubg's import and analysis, its save, bgkit's reading
-# of the SGF and its summing up of the figures)
+# the season's way, its parts timed in one process of one thread: gnubg analyses each
+# match itself (import mat + analyse match + save match) and bgkit reads its figures back
+# from the SGF as a season does (analysis_from_file, the best candidate of each roll); as
+# JSON, the player rows and the CPU seconds of each part (gnubg's import and analysis,
+# its save, bgkit's reading of the SGF and its summing up of the figures)
 GNUBG_SGF = GNUBG_QUIET + (
     "import json, pathlib, tempfile, time\n"
     "from bgkit.analysis import analysis_from_file\n"
@@ -92,7 +93,7 @@ GNUBG_SGF = GNUBG_QUIET + (
     "                              gnubg.command('analyse match')))\n"
     "    timed('save', lambda: gnubg.command('save match ' + sgf))\n"
     "    match = timed('read', lambda: read_match(pathlib.Path(sgf)))\n"
-    "    result = timed('sum', lambda: analysis_from_file(match))\n"
+    "    result = timed('sum', lambda: analysis_from_file(match, candidates=1))\n"
     "    rows += [{{'file': name, **player}} for player in result.players_list]\n"
     "pathlib.Path(sys.argv[2]).write_text(json.dumps({{'rows': rows, 'parts': parts}}))\n"
 )
@@ -214,9 +215,10 @@ def bench_season(paths: list[Path], repeat: int, label: str, alternative: bool =
 def _alternative(
     n: int, alt: Timed, doc: dict[str, Any], ours: list[dict[str, Any]], theirs: list[Timed]
 ) -> None:
-    """The cost and the figures of gnubg analysing each match itself, read back by bgkit:
-    its parts, and the wall ratio it would make spread over the cores, with bgkit's
-    reading back and without (the floor of any way of reading gnubg's figures back)."""
+    """The cost and the figures of gnubg analysing each match itself, read back by bgkit
+    (the season's way, in one process): its parts, and the wall ratio it would make spread
+    over the cores, with bgkit's reading back and without (the floor of any way of
+    reading gnubg's figures back)."""
     rows: list[dict[str, Any]] = doc["rows"]
     parts: dict[str, float] = doc["parts"]
     gnubg = [t.cpu / n for t in theirs]
@@ -240,8 +242,8 @@ def _alternative(
             largest[name] = max(largest.get(name, 0.0), abs(a - b))
     per_match = alt.cpu / n
     print(
-        f"  alternative, gnubg analysing each match itself (one process, one thread: import"
-        f" mat + analyse match + save match, bgkit reading the SGF's figures):"
+        f"  its parts: gnubg analysing each match itself (one process, one thread: import"
+        f" mat + analyse match + save match, bgkit reading the SGF's figures back):"
         f" {alt.cpu:.1f} CPU s, {per_match:.3f} per match ="
         f" {_spread([per_match / g for g in gnubg])}x gnubg's"
     )
@@ -259,7 +261,7 @@ def _alternative(
     )
     top = sorted(largest.items(), key=lambda item: -item[1])[:4]
     print(
-        f"    its figures against bgkit's ({', '.join(counts)} equal in"
+        f"    its figures against the season's ({', '.join(counts)} equal in"
         f" {len(rows) - unequal} of {len(rows)} rows); {sum(v > 0 for v in largest.values())}"
         f" of {len(numeric)} real-valued columns differ, the most: "
         + ", ".join(f"{name} {value:.1e}" for name, value in top)
