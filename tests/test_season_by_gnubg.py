@@ -14,8 +14,14 @@ its threads in the process that runs them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -143,3 +149,27 @@ def test_only_gnubgs_rules_and_starting_positions_go_to_gnubg() -> None:
     first = replace(match.games[0], setup="-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:7:10")
     assert not gnubg_may_analyse(replace(match, games=(first, *match.games[1:])))
     assert not gnubg_may_analyse(replace(match, length=65))
+
+
+def test_a_season_killed_midway_leaves_no_file_behind(tmp_path: Path) -> None:
+    """gnubg's ``.mat`` and SGF of each match are files in memory: a season killed in the
+    middle of a match (its workers with it) leaves nothing in the temporary folder (a
+    folder of its own per match was left there before)."""
+    temporary, folder = tmp_path / "tmp", tmp_path / "season"
+    temporary.mkdir()
+    folder.mkdir()
+    for path in SELFPLAY.glob("*.mat"):  # (30 matches: 6 s on 2 cores)
+        (folder / path.name).write_bytes(path.read_bytes())
+    season = subprocess.Popen(
+        [sys.executable, "-m", "bgkit", "analyze", str(folder), "--plies", "0", "--no-progress"],
+        env={**os.environ, "TMPDIR": str(temporary)}, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        time.sleep(1.5)  # (the workers are analysing their first matches)
+        assert season.poll() is None
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(season.pid, signal.SIGKILL)
+        season.wait()
+    assert [p.name for p in temporary.iterdir()] == []

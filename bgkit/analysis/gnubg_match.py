@@ -21,6 +21,7 @@ of its own (``tests/gnubg_reference.py``), whichever worker runs it.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -74,19 +75,16 @@ def gnubg_analysis(
         return None  # (analyze says why, at its place)
     if skipped or not steps:
         return None
-    with tempfile.TemporaryDirectory(prefix="bgkit-gnubg-") as work:
-        mat, sgf = Path(work) / "match.mat", Path(work) / "match.sgf"
-        mat.write_text(match.to_mat(), encoding="utf-8")
-        _analyse(mat, sgf, plies)
-        if not sgf.is_file():
-            return None
-        from bgkit.formats import read_match
+    text = _analysed(match.to_mat(), plies)
+    if text is None:
+        return None
+    from bgkit.formats.sgf import parse_sgf
 
-        try:
-            back = read_match(sgf)
-            result = analysis_from_file(back, candidates=candidates)
-        except BgkitError:
-            return None
+    try:
+        back = parse_sgf(text, source_name="match.sgf")
+        result = analysis_from_file(back, candidates=candidates)
+    except BgkitError:
+        return None
     # the same actions, in order; a play's steps the same (which of two checkers landing
     # on a blot is marked as hitting it depends on the order its record wrote them)
     made = [(s.game_index, s.kind, s.player, _dice(s.action), _steps(s.play)) for s in steps]
@@ -115,7 +113,34 @@ def _dice(action: object) -> str | None:
     return f"{action.dice[0]}{action.dice[1]}" if isinstance(action, Move) else None
 
 
-def _analyse(mat: Path, sgf: Path, plies: int) -> None:
+def _analysed(mat: str, plies: int) -> str | None:
+    """The SGF gnubg saves after importing the ``.mat`` text ``mat`` and analysing it at
+    ``plies`` (:func:`_analyse`), ``None`` when it saved none. Both files are in memory
+    where the system has such files (``memfd``, Linux: gnubg opens them by their
+    ``/proc/self/fd`` paths), so that a worker killed meanwhile (a run interrupted)
+    leaves nothing behind; else in a temporary directory."""
+    data = mat.encode("utf-8")
+    if not (hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd")):
+        with tempfile.TemporaryDirectory(prefix="bgkit-gnubg-") as work:
+            path, sgf = Path(work) / "match.mat", Path(work) / "match.sgf"
+            path.write_bytes(data)
+            _analyse(str(path), str(sgf), plies)
+            return sgf.read_text(encoding="utf-8") if sgf.is_file() else None
+    files = [os.memfd_create(f"bgkit-match.{kind}") for kind in ("mat", "sgf")]
+    try:
+        with open(files[0], "wb", closefd=False) as out:
+            out.write(data)
+        _analyse(f"/proc/self/fd/{files[0]}", f"/proc/self/fd/{files[1]}", plies)
+        with open(files[1], "rb", closefd=False) as saved:
+            saved.seek(0)
+            text = saved.read()
+    finally:
+        for fd in files:
+            os.close(fd)
+    return text.decode("utf-8") if text else None
+
+
+def _analyse(mat: str, sgf: str, plies: int) -> None:
     """gnubg imports ``mat``, analyses it at ``plies`` with one thread and saves it as
     ``sgf``, from an empty position cache of gnubg's default size, as in a process of its
     own: what its cache holds changes its figures in their last digits (measured: 0-ply
