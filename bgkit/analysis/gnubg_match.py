@@ -125,7 +125,7 @@ def _analysed(mat: str, plies: int) -> str | None:
             path, sgf = Path(work) / "match.mat", Path(work) / "match.sgf"
             path.write_bytes(data)
             _analyse(str(path), str(sgf), plies)
-            return sgf.read_text(encoding="utf-8") if sgf.is_file() else None
+            return sgf.read_text("utf-8", "replace") if sgf.is_file() else None
     files = [os.memfd_create(f"bgkit-match.{kind}") for kind in ("mat", "sgf")]
     try:
         with open(files[0], "wb", closefd=False) as out:
@@ -137,7 +137,8 @@ def _analysed(mat: str, plies: int) -> str | None:
     finally:
         for fd in files:
             os.close(fd)
-    return text.decode("utf-8") if text else None
+    # (gnubg writes UTF-8; a name it changed would not be the record's: not taken)
+    return text.decode("utf-8", "replace") if text else None
 
 
 def _analyse(mat: str, sgf: str, plies: int) -> None:

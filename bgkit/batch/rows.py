@@ -207,8 +207,9 @@ def _gnubgs(match: Match, plies: int, met: str | None) -> Analysis | None:
     """gnubg's own analysis of the match (:func:`bgkit.analysis.gnubg_match.gnubg_analysis`,
     cheaper than bgkit's), ``None`` where it cannot stand for bgkit's. In a season's or a
     Dask worker it runs in the worker, which analyses match after match; elsewhere in a
-    forked process, which keeps gnubg's threads out of the caller's (as
-    :func:`~bgkit.analysis.match.analyze` keeps them), unless they run there already."""
+    forked process (one for the whole run within :func:`one_gnubg_process`), which keeps
+    gnubg's threads out of the caller's (as :func:`~bgkit.analysis.match.analyze` keeps
+    them), unless they run there already."""
     from bgkit.analysis.gnubg_match import gnubg_analysis, gnubg_may_analyse
 
     if not gnubg_may_analyse(match, met):
