@@ -444,6 +444,14 @@ def test_analyze_files_per_player_rows(tmp_path: Path) -> None:
     assert other["luck_emg"].tolist() != serial["luck_emg"].tolist()[:2]
 
 
+def _printed(script: str, paths: list[Path]) -> tuple[list[str], str]:
+    """The words ``script`` prints run in a new Python process on ``paths``, its stderr."""
+    out = subprocess.run(
+        [sys.executable, "-c", script, *rel(paths)], capture_output=True, text=True, check=True
+    )
+    return out.stdout.split(), out.stderr
+
+
 # a row function in a process that has not imported pandas: whether its workers have
 _PANDAS_IN_WORKERS = """
 import os, sys, time
@@ -462,11 +470,8 @@ if __name__ == "__main__":
 def test_workers_start_before_pandas_is_imported() -> None:
     """pandas takes half a second to import: the workers are forked before it, so that
     they start at once and do not carry it (they never need it)."""
-    out = subprocess.run(
-        [sys.executable, "-c", _PANDAS_IN_WORKERS, *rel(SELFPLAY[:8])],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    assert out.stdout.split() == ["[False]", "2", "True"], out.stderr[-2000:]
+    printed, stderr = _printed(_PANDAS_IN_WORKERS, SELFPLAY[:8])
+    assert printed == ["[False]", "2", "True"], stderr[-2000:]
 
 
 # a season of one job in a new process (whose gnubg has started no thread, so that it
@@ -494,8 +499,5 @@ def test_a_run_in_this_process_starts_one_process_for_gnubg() -> None:
     """A season of one job: gnubg's analyses of its matches in one forked process (its
     start, with gnubg's nets, cost each match more than a third of its analysis)."""
     pytest.importorskip("gnubg")
-    out = subprocess.run(
-        [sys.executable, "-c", _ONE_JOB, *rel(SELFPLAY[:3])],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    assert out.stdout.split() == ["1", "6", "True", "True"], out.stderr[-2000:]
+    printed, stderr = _printed(_ONE_JOB, SELFPLAY[:3])
+    assert printed == ["1", "6", "True", "True"], stderr[-2000:]
