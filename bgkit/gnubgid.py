@@ -38,6 +38,7 @@ True
 
 from __future__ import annotations
 
+import binascii
 from dataclasses import dataclass
 
 from bgkit.errors import InvalidPositionError, NotationError
@@ -69,11 +70,10 @@ MAX_MATCH_LENGTH = 64
 
 
 def _encode_key(key: int, nbits: int, nchars: int) -> str:
-    """Base64 of the ``nbits``-bit little-endian ``key`` (bytes read MSB first), unpadded."""
-    nbytes = nbits // 8
-    stream = int.from_bytes(key.to_bytes(nbytes, "little"), "big")
-    stream <<= 6 * nchars - nbits
-    return "".join(ALPHABET[(stream >> (6 * (nchars - 1 - i))) & 63] for i in range(nchars))
+    """Base64 of the ``nbits``-bit little-endian ``key`` (bytes read MSB first), unpadded:
+    the standard Base64 of its bytes, the padding cut off."""
+    data = key.to_bytes(nbits // 8, "little")
+    return binascii.b2a_base64(data, newline=False)[:nchars].decode("ascii")
 
 
 def _stream_char(bit: int) -> int:
@@ -111,13 +111,15 @@ def _decode_key(text: str, source: str, start: int, nbits: int, what: str) -> in
 
 
 def _key_of_sides(behind: Side, on_roll: Side) -> int:
-    key = 0
-    bit = 0
-    for side in (behind, on_roll):
-        for count in side[1:26]:
-            key |= ((1 << count) - 1) << bit
-            bit += count + 1
-    return key
+    """gnubg's key: for each point 1-24 and the bar of each side in turn, a 1 bit per
+    checker and a 0, from the lowest bit up (written out as bits, then read reversed)."""
+    unary = _UNARY
+    bits = [unary[n] if n < 16 else "1" * n + "0" for n in (*behind[1:26], *on_roll[1:26])]
+    return int("".join(bits)[::-1], 2)
+
+
+_UNARY = tuple("1" * n + "0" for n in range(16))
+"""A point's bits in the key for each count a point can hold (more is spelt out)."""
 
 
 def position_id(pos: Position) -> str:
@@ -285,25 +287,24 @@ class MatchState:
         d1, d2 = self.dice
         owner = 3 if self.cube_owner is None else self.cube_owner
         cube_log = self.cube.bit_length() - 1
-        values = {
-            "cube": cube_log,
-            "cube owner": owner,
-            "player on roll": self.on_roll,
-            "Crawford": int(self.crawford),
-            "game state": int(self.game_state),
-            "player to act": self.to_act,
-            "double": int(self.doubled),
-            "resignation": self.resigned,
-            "die 1": max(d1, d2),
-            "die 2": min(d1, d2),
-            "match length": self.match_length,
-            "score of player 0": self.score[0],
-            "score of player 1": self.score[1],
-            "no Jacoby": int(not self.jacoby or self.match_length > 0),
-        }
+        values = (  # (in the order of _FIELDS)
+            cube_log,
+            owner,
+            self.on_roll,
+            int(self.crawford),
+            int(self.game_state),
+            self.to_act,
+            int(self.doubled),
+            self.resigned,
+            max(d1, d2),
+            min(d1, d2),
+            self.match_length,
+            self.score[0],
+            self.score[1],
+            int(not self.jacoby or self.match_length > 0),
+        )
         key = 0
-        for name, first, width in _FIELDS:
-            value = values[name]
+        for value, (name, first, width) in zip(values, _FIELDS, strict=True):
             if not 0 <= value < 1 << width:
                 raise InvalidPositionError(
                     f"cannot write a Match ID: the {name} field holds {width} bits, "
