@@ -20,18 +20,20 @@ Printed, with the ratio bgkit / gnubg of each:
 - ``bgkit analyze --plies 0`` on the bundled sample and on the longest real record (a
   25-point match), and ``--plies 2`` on a 5-point self-play match, against gnubg's
   ``import mat`` + ``analyse match`` with ``set threads N``, where N is the number of
-  processes bgkit uses (both use every core); then bgkit's analysis in one process with
+  cores, and at 2-ply also the number of processes bgkit uses (one more), gnubg's faster
+  run counting (both use every core); then bgkit's analysis in one process with
   every call into gnubg timed, and the floor: the start-up plus those calls split over
   the cores (at 2-ply also gnubg with one thread, to show how well its threads share);
 - ``match``: one match, the goal of issue 31 (at most gnubg's time at 0-ply and 2-ply):
   a 3-point self-play match of one game and an 11-point one (written by
   :mod:`make_selfplay` into ``benchmarks/.cache``), each at 0-ply and 2-ply, ``bgkit
   analyze`` against gnubg's ``import mat`` + ``analyse match`` with ``set threads N`` (N:
-  bgkit's processes); wall and CPU seconds of each whole process (its children's
-  included), and the ratios of each pair of runs (the two run one after the other, so
-  that both see the same machine); then the time each would take on free cores, from
-  CPU seconds alone (bgkit's main process plus its busiest worker; gnubg's CPU over its
-  threads at 2-ply), the figure a busy machine does not change;
+  the cores, and at 2-ply bgkit's processes too, the faster counting); wall and CPU
+  seconds of each whole process (its children's included), and the ratios of each pair
+  of runs (the two run one after the other, so that both see the same machine); then
+  the time each would take on free cores, from CPU seconds alone (bgkit's main process
+  plus its busiest worker, a worker per core; gnubg's CPU over its threads at 2-ply),
+  the figure a busy machine does not change;
 - legal-play generation per (position, roll), bgkit against ``gnubg_nn.moves``
   (functions of :mod:`bench_movegen`, in this process);
 - ``season``: a season of 40 7-point self-play matches at 0-ply, ``bgkit analyze FOLDER``
@@ -154,7 +156,8 @@ BUSIEST = (
     "timed.__module__, timed.__qualname__ = work.__module__, work.__qualname__\n"
     "tasks._worker_run = timed\n"
     "from bgkit.cli import main\n"
-    "sys.argv = ['bgkit', 'analyze', sys.argv[1], '--plies', sys.argv[2], '--json', '-']\n"
+    "sys.argv = ['bgkit', 'analyze', sys.argv[1], '--plies', sys.argv[2], '--json', '-',\n"
+    "            '--jobs', sys.argv[3]]\n"
     "try:\n"
     "    main()\n"
     "except SystemExit:\n"
@@ -274,18 +277,31 @@ def bench_verify(count: int, repeat: int) -> None:
     )
 
 
+def gnubg_threads(plies: int) -> tuple[int, ...]:
+    """The thread counts gnubg's side runs with against ``bgkit analyze`` at ``plies``:
+    the cores; deeper, also as many as bgkit's processes (one more than the cores:
+    ``bgkit.analysis.tasks.DEEP_EXTRA_JOBS``), gnubg's faster run counting."""
+    return (CORES, CORES + 1) if plies and CORES > 1 else (CORES,)
+
+
 def bench_analyze(path: Path, plies: int, repeat: int) -> None:
     commands = {
         "bgkit": [*BGKIT, "analyze", str(path), "--plies", str(plies), "--json", "-"],
-        "gnubg": [PYTHON, "-c", GNUBG_ANALYSE.format(threads=CORES), str(path), str(plies)],
         "python": [PYTHON, "-c", "pass"],
     }
+    threads = gnubg_threads(plies)
+    for n in threads:
+        commands[f"gnubg{n}"] = [
+            PYTHON, "-c", GNUBG_ANALYSE.format(threads=n), str(path), str(plies)
+        ]  # fmt: skip
     if plies:  # (at 0-ply a second thread gains gnubg nothing: 0.35 s either way, sample.mat)
         commands["gnubg1"] = [PYTHON, "-c", GNUBG_ANALYSE.format(threads=1), str(path), str(plies)]
     times = fastest(commands, repeat)
-    g = times["gnubg"]
+    g = min(times[f"gnubg{n}"] for n in threads)
+    procs = CORES + 1 if len(threads) > 1 else CORES
     line(
-        f"analyze {path.name} at {plies}-ply ({CORES} procs/threads)",
+        f"analyze {path.name} at {plies}-ply ({procs} procs, threads"
+        f" {'/'.join(map(str, threads))})",
         times["bgkit"],
         g,
         "s",
@@ -309,7 +325,7 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
     )
     if plies:
         print(
-            f"  gnubg with 1 thread: {times['gnubg1']:.2f} s (its {CORES} threads share its"
+            f"  gnubg with 1 thread: {times['gnubg1']:.2f} s (its threads share its"
             f" search: {times['gnubg1'] / g:.2f}x faster, and its figures then vary from run"
             f" to run); bgkit, whose figures are those of one thread"
             f" (benchmarks/fidelity.py), {times['bgkit'] / times['gnubg1']:.2f}x that"
@@ -343,16 +359,23 @@ def bench_match(repeat: int, skip_2ply: bool) -> None:
 
     records = [one_game(cached_selfplay(8, 3)), cached_selfplay(1, 11)[0]]
     print(
-        f"one match: bgkit analyze ({CORES} processes) against gnubg import mat + analyse"
-        f" match (set threads {CORES}); {repeat} pairs of runs (goal: ratio <= 1.0)"
+        f"one match: bgkit analyze ({CORES} processes at 0-ply, {CORES + 1} deeper) against"
+        f" gnubg import mat + analyse match (set threads {CORES}; deeper also {CORES + 1},"
+        f" its faster run counting); {repeat} pairs of runs (goal: ratio <= 1.0)"
     )
     for path in records:
         match = read_match(path)
         actions = sum(len(game.actions) for game in match.games)
         for plies in (0,) if skip_2ply else (0, 2):
             bgkit = [*BGKIT, "analyze", str(path), "--plies", str(plies), "--json", "-"]
-            gnubg = [PYTHON, "-c", GNUBG_ANALYSE.format(threads=CORES), str(path), str(plies)]
-            pairs = [(run_cpu(bgkit), run_cpu(gnubg)) for _ in range(repeat)]
+            gnubgs = [
+                [PYTHON, "-c", GNUBG_ANALYSE.format(threads=n), str(path), str(plies)]
+                for n in gnubg_threads(plies)
+            ]
+            pairs = [
+                (run_cpu(bgkit), min((run_cpu(gnubg) for gnubg in gnubgs), key=lambda r: r[0]))
+                for _ in range(repeat)
+            ]
             walls = [ours[0] / theirs[0] for ours, theirs in pairs]
             cpus = [ours[1] / theirs[1] for ours, theirs in pairs]
             (wall, cpu), (g_wall, g_cpu) = (
@@ -374,7 +397,7 @@ def bench_match(repeat: int, skip_2ply: bool) -> None:
                     tuple(float(x) for x in parts.stderr.split()[-2:])
                     for parts in (
                         subprocess.run(
-                            [PYTHON, "-c", BUSIEST, str(path), str(plies)],
+                            [PYTHON, "-c", BUSIEST, str(path), str(plies), str(CORES)],
                             check=True,
                             capture_output=True,
                             text=True,

@@ -78,3 +78,18 @@ def test_a_quota_caps_every_default_number_of_workers(monkeypatch: pytest.Monkey
     assert batch_run._default_jobs(10_000) == 1
     monkeypatch.setattr(workers, "cgroup_cpu_limit", lambda: None)
     assert usable_cores() == len(os.sched_getaffinity(0))
+
+
+@pytest.mark.parametrize(("cores", "at_0_ply", "deeper"), [(1, 1, 1), (2, 2, 3), (8, 8, 9)])
+def test_a_deeper_analysis_forks_one_worker_more_than_cores(
+    monkeypatch: pytest.MonkeyPatch, cores: int, at_0_ply: int, deeper: int
+) -> None:
+    """Deeper than 0-ply each worker waits on gnubg's commands (tasks.DEEP_EXTRA_JOBS):
+    one more worker keeps two or more cores busy; on one core it gained nothing."""
+    monkeypatch.setattr(tasks, "usable_cores", lambda: cores)
+    monkeypatch.setattr(tasks, "can_fork", lambda: True)
+    assert tasks.plan_jobs(None, 10_000, None) == at_0_ply
+    assert tasks.plan_jobs(None, 10_000, None, plies=1) == deeper
+    assert tasks.plan_jobs(None, 10_000, None, plies=2) == deeper
+    assert tasks.plan_jobs(cores, 10_000, None, plies=2) == cores  # (as told)
+    assert tasks.plan_jobs(None, 8, None, plies=2) == min(deeper, 2)  # (a short record)

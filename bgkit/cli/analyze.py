@@ -99,7 +99,11 @@ STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
     " instead of running GNU Backgammon.",
 )
 @click.option(
-    "--jobs", "-j", type=click.IntRange(1), default=None, help="Processes (default: cores)."
+    "--jobs",
+    "-j",
+    type=click.IntRange(1),
+    default=None,
+    help="Processes (default: cores, one more deeper than 0-ply).",
 )
 @click.option(
     "--scheduler",
