@@ -279,8 +279,9 @@ def bench_verify(count: int, repeat: int) -> None:
 
 def gnubg_threads(plies: int) -> tuple[int, ...]:
     """The thread counts gnubg's side runs with against ``bgkit analyze`` at ``plies``:
-    the cores; deeper, also as many as bgkit's processes (one more than the cores:
-    ``bgkit.analysis.tasks.DEEP_EXTRA_JOBS``), gnubg's faster run counting."""
+    the cores; deeper, also as many as bgkit's processes for a match of several games
+    (one more than the cores: ``bgkit.analysis.tasks.DEEP_EXTRA_JOBS``), gnubg's faster
+    run counting."""
     return (CORES, CORES + 1) if plies and CORES > 1 else (CORES,)
 
 
@@ -298,7 +299,10 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
         commands["gnubg1"] = [PYTHON, "-c", GNUBG_ANALYSE.format(threads=1), str(path), str(plies)]
     times = fastest(commands, repeat)
     g = min(times[f"gnubg{n}"] for n in threads)
-    procs = CORES + 1 if len(threads) > 1 else CORES
+    from bgkit.formats import read_match
+
+    several = len(read_match(path).games) > 1
+    procs = CORES + 1 if len(threads) > 1 and several else CORES
     line(
         f"analyze {path.name} at {plies}-ply ({procs} procs, threads"
         f" {'/'.join(map(str, threads))})",
@@ -359,8 +363,8 @@ def bench_match(repeat: int, skip_2ply: bool) -> None:
 
     records = [one_game(cached_selfplay(8, 3)), cached_selfplay(1, 11)[0]]
     print(
-        f"one match: bgkit analyze ({CORES} processes at 0-ply, {CORES + 1} deeper) against"
-        f" gnubg import mat + analyse match (set threads {CORES}; deeper also {CORES + 1},"
+        f"one match: bgkit analyze ({CORES} processes; {CORES + 1} deeper for several games)"
+        f" against gnubg import mat + analyse match (set threads {CORES}; deeper also {CORES + 1},"
         f" its faster run counting); {repeat} pairs of runs (goal: ratio <= 1.0)"
     )
     for path in records:

@@ -81,15 +81,17 @@ def test_a_quota_caps_every_default_number_of_workers(monkeypatch: pytest.Monkey
 
 
 @pytest.mark.parametrize(("cores", "at_0_ply", "deeper"), [(1, 1, 1), (2, 2, 3), (8, 8, 9)])
-def test_a_deeper_analysis_forks_one_worker_more_than_cores(
+def test_a_deeper_analysis_of_games_forks_one_worker_more_than_cores(
     monkeypatch: pytest.MonkeyPatch, cores: int, at_0_ply: int, deeper: int
 ) -> None:
     """Deeper than 0-ply each worker waits on gnubg's commands (tasks.DEEP_EXTRA_JOBS):
-    one more worker keeps two or more cores busy; on one core it gained nothing."""
+    one more worker keeps two or more cores busy when it can take whole games; on one
+    core, or for one game (cut inside it), it gained nothing."""
     monkeypatch.setattr(tasks, "usable_cores", lambda: cores)
     monkeypatch.setattr(tasks, "can_fork", lambda: True)
-    assert tasks.plan_jobs(None, 10_000, None) == at_0_ply
-    assert tasks.plan_jobs(None, 10_000, None, plies=1) == deeper
-    assert tasks.plan_jobs(None, 10_000, None, plies=2) == deeper
-    assert tasks.plan_jobs(cores, 10_000, None, plies=2) == cores  # (as told)
-    assert tasks.plan_jobs(None, 8, None, plies=2) == min(deeper, 2)  # (a short record)
+    assert tasks.plan_jobs(None, 10_000, None, games=5) == at_0_ply
+    assert tasks.plan_jobs(None, 10_000, None, plies=1, games=2) == deeper
+    assert tasks.plan_jobs(None, 10_000, None, plies=2, games=5) == deeper
+    assert tasks.plan_jobs(None, 10_000, None, plies=2) == cores  # (one game)
+    assert tasks.plan_jobs(cores, 10_000, None, plies=2, games=5) == cores  # (as told)
+    assert tasks.plan_jobs(None, 8, None, plies=2, games=2) == min(deeper, 2)  # (short)

@@ -406,9 +406,9 @@ def analyze(
         default when there is someone to see it: stderr is a terminal, or the code runs in
         a Jupyter kernel (a deeper analysis takes a while).
     :param jobs: processes to use (default: the CPUs this process may use,
-        :func:`bgkit.workers.usable_cores`, and one more deeper than 0-ply on two or
-        more, to keep them busy while gnubg's commands wait); short matches use fewer.
-        Each process runs its own GNU Backgammon.
+        :func:`bgkit.workers.usable_cores`, and one more for a match of several games
+        deeper than 0-ply on two or more, to keep them busy while gnubg's commands
+        wait); short matches use fewer. Each process runs its own GNU Backgammon.
     :param evaluator: evaluate with this evaluator, in this process (``jobs`` is then
         ignored); default: :class:`~bgkit.analysis.gnubg.GnubgEvaluator`.
     :param rating_scale: ``"current"`` (gnubg since 2024) or ``"legacy"`` rating names.
@@ -436,7 +436,8 @@ def analyze(
     table = _met(evaluator, met, match.length)
     rules = money_rules(match, jacoby=jacoby, beavers=beavers)
     played = _under_rules(match, rules)
-    workers = plan_jobs(jobs, sum(len(g.actions) for g in match.games), evaluator, plies)
+    actions = sum(len(g.actions) for g in match.games)
+    workers = plan_jobs(jobs, actions, evaluator, plies, len(match.games))
     with Runner(workers, evaluator, met=met) as runner:
         steps, skipped = _replay(played)
         tasks, owners = _tasks(match, steps, plies, candidates)

@@ -94,16 +94,19 @@ __all__ = [
 MIN_ACTIONS_PER_JOB = 24
 MIN_DEEP_ACTIONS_PER_JOB = 4
 
-#: Worker processes beyond the usable cores (two or more) that a deeper analysis forks
-#: when not told how many. Its searches are gnubg's commands, and gnubg looks for a
-#: command's answer every 10 ms (:mod:`bgkit.analysis.gnubg_process`): a 2-ply analysis
-#: in one process spent 11.6 s of wall in its commands for 10.5 CPU s, and its two
-#: workers on two cores were busy 87-90% of their time; with a third, the cores 92%.
-#: Measured on 2 cores at 2-ply, paired runs (wall, the median of the ratios): 0.95x
-#: on a 5-point match (5 pairs), 0.94x on an 11-point match of six games, 0.95x on a
-#: 7-point match (3 pairs each); the same figures. On one core two workers gained
-#: nothing (12.2 s either way); at 0-ply the searches are calls into gnubg's module,
-#: which do not wait, and a third worker gained nothing either.
+#: Worker processes beyond the usable cores (two or more) that a deeper analysis of a
+#: match of several games forks when not told how many. Its searches are gnubg's
+#: commands, and gnubg looks for a command's answer every 10 ms
+#: (:mod:`bgkit.analysis.gnubg_process`): a 2-ply analysis in one process spent 11.6 s
+#: of wall in its commands for 10.5 CPU s, and its two workers on two cores were busy
+#: 87-90% of their time; with a third, the cores 92%. Measured on 2 cores at 2-ply,
+#: paired runs (wall, the median of the ratios): 0.95x on a 5-point match of two games
+#: (5 pairs), 0.94x on an 11-point match of six games, 0.95x on a 7-point match of three
+#: (3 pairs each); the same figures. A match of one game gained nothing (1.01x, 5 pairs)
+#: for 11% more CPU: its pieces are all cut inside the game, and each such cut searches
+#: the actions before it again (:func:`pieces`). On one core two workers gained nothing
+#: (12.2 s either way); at 0-ply the searches are calls into gnubg's module, which do
+#: not wait, and a third worker gained nothing either.
 DEEP_EXTRA_JOBS = 1
 
 #: Fewer bytes an action than any record takes (the fewest among 311 real and bundled
@@ -863,12 +866,18 @@ def _take_early(jobs: int, met: str | None) -> ForkedPool | None:
     return pool
 
 
-def plan_jobs(jobs: int | None, n_actions: int, evaluator: Evaluator | None, plies: int = 0) -> int:
-    """Worker processes for a record of ``n_actions`` searched ``plies`` deep (0: evaluate
-    in this process): ``jobs`` (default: :func:`~bgkit.workers.usable_cores`, and
-    :data:`DEEP_EXTRA_JOBS` more deeper than 0-ply on several cores), fewer when each
-    would get less than :data:`MIN_ACTIONS_PER_JOB` actions (at 0-ply) or
-    :data:`MIN_DEEP_ACTIONS_PER_JOB`.
+def plan_jobs(
+    jobs: int | None,
+    n_actions: int,
+    evaluator: Evaluator | None,
+    plies: int = 0,
+    games: int = 1,
+) -> int:
+    """Worker processes for a record of ``n_actions`` in ``games`` games searched ``plies``
+    deep (0: evaluate in this process): ``jobs`` (default: :func:`~bgkit.workers.usable_cores`,
+    and :data:`DEEP_EXTRA_JOBS` more deeper than 0-ply for several games on several
+    cores), fewer when each would get less than :data:`MIN_ACTIONS_PER_JOB` actions (at
+    0-ply) or :data:`MIN_DEEP_ACTIONS_PER_JOB`.
 
     ``jobs=1`` in a process that is itself a worker (of a season's pool, of Dask) is
     this process: its GNU Backgammon stays loaded for the next match, where a process
@@ -876,24 +885,23 @@ def plan_jobs(jobs: int | None, n_actions: int, evaluator: Evaluator | None, pli
     caller's own process is kept free of gnubg's threads otherwise, so that a later
     analysis can still fork its workers.
     """
-    wanted = _most_jobs(jobs, plies) if evaluator is None else 0
+    wanted = _most_jobs(jobs, plies > 0 and games > 1) if evaluator is None else 0
     if not wanted:
         return 0
     per_job = MIN_DEEP_ACTIONS_PER_JOB if plies else MIN_ACTIONS_PER_JOB
     return max(1, min(wanted, n_actions // per_job))
 
 
-def _most_jobs(jobs: int | None, plies: int = 0) -> int:
-    """The most worker processes an analysis searching ``plies`` deep forks from this
-    process, asked for ``jobs`` (default: :func:`~bgkit.workers.usable_cores`, and
-    :data:`DEEP_EXTRA_JOBS` more deeper than 0-ply on several cores); 0 when it runs here
-    (:func:`plan_jobs`)."""
+def _most_jobs(jobs: int | None, extra: bool = False) -> int:
+    """The most worker processes an analysis forks from this process, asked for ``jobs``
+    (default: :func:`~bgkit.workers.usable_cores`, and :data:`DEEP_EXTRA_JOBS` more with
+    ``extra`` on several cores); 0 when it runs here (:func:`plan_jobs`)."""
     if not can_fork() or (jobs == 1 and in_worker()):
         return 0
     if jobs is not None:
         return jobs
     cores = usable_cores()
-    return cores + (DEEP_EXTRA_JOBS if plies and cores > 1 else 0)
+    return cores + (DEEP_EXTRA_JOBS if extra and cores > 1 else 0)
 
 
 def _cache(jobs: int, plies: int) -> int | None:

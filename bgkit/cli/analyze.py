@@ -103,7 +103,7 @@ STRENGTHS = {"expert": 0, "world-class": 2, "grandmaster": 3}
     "-j",
     type=click.IntRange(1),
     default=None,
-    help="Processes (default: cores, one more deeper than 0-ply).",
+    help="Processes (default: cores; one more for several games deeper than 0-ply).",
 )
 @click.option(
     "--scheduler",
