@@ -21,9 +21,11 @@ Printed, with the ratio bgkit / gnubg of each:
   25-point match), and ``--plies 2`` on a 5-point self-play match, against gnubg's
   ``import mat`` + ``analyse match`` with ``set threads N``, where N is the number of
   cores, and at 2-ply also the number of processes bgkit uses (one more), gnubg's faster
-  run counting (both use every core); then bgkit's analysis in one process with
-  every call into gnubg timed, and the floor: the start-up plus those calls split over
-  the cores (at 2-ply also gnubg with one thread, to show how well its threads share);
+  run counting (both use every core); then bgkit's analysis in one process with the CPU
+  of every call into gnubg timed (its threads' included: a command's wall also holds
+  its wait for gnubg's next look at its pool), and the floor: the start-up plus those
+  calls split over the cores (at 2-ply also gnubg with one thread, to show how well its
+  threads share);
 - ``match``: one match, the goal of issue 31 (at most gnubg's time at 0-ply and 2-ply):
   a 3-point self-play match of one game and an 11-point one (written by
   :mod:`make_selfplay` into ``benchmarks/.cache``), each at 0-ply and 2-ply, ``bgkit
@@ -118,19 +120,23 @@ ANALYSIS_PARTS = (
     "match = read_match(sys.argv[1])\n"
     "loaded = time.perf_counter()\n"
     "inside = {'gnubg': 0.0, 'prepare': 0.0}\n"
-    "def timed(call, part):\n"
+    "def timed(call, part, clock):\n"
     "    def wrapper(*args, **kwargs):\n"
-    "        begun = time.perf_counter()\n"
+    "        begun = clock()\n"
     "        try:\n"
     "            return call(*args, **kwargs)\n"
     "        finally:\n"
-    "            inside[part] += time.perf_counter() - begun\n"
+    "            inside[part] += clock() - begun\n"
     "    return wrapper\n"
+    "# (gnubg's calls by CPU, its threads' included: a command's wall also holds its\n"
+    "# wait for gnubg's next look at its pool, which other workers' work can fill)\n"
     "for name in ('findbestmoves', 'evaluate', 'command', 'setevalhintfilter'):\n"
-    "    setattr(gnubg, name, timed(getattr(gnubg, name), 'gnubg'))\n"
+    "    setattr(gnubg, name, timed(getattr(gnubg, name), 'gnubg', time.process_time))\n"
     "match_module = bgkit.analysis.match\n"
     "for name in ('_replay', '_tasks'):\n"
-    "    setattr(match_module, name, timed(getattr(match_module, name), 'prepare'))\n"
+    "    setattr(\n"
+    "        match_module, name, timed(getattr(match_module, name), 'prepare', time.perf_counter)\n"
+    "    )\n"
     "analysis = bgkit.analysis.match.analyze(match, int(sys.argv[2]), evaluator=GnubgEvaluator())\n"
     "done = time.perf_counter()\n"
     "json.dumps(analysis.to_dict(), allow_nan=False)\n"
@@ -323,9 +329,8 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
     best = start_up + prepare + inside / CORES + output
     print(
         f"  in one process: start-up {start_up:.2f} s (interpreter, imports, gnubg's nets,"
-        " the record),"
-        f" analysis {whole:.2f} s, of it {inside:.2f} s inside gnubg's calls and {prepare:.2f} s"
-        f" replaying the record into tasks; JSON {output:.2f} s"
+        f" the record), analysis {whole:.2f} s, of it {inside:.2f} CPU s inside gnubg's"
+        f" calls and {prepare:.2f} s replaying the record into tasks; JSON {output:.2f} s"
     )
     if plies:
         print(
@@ -335,8 +340,8 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
             f" (benchmarks/fidelity.py), {times['bgkit'] / times['gnubg1']:.2f}x that"
         )
     print(
-        f"  floor: start-up, replay and JSON (one process) + the calls into gnubg split over"
-        f" {CORES} cores = {best:.2f} s, {best / g:.2f}x gnubg"
+        f"  floor: start-up, replay and JSON (one process) + the CPU of the calls into gnubg"
+        f" split over {CORES} cores = {best:.2f} s, {best / g:.2f}x gnubg"
     )
 
 
