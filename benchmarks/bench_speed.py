@@ -20,17 +20,17 @@ Printed, with the ratio bgkit / gnubg of each:
 - ``bgkit analyze --plies 0`` on the bundled sample and on the longest real record (a
   25-point match), and ``--plies 2`` on a 5-point self-play match, against gnubg's
   ``import mat`` + ``analyse match`` with ``set threads N``, where N is the number of
-  cores, and at 2-ply also the number of processes bgkit uses (one more), gnubg's faster
-  run counting (both use every core); then bgkit's analysis in one process with the CPU
-  of every call into gnubg timed (its threads' included: a command's wall also holds
-  its wait for gnubg's next look at its pool), and the floor: the start-up plus those
-  calls split over the cores (at 2-ply also gnubg with one thread, to show how well its
-  threads share);
+  cores, and also the number of processes bgkit uses where that is another (one more at
+  2-ply for several games), gnubg's faster run counting (both use every core); then
+  bgkit's analysis in one process with the CPU of every call into gnubg timed (its
+  threads' included: a command's wall also holds its wait for gnubg's next look at its
+  pool), and the floor: the start-up plus those calls split over the cores (at 2-ply
+  also gnubg with one thread, to show how well its threads share);
 - ``match``: one match, the goal of issue 31 (at most gnubg's time at 0-ply and 2-ply):
   a 3-point self-play match of one game and an 11-point one (written by
   :mod:`make_selfplay` into ``benchmarks/.cache``), each at 0-ply and 2-ply, ``bgkit
   analyze`` against gnubg's ``import mat`` + ``analyse match`` with ``set threads N`` (N:
-  the cores, and at 2-ply bgkit's processes too, the faster counting); wall and CPU
+  the cores, and bgkit's processes where those differ, the faster counting); wall and CPU
   seconds of each whole process (its children's included), and the ratios of each pair
   of runs (the two run one after the other, so that both see the same machine); then
   the time each would take on free cores, from CPU seconds alone (bgkit's main process
@@ -283,12 +283,23 @@ def bench_verify(count: int, repeat: int) -> None:
     )
 
 
-def gnubg_threads(plies: int) -> tuple[int, ...]:
-    """The thread counts gnubg's side runs with against ``bgkit analyze`` at ``plies``:
-    the cores; deeper, also as many as bgkit's processes for a match of several games
-    (one more than the cores: ``bgkit.analysis.tasks.DEEP_EXTRA_JOBS``), gnubg's faster
-    run counting."""
-    return (CORES, CORES + 1) if plies and CORES > 1 else (CORES,)
+def bgkit_processes(path: Path, plies: int) -> int:
+    """The worker processes ``bgkit analyze`` forks for the record at ``path`` searched
+    ``plies`` deep by default (``bgkit.analysis.tasks.plan_jobs``, its own rule: a worker
+    a core, one more deeper than 0-ply for several games; at least one)."""
+    from bgkit.analysis.tasks import plan_jobs
+    from bgkit.formats import read_match
+
+    match = read_match(path)
+    actions = sum(len(game.actions) for game in match.games)
+    return max(1, plan_jobs(None, actions, None, plies, len(match.games)))
+
+
+def gnubg_threads(processes: int) -> tuple[int, ...]:
+    """The thread counts gnubg's side runs with against ``bgkit analyze`` of ``processes``
+    workers: the cores, and as many as bgkit's processes where that is another number,
+    gnubg's faster run counting."""
+    return (CORES,) if processes == CORES else (CORES, processes)
 
 
 def bench_analyze(path: Path, plies: int, repeat: int) -> None:
@@ -296,7 +307,8 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
         "bgkit": [*BGKIT, "analyze", str(path), "--plies", str(plies), "--json", "-"],
         "python": [PYTHON, "-c", "pass"],
     }
-    threads = gnubg_threads(plies)
+    procs = bgkit_processes(path, plies)
+    threads = gnubg_threads(procs)
     for n in threads:
         commands[f"gnubg{n}"] = [
             PYTHON, "-c", GNUBG_ANALYSE.format(threads=n), str(path), str(plies)
@@ -305,10 +317,6 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
         commands["gnubg1"] = [PYTHON, "-c", GNUBG_ANALYSE.format(threads=1), str(path), str(plies)]
     times = fastest(commands, repeat)
     g = min(times[f"gnubg{n}"] for n in threads)
-    from bgkit.formats import read_match
-
-    several = len(read_match(path).games) > 1
-    procs = CORES + 1 if len(threads) > 1 and several else CORES
     line(
         f"analyze {path.name} at {plies}-ply ({procs} procs, threads"
         f" {'/'.join(map(str, threads))})",
@@ -379,7 +387,7 @@ def bench_match(repeat: int, skip_2ply: bool) -> None:
             bgkit = [*BGKIT, "analyze", str(path), "--plies", str(plies), "--json", "-"]
             gnubgs = [
                 [PYTHON, "-c", GNUBG_ANALYSE.format(threads=n), str(path), str(plies)]
-                for n in gnubg_threads(plies)
+                for n in gnubg_threads(bgkit_processes(path, plies))
             ]
             pairs = [
                 (run_cpu(bgkit), min((run_cpu(gnubg) for gnubg in gnubgs), key=lambda r: r[0]))
