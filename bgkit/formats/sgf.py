@@ -351,6 +351,8 @@ def _check_nesting(source: str, source_name: str | None) -> None:
     in the text: a '[' that opens no value is looked past once, not once for each '['
     after it (``C[C[C[...``, 100,000 of them, took 17 s)."""
     most = active().max_nesting
+    if source.count("(") <= most:
+        return  # (each level opens with a '(': fewer cannot nest deeper, in a value or not)
     closed = _CLOSED_VALUES.match(source)
     end = closed.end() if closed is not None else 0
     depth = 0
