@@ -272,3 +272,47 @@ def test_verify_notes_nothing_in_undamaged_gnubg_analysis(tmp_path: Path) -> Non
         match = read_match(path)
         assert not match.read_errors, path.name
         assert IssueKind.UNREADABLE_ANALYSIS not in {i.kind for i in verify(match).issues}
+
+
+class _Counted:
+    """``_analysis_faults._CANDIDATES`` counting the lists of candidates it checks."""
+
+    def __init__(self, pattern: Any) -> None:
+        self.pattern, self.checked = pattern, 0
+
+    def fullmatch(self, text: str) -> Any:
+        self.checked += 1
+        return self.pattern.fullmatch(text)
+
+
+@pytest.mark.parametrize("damage", [None, ("hefe E ver 3 0.550952", "hefe E ver 3 0.55x952")])
+def test_a_rolls_candidates_are_checked_once_when_read_and_summed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: tuple[str, str] | None
+) -> None:
+    """Reading gnubg's SGF and summing its analysis up within ``remembered`` (as a
+    season's worker does) checks each roll's list of candidates once: the reader for
+    faults, ``analysis_of`` before it keeps the best, the summing up for damaged parts
+    (three times, 14 µs each, before; twice without it: the summing up remembers its own),
+    with the same analysis and the same damaged part found."""
+    from bgkit.analysis.match import analysis_from_file
+    from bgkit.formats import _analysis_faults
+    from bgkit.formats.sgf import parse_sgf
+
+    path = SGF if damage is None else damaged(SGF, tmp_path, *damage)[0]
+    text = path.read_text(encoding="utf-8")
+    lists = text.count("]A[")  # (gnubg writes A after the play: ...]A[i][...])
+    pattern = _analysis_faults._CANDIDATES
+
+    def read_and_sum() -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+        counted = _Counted(pattern)
+        monkeypatch.setattr(_analysis_faults, "_CANDIDATES", counted)
+        result = analysis_from_file(parse_sgf(text, source_name=path.name), candidates=1)
+        return {**result.to_dict(), "seconds": None}, result.skipped, counted.checked
+
+    alone = read_and_sum()
+    with _analysis_faults.remembered():
+        together = read_and_sum()
+    assert together[:2] == alone[:2]
+    assert len(together[1]) == (damage is not None)
+    assert lists >= 10 and together[2] == lists and alone[2] == 2 * lists
+    assert _analysis_faults._VERDICTS.get() is None  # (forgotten after)

@@ -78,11 +78,13 @@ def gnubg_analysis(
     text = _analysed(match.to_mat(), plies)
     if text is None:
         return None
+    from bgkit.formats._analysis_faults import remembered
     from bgkit.formats.sgf import parse_sgf
 
     try:
-        back = parse_sgf(text, source_name="match.sgf")
-        result = analysis_from_file(back, candidates=candidates)
+        with remembered():  # (each roll's candidates checked as read, not again after)
+            back = parse_sgf(text, source_name="match.sgf")
+            result = analysis_from_file(back, candidates=candidates)
     except BgkitError:
         return None
     # the same actions, in order; a play's steps the same (which of two checkers landing

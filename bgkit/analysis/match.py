@@ -548,12 +548,14 @@ def analysis_from_file(
     :raises AnalysisError: when the record breaks a rule (the verifier's first error),
         carries no analysis, or is a match longer than gnubg plays (64 points).
     """
+    from bgkit.formats._analysis_faults import remembered
     from bgkit.formats.sgf_analysis import analysis_of, game_luck
 
     started = time.perf_counter()
     steps, skipped = _replay(match)
-    notes = [analysis_of(step.action, step.before, candidates=candidates) for step in steps]
-    skipped += _damaged_analysis(match, steps)
+    with remembered():  # (a roll's candidates are checked for what keeps and for faults)
+        notes = [analysis_of(step.action, step.before, candidates=candidates) for step in steps]
+        skipped += _damaged_analysis(match, steps)
     if not any(n is not None and (n.checker or n.cube) for n in notes):
         raise AnalysisError(
             f"{match.source_name or 'the record'}: holds no analysis to report (analyse it"
