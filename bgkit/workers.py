@@ -314,20 +314,12 @@ class Forked:
 class ForkedPool:
     """:class:`Forked` workers, each handed one request at a time: requests wait in
     :meth:`submit`'s order for a worker that has none, and :meth:`answers` collects what
-    the workers answered, each with the job it was submitted with.
+    the workers answered, each with the job it was submitted with."""
 
-    :param ahead: also hand each worker the next request while it works on one, as long
-        as more requests wait than there are workers (the last ones still go to the first
-        worker free): a worker then goes on while this process is busy elsewhere (a
-        season's first rows: 0.1-0.3 s of importing pandas, when a worker waited for its
-        next match).
-    """
-
-    def __init__(self, *, ahead: bool = False) -> None:
-        self.ahead = ahead
+    def __init__(self) -> None:
         self.idle: list[Forked] = []
         """Workers without a request."""
-        self._busy: dict[int, tuple[Forked, deque[Any]]] = {}  # by the worker's answer pipe
+        self._busy: dict[int, tuple[Forked, Any]] = {}  # by the worker's answer pipe
         self._queue: deque[tuple[Any, object]] = deque()
 
     def start(
@@ -364,16 +356,7 @@ class ForkedPool:
         while self.idle and self._queue:
             worker, (job, request) = self.idle.pop(), self._queue.popleft()
             worker.send(request)
-            self._busy[worker.answers] = (worker, deque([job]))
-        if not self.ahead:
-            return
-        for worker, jobs in self._busy.values():
-            if len(self._queue) <= len(self._busy):
-                break
-            if len(jobs) == 1:
-                job, request = self._queue.popleft()
-                worker.send(request)
-                jobs.append(job)
+            self._busy[worker.answers] = (worker, job)
 
     def answers(self, timeout: float | None = None) -> list[tuple[Any, bool, Any]]:
         """``(job, ok, value)`` of the answers that have come (:meth:`Forked.receive`),
@@ -385,16 +368,10 @@ class ForkedPool:
         ready, _, _ = select.select(list(self._busy), [], [], timeout)
         out = []
         for fd in ready:
-            worker, jobs = self._busy[fd]
-            try:
-                ok, value = worker.receive()
-            except WorkerDied:
-                del self._busy[fd]  # (its other requests die with it)
-                raise
-            out.append((jobs.popleft(), ok, value))
-            if not jobs:
-                del self._busy[fd]
-                self.idle.append(worker)
+            worker, job = self._busy.pop(fd)
+            ok, value = worker.receive()
+            self.idle.append(worker)
+            out.append((job, ok, value))
         self._dispatch()
         return out
 

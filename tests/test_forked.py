@@ -14,7 +14,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -114,65 +113,6 @@ def test_a_pool_hands_each_worker_one_request_at_a_time_and_matches_the_answers(
     pool.close(now=False)
     assert got == {f"job {n}": 2 * n for n in range(5)}
     assert len(pids) == 2 and all(_gone(pid) for pid in pids)
-
-
-def _stamp(request: int) -> tuple[int, float]:
-    return request, time.monotonic()
-
-
-def test_a_pool_ahead_hands_the_next_request_while_a_worker_works() -> None:
-    """With ``ahead``, a worker goes on to its next request while this process does
-    something else (it waited for a call of ``answers`` before); the last requests
-    still go to the first worker free; every answer comes back with its job."""
-    pool = workers.ForkedPool(ahead=True)
-    pool.start(_stamp, 2)
-    for n in range(6):
-        pool.submit(f"job {n}", n)
-    # two requests a worker, two waiting (as many as the workers): for the first free
-    assert [len(jobs) for _, jobs in pool._busy.values()] == [2, 2]
-    assert len(pool._queue) == 2
-    time.sleep(0.5)  # (busy elsewhere: no answers taken)
-    busy_elsewhere = time.monotonic()
-    got = {}
-    while pool.busy:
-        for job, ok, value in pool.answers():
-            assert ok
-            got[job] = value
-    pool.close(now=False)
-    assert sorted(got) == [f"job {n}" for n in range(6)]
-    assert all(got[f"job {n}"][0] == n for n in range(6))
-    # the first four were answered while this process slept; without ahead, two
-    assert sum(stamp < busy_elsewhere for _, stamp in got.values()) == 4
-
-
-def test_a_pool_without_ahead_hands_one_request_at_a_time() -> None:
-    pool = workers.ForkedPool()
-    pool.start(_stamp, 2)
-    for n in range(6):
-        pool.submit(f"job {n}", n)
-    assert [len(jobs) for _, jobs in pool._busy.values()] == [1, 1]
-    time.sleep(0.5)
-    busy_elsewhere = time.monotonic()
-    got = {}
-    while pool.busy:
-        for job, _, value in pool.answers():
-            got[job] = value
-    pool.close(now=False)
-    assert sum(stamp < busy_elsewhere for _, stamp in got.values()) == 2
-
-
-def test_a_pool_ahead_reports_a_worker_that_died_with_a_request_waiting() -> None:
-    pool = workers.ForkedPool(ahead=True)
-    pool.start(_double_or_exit, 1)
-    started = list(pool.idle)
-    for job, n in (("dies", 0), ("after", 1), ("more", 2)):
-        pool.submit(job, n)
-    with pytest.raises(WorkerDied, match="exit code 3"):
-        while pool.busy:
-            pool.answers()
-    assert not pool.busy
-    pool.close(now=True)
-    assert not any(worker in workers._running for worker in started)
 
 
 def test_a_pool_reports_a_worker_that_died() -> None:

@@ -285,11 +285,11 @@ class _PoolRunner:
 
 
 class _ForkRunner:
-    """Worker processes forked from this one (:class:`bgkit.workers.Forked`), each working
-    on one chunk at a time (handed its next ahead) and answering with its rows: what
-    :class:`_PoolRunner` does with ``fork``, without :mod:`concurrent.futures` and
-    :mod:`multiprocessing`, whose import alone costs a short ``bgkit verify`` 13 ms of its
-    start (issue 31), nor their threads in this process.
+    """Worker processes forked from this one (:class:`bgkit.workers.Forked`), each given
+    one chunk at a time and answering with its rows: what :class:`_PoolRunner` does with
+    ``fork``, without :mod:`concurrent.futures` and :mod:`multiprocessing`, whose import
+    alone costs a short ``bgkit verify`` 13 ms of its start (issue 31), nor their threads
+    in this process.
 
     The workers inherit ``func`` (nothing is pickled but the paths and the rows); a worker
     that dies in a chunk (a crash in C code) raises
@@ -300,7 +300,7 @@ class _ForkRunner:
         self.slots = jobs * 3
         self.workers = jobs
         self.chunk = _chunk_size(todo, jobs, 16)
-        self._pool = ForkedPool(ahead=True)  # (a worker goes on while this process writes)
+        self._pool = ForkedPool()
         try:
             self._pool.start(functools.partial(_run_chunk, func), jobs)
         except BaseException:
