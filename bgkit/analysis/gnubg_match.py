@@ -78,11 +78,14 @@ def gnubg_analysis(
     text = _analysed(match.to_mat(), plies)
     if text is None:
         return None
+    from bgkit._gc import paused
     from bgkit.formats._analysis_faults import remembered
     from bgkit.formats.sgf import parse_sgf
 
     try:
-        with remembered():  # (each roll's candidates checked as read, not again after)
+        # (each roll's candidates checked as read, not again after; the collector off
+        # while the match's objects are made, as for any record read: next to no cycles)
+        with remembered(), paused():
             back = parse_sgf(text, source_name="match.sgf")
             result = analysis_from_file(back, candidates=candidates)
     except BgkitError:

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from bgkit._gc import without_gc
 from bgkit.analysis.evaluator import CubeDecision, Evaluator
 from bgkit.analysis.hints import proper_action
 from bgkit.analysis.met import DEFAULT_MET, MatchEquityTable, met_name, shipped_met
@@ -512,6 +513,7 @@ def _under_rules(match: Match, rules: tuple[bool, bool] | None) -> Match:
     return replace(match, tags=kept + said)
 
 
+@without_gc  # (a match's rows and notes: many objects, next to no cycles)
 def analysis_from_file(
     match: Match,
     *,
