@@ -57,8 +57,12 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from make_selfplay import cached_selfplay  # (benchmarks/ is the script's folder)
+
+if TYPE_CHECKING:
+    from bgkit.records import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample.mat"
@@ -283,14 +287,12 @@ def bench_verify(count: int, repeat: int) -> None:
     )
 
 
-def bgkit_processes(path: Path, plies: int) -> int:
-    """The worker processes ``bgkit analyze`` forks for the record at ``path`` searched
-    ``plies`` deep by default (``bgkit.analysis.tasks.plan_jobs``, its own rule: a worker
-    a core, one more deeper than 0-ply for several games; at least one)."""
+def bgkit_processes(match: Match, plies: int) -> int:
+    """The worker processes ``bgkit analyze`` forks for ``match`` searched ``plies`` deep
+    by default (``bgkit.analysis.tasks.plan_jobs``, its own rule: a worker a core, one
+    more deeper than 0-ply for several games; at least one)."""
     from bgkit.analysis.tasks import plan_jobs
-    from bgkit.formats import read_match
 
-    match = read_match(path)
     actions = sum(len(game.actions) for game in match.games)
     return max(1, plan_jobs(None, actions, None, plies, len(match.games)))
 
@@ -307,7 +309,9 @@ def bench_analyze(path: Path, plies: int, repeat: int) -> None:
         "bgkit": [*BGKIT, "analyze", str(path), "--plies", str(plies), "--json", "-"],
         "python": [PYTHON, "-c", "pass"],
     }
-    procs = bgkit_processes(path, plies)
+    from bgkit.formats import read_match
+
+    procs = bgkit_processes(read_match(path), plies)
     threads = gnubg_threads(procs)
     for n in threads:
         commands[f"gnubg{n}"] = [
@@ -376,18 +380,19 @@ def bench_match(repeat: int, skip_2ply: bool) -> None:
 
     records = [one_game(cached_selfplay(8, 3)), cached_selfplay(1, 11)[0]]
     print(
-        f"one match: bgkit analyze ({CORES} processes; {CORES + 1} deeper for several games)"
-        f" against gnubg import mat + analyse match (set threads {CORES}; deeper also {CORES + 1},"
-        f" its faster run counting); {repeat} pairs of runs (goal: ratio <= 1.0)"
+        "one match: bgkit analyze (its default processes, each record's below) against gnubg"
+        f" import mat + analyse match (set threads {CORES}, and bgkit's processes where those"
+        f" differ, its faster run counting); {repeat} pairs of runs (goal: ratio <= 1.0)"
     )
     for path in records:
         match = read_match(path)
         actions = sum(len(game.actions) for game in match.games)
         for plies in (0,) if skip_2ply else (0, 2):
             bgkit = [*BGKIT, "analyze", str(path), "--plies", str(plies), "--json", "-"]
+            procs = bgkit_processes(match, plies)
             gnubgs = [
                 [PYTHON, "-c", GNUBG_ANALYSE.format(threads=n), str(path), str(plies)]
-                for n in gnubg_threads(bgkit_processes(path, plies))
+                for n in gnubg_threads(procs)
             ]
             pairs = [
                 (run_cpu(bgkit), min((run_cpu(gnubg) for gnubg in gnubgs), key=lambda r: r[0]))
@@ -398,9 +403,12 @@ def bench_match(repeat: int, skip_2ply: bool) -> None:
             (wall, cpu), (g_wall, g_cpu) = (
                 [min(pair[side][k] for pair in pairs) for k in (0, 1)] for side in (0, 1)
             )
-            label = f"{match.length}-pt, {len(match.games)} games, {actions} actions, {plies}-ply"
+            label = (
+                f"{match.length}-pt, {len(match.games)} games, {actions} actions, {plies}-ply,"
+                f" {procs} procs"
+            )
             print(
-                f"  {label:<40} bgkit {wall:6.2f} s (CPU {cpu:6.2f})"
+                f"  {label:<44} bgkit {wall:6.2f} s (CPU {cpu:6.2f})"
                 f"  gnubg {g_wall:6.2f} s (CPU {g_cpu:6.2f})  ratio wall"
                 f" {statistics.median(walls):4.2f} ({min(walls):.2f}-{max(walls):.2f})"
                 f" CPU {statistics.median(cpus):4.2f}"
@@ -427,7 +435,7 @@ def bench_match(repeat: int, skip_2ply: bool) -> None:
             free = main_cpu + busiest
             theirs = g_cpu / CORES if plies else g_cpu
             print(
-                f"  {'':<40} on {CORES} free cores, from CPU: bgkit {free:5.2f} s (main"
+                f"  {'':<44} on {CORES} free cores, from CPU: bgkit {free:5.2f} s (main"
                 f" {main_cpu:.2f} + busiest worker {busiest:.2f}), gnubg {theirs:5.2f} s,"
                 f" ratio {free / theirs:4.2f}"
             )
