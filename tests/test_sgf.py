@@ -1105,10 +1105,31 @@ def test_a_game_tree_that_cannot_be_read_costs_that_game_only() -> None:
     assert match.games == tuple(g for g in original.games if g.number != 2)
 
 
+def test_gnubgs_analysed_sgf_is_read_without_lark() -> None:
+    """gnubg's SGF with its analysis is read without loading Lark (issue 31: each of a
+    season's workers reads one a match, and Lark costs 35 ms to import); a file with a
+    fault, which Lark places, loads it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom bgkit.formats.sgf import parse_sgf\n"
+        "parse_sgf(open({path!r}).read() + {tail!r})\nprint('lark' in sys.modules)"
+    )
+    path = DATA / "selfplay" / "selfplay_0002.sgf"
+    for tail, loaded in (("", "False"), ("\n(;FF[4]@)", "True")):
+        run = subprocess.run(
+            [sys.executable, "-c", code.format(path=str(path), tail=tail)],
+            capture_output=True, text=True, check=True, timeout=60,
+        )  # fmt: skip
+        assert run.stdout.split() == [loaded], tail
+
+
 def test_reading_past_many_bad_lines_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     # each stray character is parsed again from its own game tree only (not the file),
-    # and past 1,000 such lines the rest of the file is not read
-    import bgkit.formats.sgf as module
+    # and past 1,000 such lines the rest of the file is not read (the SGF reader imports
+    # the line reader where it needs it)
+    import bgkit.formats._by_lines as module
 
     lines = "\n".join([(DATA / "real" / "sgf" / "kevung__gbf__test.sgf").read_text()] * 4)
     rows = lines.split("\n")

@@ -101,11 +101,8 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import IO, NoReturn, cast
+from typing import IO, TYPE_CHECKING, NoReturn, cast
 
-from lark import Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
-from bgkit._grammars import parser
 from bgkit.errors import (
     LimitError,
     NotationError,
@@ -116,7 +113,6 @@ from bgkit.fileio import write_atomic
 from bgkit.formats import decode_bytes, source_data
 from bgkit.formats._analysis_faults import KEYS as ANALYSIS_KEYS
 from bgkit.formats._analysis_faults import annotation_fault
-from bgkit.formats._by_lines import MAX_FAULTS, parse_slice, too_many
 from bgkit.formats._checkers import (
     Board,
     game_steps,
@@ -152,6 +148,9 @@ from bgkit.records import (
     Take,
     new_move,
 )
+
+if TYPE_CHECKING:
+    from lark import UnexpectedInput
 
 __all__ = ["dumps_sgf", "parse_sgf", "read_sgf", "write_sgf"]
 
@@ -481,6 +480,8 @@ def _words(expected: Iterable[str]) -> str:
 
 def _syntax_error(err: UnexpectedInput, source: str, source_name: str | None) -> NotationError:
     """Turn a Lark error into a NotationError that says what SGF expects there."""
+    from lark import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(err, UnexpectedCharacters):
         pos = err.pos_in_stream or 0
         ch = source[pos] if pos < len(source) else ""
@@ -801,6 +802,12 @@ class _Reader:
     def too_many(self) -> bool:
         """Whether more lines could not be read than are worth reading past (a fault
         says so, once); the rest of the file is then not read."""
+        if not self.faults:
+            return False
+        # (here, not at the top: the reading of lines by Lark, which a file without
+        # faults never needs, costs 35 ms to import)
+        from bgkit.formats._by_lines import MAX_FAULTS, too_many
+
         if len(self.faults) < MAX_FAULTS:
             return False
         if not self.faults[-1].message.startswith("more than"):
@@ -831,6 +838,11 @@ class _Reader:
         those of the whole text and only this tree is parsed)."""
         # (the text from the tree's start to a little past ``pos``, read in place: no copy
         # of the file for each error, so reading past many stays linear)
+        from lark import UnexpectedInput
+
+        from bgkit._grammars import parser
+        from bgkit.formats._by_lines import parse_slice
+
         end = min(len(self.source), pos + 256)
         line = self.line_col(start)[0]
         for stop in (end, len(self.source)):
@@ -1669,6 +1681,10 @@ def _properties(annotations: Annotations, skip: Sequence[str] = ()) -> str:
 
 def _verbatim(annotations: Annotations, key: str) -> list[str]:
     """The SGF texts kept under ``key``, checked to be one node (one game tree for variations)."""
+    from lark import Tree, UnexpectedInput
+
+    from bgkit._grammars import parser
+
     texts = [v for k, values in annotations if k == key for v in values]
     what = "game tree" if key == _VARIATION else "node"
     for text in texts:
