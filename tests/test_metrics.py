@@ -112,6 +112,28 @@ def test_emg_mwc_vectors(
         assert met.mwc_to_emg(met.emg_to_mwc(emg, pos), pos) == pytest.approx(emg)
 
 
+def test_the_cube_ranges_a_table_keeps_are_bounded() -> None:
+    """A table remembers its cube ranges (an analysis asks for the same ones at each row)
+    up to a bound, so that a worker analysing match after match stays flat; past it the
+    answers are those a fresh table gives."""
+    from bgkit.analysis import met as met_module
+
+    table = shipped_met("woolsey")
+    fresh = MatchEquityTable.from_xml(met_path("woolsey"))
+    asked = 0
+    for length in range(1, 33):
+        for a in range(length):
+            for b in range(length):
+                for turn in (0, 1):
+                    pos = Position.initial(match_length=length, score=(a, b), turn=turn)
+                    assert table.cube_range(pos) == fresh.cube_range(pos)
+                    asked += 1
+                    assert len(table._ranges) <= met_module._MAX_RANGES
+    assert asked > 2 * met_module._MAX_RANGES
+    pos = Position.initial(match_length=7, score=(3, 5), turn=1)
+    assert table.cube_range(pos) == fresh.cube_range(pos) == table.cube_range(pos)
+
+
 def test_money_conversions_are_points() -> None:
     table = MatchEquityTable.from_rows("tiny", [[0.5]], [[0.5]])
     pos = replace(Position.initial(), cube=4, cube_owner=1)

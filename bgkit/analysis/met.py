@@ -77,6 +77,10 @@ MET_NAMES = (
 )  # fmt: skip
 
 
+_MAX_RANGES = 4096
+"""The most answers a table's :meth:`MatchEquityTable.cube_range` keeps (the summing up of
+a 7-point self-play match asked for 10: its scores, cubes and whose turn)."""
+
 _Rows = tuple[tuple[float, ...], ...]
 _Post = tuple[tuple[float, ...], tuple[float, ...]]
 
@@ -93,9 +97,16 @@ class MatchEquityTable:
     (post-Crawford)."""
     _full: tuple[_Rows, _Post] = field(init=False, repr=False, compare=False)
     # (the tables extended to MAX_LENGTH, which the lookups read: see extended())
+    _ranges: dict[tuple[object, ...], tuple[float, float]] = field(
+        init=False, repr=False, compare=False
+    )
+    # (cube_range's answers by score, length, player, cube and Crawford: an analysis asks
+    # for the same few again at each of its rows, some ten times a row; emptied when it
+    # holds _MAX_RANGES, so that a worker analysing match after match stays flat)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_full", _extend(self.pre, self.post))
+        object.__setattr__(self, "_ranges", {})
 
     @property
     def length(self) -> int:
@@ -265,16 +276,18 @@ class MatchEquityTable:
 
         Match play only; one EMG is worth ``(W - L) / 2`` MWC.
         """
-        score, length, me, cube, crawford = (
-            pos.score,
-            pos.match_length,
-            pos.turn,
-            pos.cube,
-            pos.crawford,
-        )
-        win = self.get_me(score, length, player=me, points=cube, winner=me, crawford=crawford)
-        lose = self.get_me(score, length, player=me, points=cube, winner=1 - me, crawford=crawford)
-        return win, lose
+        key = (pos.score, pos.match_length, pos.turn, pos.cube, pos.crawford)
+        found = self._ranges.get(key)
+        if found is None:
+            score, length, me, cube, crawford = key
+            win = self.get_me(score, length, player=me, points=cube, winner=me, crawford=crawford)
+            lose = self.get_me(
+                score, length, player=me, points=cube, winner=1 - me, crawford=crawford
+            )
+            if len(self._ranges) >= _MAX_RANGES:
+                self._ranges.clear()
+            found = self._ranges[key] = (win, lose)
+        return found
 
     def emg_to_mwc(self, emg: float, pos: Position) -> float:
         """MWC of the player on roll for an equity ``emg`` (gnubg's ``eq2mwc``).
