@@ -409,8 +409,7 @@ class Position:
         ('race', 'bear-off')
         """
         me, them = self.board[self.turn], self.board[1 - self.turn]
-        back = max((p for p in range(1, 26) if me[p]), default=0)
-        their_back = max((p for p in range(1, 26) if them[p]), default=0)
+        back, their_back = _farthest(me), _farthest(them)
         if back + their_back > 25:
             return "contact"
         return "bear-off" if back <= 6 else "race"
@@ -820,6 +819,15 @@ def _roll(dice: object) -> tuple[int, int]:
     ):
         return dice[0], dice[1]
     raise IllegalActionError(f"dice must be two dice 1-6, such as (3, 1) or '31': {dice!r}")
+
+
+def _farthest(side: Side) -> int:
+    """The farthest point from home (1-25, the bar 25) where ``side`` has a checker, 0
+    when none is left on the board."""
+    for point in range(25, 0, -1):
+        if side[point]:
+            return point
+    return 0
 
 
 def _closed(side: Side) -> bool:

@@ -245,6 +245,21 @@ def dice_fit(steps: tuple[Step, ...], dice: list[int]) -> bool:
 
 
 @properties
+@given(pos=positions())
+def test_the_phase_is_contact_as_gnubgs_board_tells_it(pos: Position) -> None:
+    """``phase()`` against the board as gnubg_nn holds it (the player on roll second):
+    contact while checkers must still pass, bear-off once the player on roll has all its
+    checkers left home, else race."""
+    opp, me = board_of(pos)
+    if has_contact((opp, me)):
+        assert pos.phase() == "contact"
+    elif any(me[6:]):
+        assert pos.phase() == "race"
+    else:
+        assert pos.phase() == "bear-off"
+
+
+@properties
 @given(pos=positions(), roll=rolls)
 def test_applying_a_legal_play_gives_its_result(pos: Position, roll: tuple[int, int]) -> None:
     rolled = pos.with_dice(*roll)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from operator import mul
 from typing import TYPE_CHECKING, Literal
 
 from bgkit.analysis.bearoff import bearoff_chances
@@ -396,4 +397,7 @@ def pip_count(side: Sequence[int]) -> int:
     >>> pip_count(STANDARD_BOARD)
     167
     """
-    return sum(p * n for p, n in enumerate(side))
+    return sum(map(mul, _POINTS, side))
+
+
+_POINTS = range(26)
