@@ -121,7 +121,9 @@ __all__ = [
 ]
 
 _FIFTH_ROW = "     X6789ABCDEF"  # gnubg's fifth-row character for 5..15 checkers
-_NAME = re.compile(r"^(?P<side>[OX]): (?P<name>.*?)(?: \(Cube: (?P<cube>[0-9]+)\))?\s*$")
+# (matched on the text stripped: with ``\s*`` before the end, a name of many blanks
+# took time quadratic in them, 5 s for 34,690 of them)
+_NAME = re.compile(r"^(?P<side>[OX]): (?P<name>.*?)(?: \(Cube: (?P<cube>[0-9]+)\))?$")
 _POINTS = re.compile(r"^(?P<n>[0-9]+) points?$")
 _ROLLED = re.compile(r"Rolled (?P<d1>[1-6])(?P<d2>[1-6])")
 _BOARD_ID = re.compile(r"GNU Backgammon[ \t]+Position ID:")  # (as the grammar's)
