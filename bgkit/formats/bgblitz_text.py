@@ -71,14 +71,21 @@ from bgkit.position import Position
 
 __all__ = ["Position", "parse_bgblitz_text", "read_bgblitz_text", "sniff_bgblitz_text"]
 
-_FRAME_LABEL = re.compile(r"(?P<side>[OX]):\s*(?P<name>.*?)\s+(?P<pips>[0-9]+)\s*$")
+_SIDE = re.compile(r"[OX]:")
+_DIGITS = frozenset("0123456789")
+# Time linear in a line (a line may hold 100,000 characters): a run of blanks or digits
+# is tried from its start only (``(?<!\s)``, ``(?<![0-9])``), not again from each of its
+# characters, which made each pattern quadratic in the run (the tests keep the old
+# patterns, matching as these do: 30,000 digits in the score line took 10 s).
 _SCORE = re.compile(
-    r"^(?P<a>.+?)\s+-\s*(?P<sa>[0-9]+)\s+(?P<b>.+?)\s+-\s*(?P<sb>[0-9]+)\b(?P<rest>.*)$"
+    r"^(?P<a>.+?)(?<!\s)\s+-\s*(?P<sa>[0-9]+)\s+(?P<b>.+?)(?<!\s)\s+-\s*(?P<sb>[0-9]+)\b"
+    r"(?P<rest>.*)$"
 )
-_LENGTH = re.compile(r"([0-9]+)\s*point", re.IGNORECASE)
-_TURN_DICE = re.compile(r"([1-6])\s*-\s*([1-6])\s*\.?\s*$")
+_LENGTH = re.compile(r"(?<![0-9])([0-9]+)\s*point", re.IGNORECASE)
+_TURN_DICE = re.compile(r"([1-6])\s*-\s*([1-6])(?:\s*\.)?\s*$")
 _CUBE_BOX = re.compile(r"\|\s*([0-9]+)\s*\|")
-_NUMBERS = re.compile(r"[-+]?[0-9]+\.[0-9]+")
+_NUMBERS = re.compile(r"[-+]?(?<![0-9])[0-9]+\.[0-9]+")
+_LAST_WORD = re.compile(r"(?<!\s)\s+\S+$")
 _TAKE_WORDS = ("take", "annehmen", "prendre", "受ける")
 _PASS_WORDS = ("pass", "ablehnen", "refuser", "降りる", "reject", "drop")
 
@@ -124,6 +131,23 @@ def parse_bgblitz_text(text: str, *, source_name: str | None = None) -> Position
     return export
 
 
+def _frame_label(tail: str) -> tuple[str, str, str] | None:
+    """``(side, name, pips)`` of the label right of a frame (``O: name  167``), ``None``
+    when there is none: what ``([OX]):\\s*(.*?)\\s+([0-9]+)\\s*$`` searched for in
+    ``tail`` (one line), read in time linear in it; the pattern backtracked over each
+    blank of a long run in a name (1,200 blanks took 4.6 s; a line may hold 100,000)."""
+    text = tail.rstrip()
+    digits = len(text)
+    while digits > 0 and text[digits - 1] in _DIGITS:
+        digits -= 1
+    if digits == len(text) or digits == 0 or not text[digits - 1].isspace():
+        return None
+    side = _SIDE.search(text, 0, digits - 1)  # (a blank left between it and the pips)
+    if side is None:
+        return None
+    return side[0][0], text[side.end() : digits].strip(), text[digits:]
+
+
 def _bgblitz_count(text: str, marks: int) -> int | None:
     """BGBlitz writes the checkers beyond the marks below (``2`` over four marks: six)."""
     return marks + int(text) if text.isascii() and text.isdigit() else None
@@ -140,12 +164,13 @@ class _BgblitzBuilder(SourceTransformer[PositionExport]):
         for frame in (top, bottom):
             tail = str(frame).rstrip("\r")
             tail = tail[tail.rfind("+") + 1 :]
-            m = _FRAME_LABEL.search(tail)
-            if m is None:
+            label = _frame_label(tail)
+            if label is None:
                 raise self._fail("expected 'O: name  pips' right of the frame", frame)
-            if len(m["pips"]) > 4:
-                raise self._fail(f"pip count too large: {m['pips'][:12]}", frame)
-            labels[m["side"]] = (m["name"], int(m["pips"]))
+            side, name, pips = label
+            if len(pips) > 4:
+                raise self._fail(f"pip count too large: {pips[:12]}", frame)
+            labels[side] = (name, int(pips))
         if set(labels) != {"O", "X"}:
             raise self._fail("the frames must name O (top) and X (bottom)", top)
         cube, owner = 1, None
@@ -308,7 +333,7 @@ class _BgblitzBuilder(SourceTransformer[PositionExport]):
             probabilities=chances,
             cubeless_equity=cubeless,
             level=verdict_text.split()[-1] if verdict_text.split() else None,
-            verdict=re.sub(r"\s+\S+$", "", verdict) or None,
+            verdict=_LAST_WORD.sub("", verdict) or None,
         )
 
 
