@@ -235,3 +235,29 @@ def test_hostile_positions_through_the_engine(engine: Any, text: str) -> None:
     for answer in refusals:
         if isinstance(answer, tuple) and answer and answer[0] == "refused":
             assert answer[1] and "\n" not in answer[1]
+
+
+# Places where a run of one token made a reader's work quadratic in it, found by
+# inserting 30,000 blanks, digits or letters at every 7/1000 of each reader's first seed
+# (2026-11-29): the seconds they took then, for 30,000 of the token. Each now reads
+# 60,000 in milliseconds; the bound leaves a loaded machine room.
+QUADRATIC_ONCE = [
+    ("bgblitz_text", 609, " ", "the score line's names, 1.5 s"),
+    ("bgblitz_text", 623, "9", "the match length after the score, 10.2 s"),
+    ("bgblitz_text", 679, "9", "a line of chances, 1.0 s"),
+    ("bgblitz_text", 819, " ", "the cube action's verdict, 6.1 s"),
+    ("gnubg_text", 300, " ", "the name right of the frame, 5.0 s (found by CI)"),
+    ("sgf", 609, " ", "blanks after a run of one-property nodes, 4.2 s"),
+    ("xg_text", 49, " ", "the players' line, 1.5 s"),
+    ("xg_text", 672, "9", "the analysis level, 1.1 s"),
+]
+
+
+@pytest.mark.parametrize(("fmt", "where", "token", "was"), QUADRATIC_ONCE)
+def test_a_run_that_was_read_in_quadratic_time(fmt: str, where: int, token: str, was: str) -> None:
+    parse, seeds = READERS[fmt]
+    data = grow(seeds[0], where, ("token", token, 60_000))
+    start = time.monotonic()
+    with contextlib.suppress(BgkitError):
+        parse(data)
+    assert time.monotonic() - start < 3, was

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,20 @@ def test_fuzz_damaged_exports(at: int, junk: str) -> None:
         except NotationError:
             continue
         repr(export.position)
+
+
+# The reader's patterns before a run of blanks or digits was tried from its start only:
+# the references the new ones must match as (on texts short enough for the old ones).
+_OLD_PLAYERS = re.compile(r"X:(?P<x>.*?)\s+O:(?P<o>.*)$")
+_OLD_LEVEL = re.compile(r"XG Roller\+*|[0-9]+-ply|Rollout", re.IGNORECASE)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=st.text(alphabet=" \tXO:ab12-ply\u00a0", max_size=30))
+def test_the_linear_patterns_match_as_the_old_ones(text: str) -> None:
+    from bgkit.formats.xg_text import _LEVEL, _PLAYERS
+
+    found, was = _PLAYERS.match(text), _OLD_PLAYERS.match(text)
+    assert (found and found.groupdict()) == (was and was.groupdict())
+    found, was = _LEVEL.search(text), _OLD_LEVEL.search(text)
+    assert (found and (found.span(), found[0])) == (was and (was.span(), was[0]))

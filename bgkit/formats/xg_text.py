@@ -67,10 +67,12 @@ from bgkit.position import Position
 
 __all__ = ["Position", "parse_xg_text", "read_xg_text", "sniff_xg_text"]
 
-_PLAYERS = re.compile(r"X:(?P<x>.*?)\s+O:(?P<o>.*)$")
+# (a run of blanks or digits tried from its start only, not from each of its characters:
+# the names' blanks and the level's digits took time quadratic in a long run)
+_PLAYERS = re.compile(r"X:(?P<x>.*?)(?<!\s)\s+O:(?P<o>.*)$")
 _FIRST_INT = re.compile(r"[0-9]+")
 _DICE = re.compile(r"([1-6])([1-6])\s*$")
-_LEVEL = re.compile(r"XG Roller\+*|[0-9]+-ply|Rollout", re.IGNORECASE)
+_LEVEL = re.compile(r"XG Roller\+*|(?<![0-9])[0-9]+-ply|Rollout", re.IGNORECASE)
 
 
 def sniff_xg_text(text: str) -> bool:
