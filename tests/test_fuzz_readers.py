@@ -261,3 +261,24 @@ def test_a_run_that_was_read_in_quadratic_time(fmt: str, where: int, token: str,
     with contextlib.suppress(BgkitError):
         parse(data)
     assert time.monotonic() - start < 3, was
+
+
+@pytest.mark.parametrize("fmt", sorted(READERS))
+def test_a_long_run_anywhere_in_a_record_is_read_in_linear_time(fmt: str) -> None:
+    """Bounded work per byte, everywhere in a record: 20,000 blanks, digits or letters
+    inserted at each hundredth of the reader's first seed (the places of every kind of
+    line), each read well within the bound (a linear reader takes some 10 ms; before
+    the fixes of ``QUADRATIC_ONCE`` it failed for bgblitz_text, gnubg_text, xg_text and
+    sgf, at places that took 0.5-4.5 s)."""
+    parse, seeds = READERS[fmt]
+    slow = []
+    for where in range(0, 1000, 10):
+        for token in (" ", "9", "a"):
+            data = grow(seeds[0], where, ("token", token, 20_000))
+            start = time.monotonic()
+            with contextlib.suppress(BgkitError):
+                parse(data)
+            seconds = time.monotonic() - start
+            if seconds > 0.25 + len(data) / 100_000:
+                slow.append((where, token, round(seconds, 2)))
+    assert not slow, slow
