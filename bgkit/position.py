@@ -28,7 +28,7 @@ from bgkit.errors import (
     InvalidPositionError,
     excerpt,
 )
-from bgkit.movegen import Key, Side, explain, generate, play_as_written, realize
+from bgkit.movegen import Key, Side, _far, explain, generate, play_as_written, realize
 from bgkit.play import BAR, OFF, Play, Step, format_steps
 
 if TYPE_CHECKING:
@@ -409,7 +409,7 @@ class Position:
         ('race', 'bear-off')
         """
         me, them = self.board[self.turn], self.board[1 - self.turn]
-        back, their_back = _farthest(me), _farthest(them)
+        back, their_back = _far(me), _far(them)
         if back + their_back > 25:
             return "contact"
         return "bear-off" if back <= 6 else "race"
@@ -819,15 +819,6 @@ def _roll(dice: object) -> tuple[int, int]:
     ):
         return dice[0], dice[1]
     raise IllegalActionError(f"dice must be two dice 1-6, such as (3, 1) or '31': {dice!r}")
-
-
-def _farthest(side: Side) -> int:
-    """The farthest point from home (1-25, the bar 25) where ``side`` has a checker, 0
-    when none is left on the board."""
-    for point in range(25, 0, -1):
-        if side[point]:
-            return point
-    return 0
 
 
 def _closed(side: Side) -> bool:
