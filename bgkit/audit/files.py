@@ -330,43 +330,27 @@ def _score_names(line: str) -> tuple[str, str] | None:
     time linear in the line: the pattern backtracked over each blank of a long run in a
     name (a run of 10,000 took 0.16 s, and a line may hold 100,000)."""
     text = line.rstrip()
-    end = len(text)
-    digits = end
-    while digits > 0 and text[digits - 1] in _DIGITS:
-        digits -= 1
-    if digits == end:
+    head = text.rstrip(_DIGITS)
+    if len(head) == len(text):
         return None
-    second = digits - 1 if digits > 0 and text[digits - 1] == "-" else digits
-    second = len(text[:second].rstrip())
-    if second == 0 or text[second - 1] != ":":
+    head = head.removesuffix("-").rstrip()
+    if not head.endswith(":"):
         return None
-    colon = second - 1  # (the second score's colon)
+    colon = len(head) - 1  # (the second score's colon)
     start = len(text) - len(text.lstrip())
     at = text.find(":", start)
     while 0 <= at < colon:
-        after = _score_after(text, at + 1, colon)
-        if after is not None:
-            first, rest = text[start:at], text[after:colon]
-            return _unrated(first), _unrated(rest)
+        # (each colon's score is tried once, up to the next non-blank non-digit)
+        score = _SCORE_AFTER.match(text, at + 1, colon)
+        if score is not None:
+            return _unrated(text[start:at]), _unrated(text[score.end() : colon])
         at = text.find(":", at + 1)
     return None
 
 
-def _score_after(text: str, at: int, stop: int) -> int | None:
-    """Where the name after a score starts: past ``\\s*-?[0-9]+\\s+`` from ``at`` (its
-    blanks may run up to ``stop``), ``None`` when no score and blanks follow ``at``."""
-    while at < stop and text[at].isspace():
-        at += 1
-    if at < stop and text[at] == "-":
-        at += 1
-    digits = at
-    while at < stop and text[at] in _DIGITS:
-        at += 1
-    if at == digits or at >= stop or not text[at].isspace():
-        return None
-    while at < stop and text[at].isspace():
-        at += 1
-    return at
+_DIGITS = "0123456789"
+_SCORE_AFTER = re.compile(r"\s*-?[0-9]+\s+")
+"""A score and the blanks after it, up to the name that follows."""
 
 
 def _unrated(name: str) -> str:
@@ -383,10 +367,7 @@ def _unrated(name: str) -> str:
 
 
 def _rating(text: str) -> bool:
-    return bool(text) and all(c in _DIGITS or c == "." for c in text)
-
-
-_DIGITS = frozenset("0123456789")
+    return bool(text) and not text.strip(_DIGITS + ".")
 
 
 def _game_names(match: Match, path: Path) -> list[tuple[int, int, int, tuple[str, str]]]:

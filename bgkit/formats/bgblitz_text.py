@@ -72,7 +72,6 @@ from bgkit.position import Position
 __all__ = ["Position", "parse_bgblitz_text", "read_bgblitz_text", "sniff_bgblitz_text"]
 
 _SIDE = re.compile(r"[OX]:")
-_DIGITS = frozenset("0123456789")
 # Time linear in a line (a line may hold 100,000 characters): a run of blanks or digits
 # is tried from its start only (``(?<!\s)``, ``(?<![0-9])``), not again from each of its
 # characters, which made each pattern quadratic in the run (the tests keep the old
@@ -137,9 +136,7 @@ def _frame_label(tail: str) -> tuple[str, str, str] | None:
     ``tail`` (one line), read in time linear in it; the pattern backtracked over each
     blank of a long run in a name (1,200 blanks took 4.6 s; a line may hold 100,000)."""
     text = tail.rstrip()
-    digits = len(text)
-    while digits > 0 and text[digits - 1] in _DIGITS:
-        digits -= 1
+    digits = len(text.rstrip("0123456789"))
     if digits == len(text) or digits == 0 or not text[digits - 1].isspace():
         return None
     side = _SIDE.search(text, 0, digits - 1)  # (a blank left between it and the pips)
