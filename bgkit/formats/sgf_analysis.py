@@ -70,6 +70,7 @@ from bgkit.formats.annotations import (
 )
 from bgkit.formats.sgf import _POINT_OF, _letter
 from bgkit.limits import json_loads
+from bgkit.movegen import _STEPS, _play
 from bgkit.play import OFF, Play, Step
 from bgkit.position import Position
 from bgkit.records import Action, Beaver, Double, Game, Match, Move, Raccoon, Take
@@ -254,6 +255,14 @@ def _level(word: str) -> str:
     return f"{'Cubeful ' if word.endswith('C') else ''}{word.rstrip('C')}-ply"
 
 
+#: The level names of gnubg's depth words up to 7 plies, cubeful or not, made once
+#: (each evaluated candidate play names one).
+_LEVELS = {w: _level(w) for w in (f"{n}{c}" for n in range(8) for c in ("", "C"))}
+
+#: gnubg's words after a candidate's play in ``A`` when it was evaluated (not rolled out).
+_EVALUATED = ["E", "ver", "3"]
+
+
 def _chances(p: Probabilities | None) -> str:
     values = (0.0,) * 5 if p is None else p.values()
     return " ".join(f"{x:.6f}" for x in values)
@@ -303,7 +312,7 @@ def _from_a(
         return None if luck_value is None else CheckerAnalysis((), luck=luck_value)
     candidates = []
     opponent = None if position is None else position.board[1 - player]
-    point_of = _POINT_OF[player]
+    point_of = _POINT_OF[player].get
     isfinite = math.isfinite
     texts = values[1:]
     try:
@@ -312,13 +321,13 @@ def _from_a(
             texts = texts[: max(keep, played + 1)]  # (the others read: they change nothing)
         for text in texts:
             words = text.split()
-            if len(words) < 11 or words[1:4] != ["E", "ver", "3"]:
+            if len(words) < 11 or words[1:4] != _EVALUATED:
                 return None  # (a rollout, "X ver 3 ...", is not read here)
             letters = words[0][:8]  # (gnubg reads four steps at most)
             steps = []
             hit = 0  # (the points hit so far: a blot is hit once, by the first step there)
             for i in range(0, len(letters) - 1, 2):
-                src, dst = point_of.get(letters[i], OFF), point_of.get(letters[i + 1], OFF)
+                src, dst = point_of(letters[i], OFF), point_of(letters[i + 1], OFF)
                 hits = (
                     opponent is not None
                     and 1 <= dst <= 24
@@ -327,14 +336,13 @@ def _from_a(
                 )
                 if hits:
                     hit |= 1 << dst
-                steps.append(Step(src, dst, hits))
+                steps.append(_STEPS[src][dst][hits])  # (the engine's Step of each move)
             chances = [float(w) or 0.0 for w in words[4:10]]  # (-0.0 read as 0.0)
             if not all(map(isfinite, chances)):
                 return None
+            level = _LEVELS.get(words[10]) or _level(words[10])
             candidates.append(
-                CandidatePlay(
-                    Play(steps), chances[5], Probabilities(*chances[:5]), level=_level(words[10])
-                )
+                CandidatePlay(_play(tuple(steps)), chances[5], Probabilities(*chances[:5]), level)
             )
     except (ValueError, IndexError):
         return None
