@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import binascii
 from dataclasses import dataclass
+from typing import Any
 
 from bgkit.errors import InvalidPositionError, NotationError
 from bgkit.position import GameState, Position, Side
@@ -202,6 +203,8 @@ _FIELDS: tuple[tuple[str, int, int], ...] = (
     ("no Jacoby", 66, 1),
 )
 _BIT = {name: (first, width) for name, first, width in _FIELDS}
+_FIRST = tuple(first for _, first, _ in _FIELDS)
+_LIMIT = tuple(1 << width for _, _, width in _FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,21 +250,7 @@ class MatchState:
         >>> MatchState.of(Position.initial(turn=1)).to_act
         1
         """
-        pending = pos.doubled or pos.resigned
-        return cls(
-            cube=pos.cube,
-            cube_owner=pos.cube_owner,
-            on_roll=pos.turn,
-            crawford=pos.crawford,
-            game_state=pos.game_state,
-            to_act=pos.opponent if pending else pos.turn,
-            doubled=pos.doubled,
-            resigned=pos.resigned,
-            dice=pos.dice or (0, 0),
-            match_length=pos.match_length,
-            score=pos.score,
-            jacoby=pos.jacoby and not pos.is_match,
-        )
+        return cls(*_fields_of(pos))
 
     @classmethod
     def parse(cls, text: str) -> MatchState:
@@ -284,34 +273,20 @@ class MatchState:
         :raises InvalidPositionError: when a value does not fit its field
             (a cube above 2**15, a score or length above 32767).
         """
-        d1, d2 = self.dice
-        owner = 3 if self.cube_owner is None else self.cube_owner
-        cube_log = self.cube.bit_length() - 1
-        values = (  # (in the order of _FIELDS)
-            cube_log,
-            owner,
+        return _pack_match_id(
+            self.cube,
+            self.cube_owner,
             self.on_roll,
-            int(self.crawford),
-            int(self.game_state),
+            self.crawford,
+            self.game_state,
             self.to_act,
-            int(self.doubled),
+            self.doubled,
             self.resigned,
-            max(d1, d2),
-            min(d1, d2),
+            self.dice,
             self.match_length,
-            self.score[0],
-            self.score[1],
-            int(not self.jacoby or self.match_length > 0),
+            self.score,
+            self.jacoby,
         )
-        key = 0
-        for value, (name, first, width) in zip(values, _FIELDS, strict=True):
-            if not 0 <= value < 1 << width:
-                raise InvalidPositionError(
-                    f"cannot write a Match ID: the {name} field holds {width} bits, "
-                    f"too few for {value}"
-                )
-            key |= value << first
-        return _encode_key(key, _MATCH_KEY_BITS, MATCH_ID_LENGTH)
 
     def __str__(self) -> str:
         return self.match_id()
@@ -418,7 +393,72 @@ def match_id(pos: Position) -> str:
     :raises InvalidPositionError: when a value does not fit its field (cube above
         2**15, match length or score above 32767).
     """
-    return MatchState.of(pos).match_id()
+    return _pack_match_id(*_fields_of(pos))
+
+
+def _fields_of(pos: Position) -> tuple[Any, ...]:
+    """The Match ID fields of ``pos``, in :class:`MatchState`'s order."""
+    pending = pos.doubled or pos.resigned
+    return (
+        pos.cube,
+        pos.cube_owner,
+        pos.turn,
+        pos.crawford,
+        pos.game_state,
+        pos.opponent if pending else pos.turn,
+        pos.doubled,
+        pos.resigned,
+        pos.dice or (0, 0),
+        pos.match_length,
+        pos.score,
+        pos.jacoby and not pos.is_match,
+    )
+
+
+def _pack_match_id(
+    cube: int,
+    cube_owner: int | None,
+    on_roll: int,
+    crawford: bool,
+    game_state: int,
+    to_act: int,
+    doubled: bool,
+    resigned: int,
+    dice: tuple[int, int],
+    match_length: int,
+    score: tuple[int, int],
+    jacoby: bool,
+) -> str:
+    """The Match ID of :class:`MatchState`'s fields, given in its order.
+
+    :raises InvalidPositionError: when a value does not fit its field.
+    """
+    d1, d2 = dice
+    values = (  # (in the order of _FIELDS)
+        cube.bit_length() - 1,
+        3 if cube_owner is None else cube_owner,
+        on_roll,
+        int(crawford),
+        int(game_state),
+        to_act,
+        int(doubled),
+        resigned,
+        max(d1, d2),
+        min(d1, d2),
+        match_length,
+        score[0],
+        score[1],
+        int(not jacoby or match_length > 0),
+    )
+    key = 0
+    for value, first, limit in zip(values, _FIRST, _LIMIT, strict=True):
+        if not 0 <= value < limit:
+            name, _, width = _FIELDS[_FIRST.index(first)]
+            raise InvalidPositionError(
+                f"cannot write a Match ID: the {name} field holds {width} bits, too few for {value}"
+            )
+        key |= value << first
+    return _encode_key(key, _MATCH_KEY_BITS, MATCH_ID_LENGTH)
 
 
 def gnubg_id(pos: Position) -> str:

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from bgkit import gnubgid
 from bgkit._gc import without_gc
 from bgkit.analysis.evaluator import CubeDecision, Evaluator
 from bgkit.analysis.hints import proper_action
@@ -1129,7 +1130,7 @@ def _gnubg_id(pos: Position) -> str:
     clean = replace(pos, doubled=False, resigned=0) if pos.doubled or pos.resigned else pos
     if clean.game_state != GameState.PLAYING:
         clean = replace(clean, game_state=GameState.PLAYING)
-    return f"{clean.gnubg_id()}:{clean.match_id()}"
+    return gnubgid.gnubg_id(clean)
 
 
 def _jsonable(row: dict[str, Any]) -> dict[str, Any]:
