@@ -20,6 +20,7 @@ from dataclasses import replace
 from types import ModuleType
 
 from bgkit import Position
+from bgkit.analysis.engine_gate import MAX_MATCH_CUBE
 from bgkit.gnubgid import gnubg_id
 
 _gnubg: ModuleType | None = None
@@ -74,12 +75,25 @@ def close() -> None:
         _gnubg = None
 
 
+def holds(pos: Position) -> bool:
+    """Whether gnubg can be handed ``pos``: in match play its gammon-price and match
+    equity tables stop at a cube of :data:`~bgkit.analysis.engine_gate.MAX_MATCH_CUBE`,
+    and a larger one makes its C code read past them (``cubeinfo()``, and the current
+    position's ID after ``set gnubgid``): a segmentation fault or not, depending on what
+    lies there (seen in 1 to 2 runs of 5 of ``test_gnubgid.py`` beside another module)."""
+    return not pos.match_length or pos.cube <= MAX_MATCH_CUBE
+
+
 def set_position(pos: Position) -> bool:
     """Make ``pos`` gnubg's current position, pending double or resignation included.
 
     Returns whether gnubg accepted the double or resignation, that is whether its state
     changed (it refuses a double of a dead cube, for example).
+
+    :raises ValueError: for a position gnubg cannot be handed (:func:`holds`).
     """
+    if not holds(pos):
+        raise ValueError(f"gnubg's tables stop at a cube of {MAX_MATCH_CUBE} in a match")
     gnubg = open_session()
     base = replace(pos, doubled=False, resigned=0)
     capture(lambda: gnubg.setgnubgid(gnubg_id(base)))
@@ -94,7 +108,8 @@ def set_position(pos: Position) -> bool:
 
 
 def set_xgid(xgid: str) -> None:
-    """Let gnubg read an XGID (``set gnubgid`` accepts XGIDs)."""
+    """Let gnubg read an XGID (``set gnubgid`` accepts XGIDs): the caller makes sure gnubg
+    :func:`holds` its position."""
     gnubg = open_session()
     capture(lambda: gnubg.setgnubgid(xgid))
 

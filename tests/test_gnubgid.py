@@ -15,6 +15,7 @@ from real_ids import REAL, GnubgBoard, bgblitz_exports, gnubg_boards
 from strategies import positions
 
 from bgkit import GameState, InvalidPositionError, NotationError, Position
+from bgkit.analysis.engine_gate import MAX_MATCH_CUBE
 from bgkit.errors import BgkitError
 from bgkit.gnubgid import (
     ALPHABET,
@@ -489,10 +490,16 @@ def gnubg_board(pos: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 def test_gnubg_computes_the_same_ids(gnubg: Any, pos: Position) -> None:
+    import gnubg_session
+
     assert position_id(pos) == gnubg.positionid(gnubg_board(pos))
     owner = -1 if pos.cube_owner is None else pos.cube_owner
-    ci = gnubg.cubeinfo(pos.cube, owner, pos.turn, pos.match_length, pos.score,
+    # (cubeinfo() reads gammon prices from tables that stop at a cube of 64 in a match,
+    # past them for a larger one: it is given one it holds, matchid() the position's)
+    held = pos.cube if gnubg_session.holds(pos) else MAX_MATCH_CUBE
+    ci = gnubg.cubeinfo(held, owner, pos.turn, pos.match_length, pos.score,
                         int(pos.crawford), 0)  # fmt: skip
+    ci["cube"] = pos.cube
     ci["jacoby"] = int(pos.jacoby and not pos.is_match)
     ci["score"] = pos.score  # cubeinfo() drops the score of a money session
     to_act = pos.opponent if pos.doubled or pos.resigned else pos.turn
@@ -530,6 +537,7 @@ def test_gnubg_reads_bgkit_ids(gnubg: Any, pos: Position) -> None:
 
     # gnubg's own rules: no cube in a 1-point match, a double needs a live cube below 4096
     assume(not pos.doubled or (pos.cube < 2048 and (not pos.is_match or pos.match_length > 1)))
+    assume(gnubg_session.holds(pos))
     accepted = gnubg_session.set_position(pos)
     assume(accepted)
     expected = as_gnubg_reads(pos)
