@@ -80,7 +80,8 @@ def holds(pos: Position) -> bool:
     equity tables stop at a cube of :data:`~bgkit.analysis.engine_gate.MAX_MATCH_CUBE`,
     and a larger one makes its C code read past them (``cubeinfo()``, and the current
     position's ID after ``set gnubgid``): a segmentation fault or not, depending on what
-    lies there (seen in 1 to 2 runs of 5 of ``test_gnubgid.py`` beside another module)."""
+    lies there (a worker of ``pytest -n 2`` over ``test_gnubgid.py`` and
+    ``test_analysis.py`` crashed in 5 runs of 9)."""
     return not pos.match_length or pos.cube <= MAX_MATCH_CUBE
 
 
