@@ -151,6 +151,51 @@ def test_only_gnubgs_rules_and_starting_positions_go_to_gnubg() -> None:
     assert not gnubg_may_analyse(replace(match, length=65))
 
 
+def _cube_record(top: int, folder: Path) -> tuple[bool, list[dict[str, Any]]]:
+    """Whether gnubg's analysis stands for bgkit's on a 25-point game whose cube is
+    doubled and taken up to ``top`` (a legal play each turn), and the season's rows."""
+    import random
+
+    from bgkit import batch
+    from bgkit.analysis.gnubg_match import gnubg_analysis
+    from bgkit.position import Position
+    from bgkit.records import Double, Game, Match, Move, Take
+
+    rng, pos, actions = random.Random(3), Position.initial(match_length=25), []
+    while len(actions) < 40:
+        if len(actions) > 1 and pos.cube < top and pos.cube_owner in (None, pos.turn):
+            actions += [Double(pos.turn, pos.cube * 2), Take(pos.opponent)]
+            pos = pos.double().take()
+        dice = (3, 1) if not actions else (rng.randint(1, 6), rng.randint(1, 6))
+        rolled = pos.roll(*dice)
+        play = rolled.legal_plays()[0]
+        actions.append(Move(pos.turn, dice, play))
+        pos = rolled.apply(play)
+    match = Match(("Alice", "Bob"), 25, (Game(1, (0, 0), tuple(actions), None),))
+    assert max(a.value for a in actions if isinstance(a, Double)) == top
+    path = folder / f"cube_{top}.mat"
+    path.write_text(match.to_mat(), encoding="utf-8")
+    return gnubg_analysis(match, 0) is not None, batch.analyze_rows(path, plies=0)
+
+
+def test_a_cube_past_gnubgs_tables_never_reaches_it(tmp_path: Path) -> None:
+    """gnubg's tables of a match stop at a cube of 64, and its analysis of a match that
+    plays on at 128 read past them (a PR of 1e30 in a season's table): such a match goes
+    to bgkit's analysis, which refuses it and says why."""
+    stands, rows = _in_a_worker(_cube_record, 64, tmp_path)
+    assert stands
+    assert [(row["name"], "kind" in row) for row in rows] == [("Alice", False), ("Bob", False)]
+    assert all(0 <= row["pr"] < 1000 for row in rows)
+    stands, rows = _in_a_worker(_cube_record, 128, tmp_path)
+    assert not stands
+    assert [(row["kind"], row["message"]) for row in rows] == [
+        (
+            "unanalysable",
+            "cannot analyse: a cube of 128 in a match: gnubg's match play stops at a cube of 64",
+        )
+    ]
+
+
 def test_a_season_killed_midway_leaves_no_file_behind(tmp_path: Path) -> None:
     """gnubg's ``.mat`` and SGF of each match are files in memory: a season killed in the
     middle of a match (its workers with it) leaves nothing in the temporary folder (a

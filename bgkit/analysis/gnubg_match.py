@@ -12,7 +12,9 @@ luck of its rolls alone, so a season spread over the cores costs less.
 It stands for bgkit's analysis only where it gives the same figures, in gnubg's own
 terms: a match (not a money session) of 1 to 64 points of standard backgammon under
 gnubg's rules, every game from the starting position and every play recorded, the
-default match equity table, and a record that replays; and only when gnubg's match, read
+default match equity table, and a record that replays with no action at a cube above 64
+(gnubg's tables stop there: it would read past them, and bgkit's analysis refuses such
+a position, saying so); and only when gnubg's match, read
 back, has bgkit's players, games, scores, results and every action, in order (else the
 caller runs :func:`~bgkit.analysis.match.analyze`). With one thread, and from an empty
 position cache, its figures are those of gnubg analysing the record alone in a process
@@ -25,6 +27,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from bgkit.analysis.engine_gate import MAX_MATCH_CUBE
 from bgkit.analysis.gnubg import empty_gnubg_cache
 from bgkit.analysis.gnubg_process import _lock, _searching, _session, gnubg_module
 from bgkit.analysis.match import Analysis, _replay, analysis_from_file
@@ -75,6 +78,8 @@ def gnubg_analysis(
         return None  # (analyze says why, at its place)
     if skipped or not steps:
         return None
+    if any(step.before.cube > MAX_MATCH_CUBE for step in steps):
+        return None  # (nothing unchecked reaches gnubg's C code: analyze says why)
     text = _analysed(match.to_mat(), plies)
     if text is None:
         return None
