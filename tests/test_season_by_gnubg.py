@@ -188,12 +188,21 @@ def test_a_cube_past_gnubgs_tables_never_reaches_it(tmp_path: Path) -> None:
     assert all(0 <= row["pr"] < 1000 for row in rows)
     stands, rows = _in_a_worker(_cube_record, 128, tmp_path)
     assert not stands
-    assert [(row["kind"], row["message"]) for row in rows] == [
-        (
-            "unanalysable",
-            "cannot analyse: a cube of 128 in a match: gnubg's match play stops at a cube of 64",
-        )
-    ]
+    # (placed at the first roll played at 128: line 16, column 6, Alice's)
+    path = tmp_path / "cube_128.mat"
+    why = (
+        f"{path}:16:6: cannot analyse: a cube of 128 in a match: gnubg's match play stops"
+        " at a cube of 64 (game 1, move 5, Alice)"
+    )
+    assert [(row["kind"], row["message"]) for row in rows] == [("unanalysable", why)]
+    assert path.read_text().splitlines()[15][5:].startswith("52: 25/20 20/18")
+    ran = subprocess.run(
+        [sys.executable, "-m", "bgkit", "analyze", str(path), "--plies", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (ran.returncode, ran.stderr.splitlines(), ran.stdout) == (2, [f"bgkit: {why}"], "")
 
 
 def test_a_season_killed_midway_leaves_no_file_behind(tmp_path: Path) -> None:

@@ -58,6 +58,7 @@ __all__ = [
     "MAX_PLIES",
     "EngineLimitError",
     "check",
+    "check_cube",
     "check_plies",
     "finite",
     "finite_all",
@@ -90,15 +91,7 @@ def check(position: Position, plies: int | None = None) -> None:
         raise EngineLimitError(
             f"a {length}-point match: gnubg's match equity tables stop at {MAX_MATCH_LENGTH} points"
         )
-    if length and position.cube > MAX_MATCH_CUBE:
-        raise EngineLimitError(
-            f"a cube of {position.cube} in a match: gnubg's match play stops at a cube"
-            f" of {MAX_MATCH_CUBE}"
-        )
-    if position.cube > MAX_MONEY_CUBE:
-        raise EngineLimitError(
-            f"a cube of {position.cube}: gnubg takes a cube of at most {MAX_MONEY_CUBE}"
-        )
+    check_cube(position)
     from bgkit.position import GameState
 
     if position.game_state != GameState.PLAYING:
@@ -132,6 +125,23 @@ def check(position: Position, plies: int | None = None) -> None:
 _WRITABLE: set[tuple[object, ...]] = set()
 """The match states (as :func:`check` keys them) whose Match ID was written: an analysis
 checks every position it hands gnubg, and most share a few states."""
+
+
+def check_cube(position: Position) -> None:
+    """Refuse a cube GNU Backgammon's tables do not reach (match play) or its Match ID
+    cannot hold (money play).
+
+    :raises EngineLimitError: naming the cube and gnubg's bound, in one line.
+    """
+    if position.match_length and position.cube > MAX_MATCH_CUBE:
+        raise EngineLimitError(
+            f"a cube of {position.cube} in a match: gnubg's match play stops at a cube"
+            f" of {MAX_MATCH_CUBE}"
+        )
+    if position.cube > MAX_MONEY_CUBE:
+        raise EngineLimitError(
+            f"a cube of {position.cube}: gnubg takes a cube of at most {MAX_MONEY_CUBE}"
+        )
 
 
 def check_plies(plies: int) -> None:

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from bgkit import gnubgid
 from bgkit._gc import without_gc
+from bgkit.analysis.engine_gate import check_cube
 from bgkit.analysis.evaluator import CubeDecision, Evaluator
 from bgkit.analysis.hints import proper_action
 from bgkit.analysis.met import DEFAULT_MET, MatchEquityTable, met_name, shipped_met
@@ -442,6 +443,8 @@ def analyze(
     workers = plan_jobs(jobs, actions, evaluator, plies, len(match.games))
     with Runner(workers, evaluator, met=met) as runner:
         steps, skipped = _replay(played)
+        if evaluator is None:
+            _within_gnubg(match, steps)  # (before its workers get a task)
         tasks, owners = _tasks(match, steps, plies, candidates)
         runner.submit(tasks)  # (forks the workers)
         rows = _base_rows(match, steps)  # while the workers evaluate
@@ -724,6 +727,28 @@ def _replay(match: Match) -> tuple[list[ReplayStep], list[dict[str, Any]]]:
     if any(step.before.checkers != 15 for step in steps):
         raise AnalysisError("cannot analyse: GNU Backgammon analyses 15-checker games only")
     return steps, skipped
+
+
+def _within_gnubg(match: Match, steps: Sequence[ReplayStep]) -> None:
+    """Refuse, at its place, the first action GNU Backgammon would be handed at a cube
+    its tables do not reach (:func:`~bgkit.analysis.engine_gate.check_cube`), with the
+    game, the move and the player, as the verifier places an error.
+
+    :raises AnalysisError: ``file:line:col: cannot analyse: ...``.
+    """
+    for step in steps:
+        try:
+            check_cube(step.before)
+        except EngineLimitError as err:
+            action = step.action
+            parts = [step.game.source_name or match.source_name or ""]
+            if action.line:
+                parts.append(f"{action.line}:{action.column}")
+            where = ":".join(part for part in parts if part)
+            raise AnalysisError(
+                f"{where + ': ' if where else ''}cannot analyse: {err} (game {step.game.number},"
+                f" move {step.move_number}, {match.players[step.player]})"
+            ) from None
 
 
 def _unrecorded(match: Match, index: int, done: Sequence[ReplayStep]) -> ReplayStep | None:
