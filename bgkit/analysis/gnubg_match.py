@@ -27,10 +27,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from bgkit.analysis.engine_gate import MAX_MATCH_CUBE
 from bgkit.analysis.gnubg import empty_gnubg_cache
 from bgkit.analysis.gnubg_process import _lock, _searching, _session, gnubg_module
-from bgkit.analysis.match import Analysis, _replay, analysis_from_file
+from bgkit.analysis.match import Analysis, _past_gnubg, _replay, analysis_from_file
 from bgkit.analysis.met import DEFAULT_MET, MAX_LENGTH, met_name
 from bgkit.errors import BgkitError
 from bgkit.position import Position
@@ -78,7 +77,7 @@ def gnubg_analysis(
         return None  # (analyze says why, at its place)
     if skipped or not steps:
         return None
-    if any(step.before.cube > MAX_MATCH_CUBE for step in steps):
+    if _past_gnubg(steps) is not None:
         return None  # (nothing unchecked reaches gnubg's C code: analyze says why)
     text = _analysed(match.to_mat(), plies)
     if text is None:

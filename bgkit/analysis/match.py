@@ -729,26 +729,37 @@ def _replay(match: Match) -> tuple[list[ReplayStep], list[dict[str, Any]]]:
     return steps, skipped
 
 
-def _within_gnubg(match: Match, steps: Sequence[ReplayStep]) -> None:
-    """Refuse, at its place, the first action GNU Backgammon would be handed at a cube
-    its tables do not reach (:func:`~bgkit.analysis.engine_gate.check_cube`), with the
-    game, the move and the player, as the verifier places an error.
-
-    :raises AnalysisError: ``file:line:col: cannot analyse: ...``.
-    """
+def _past_gnubg(steps: Sequence[ReplayStep]) -> tuple[ReplayStep, EngineLimitError] | None:
+    """The first action GNU Backgammon would be handed at a cube its tables do not reach
+    (:func:`~bgkit.analysis.engine_gate.check_cube`) and why, ``None`` when there is none:
+    what neither bgkit's analysis nor gnubg's own (a season's) may hand it."""
     for step in steps:
         try:
             check_cube(step.before)
         except EngineLimitError as err:
-            action = step.action
-            parts = [step.game.source_name or match.source_name or ""]
-            if action.line:
-                parts.append(f"{action.line}:{action.column}")
-            where = ":".join(part for part in parts if part)
-            raise AnalysisError(
-                f"{where + ': ' if where else ''}cannot analyse: {err} (game {step.game.number},"
-                f" move {step.move_number}, {match.players[step.player]})"
-            ) from None
+            return step, err
+    return None
+
+
+def _within_gnubg(match: Match, steps: Sequence[ReplayStep]) -> None:
+    """Refuse, at its place, the first action of :func:`_past_gnubg`, with the game, the
+    move and the player, as the verifier places an error.
+
+    :raises AnalysisError: ``file:line:col: cannot analyse: ...``.
+    """
+    past = _past_gnubg(steps)
+    if past is None:
+        return
+    step, err = past
+    action = step.action
+    parts = [step.game.source_name or match.source_name or ""]
+    if action.line:
+        parts.append(f"{action.line}:{action.column}")
+    where = ":".join(part for part in parts if part)
+    raise AnalysisError(
+        f"{where + ': ' if where else ''}cannot analyse: {err} (game {step.game.number},"
+        f" move {step.move_number}, {match.players[step.player]})"
+    )
 
 
 def _unrecorded(match: Match, index: int, done: Sequence[ReplayStep]) -> ReplayStep | None:
