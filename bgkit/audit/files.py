@@ -17,6 +17,7 @@ import hashlib
 import json
 import math
 import re
+import string
 import struct
 import unicodedata
 from collections.abc import Sequence
@@ -330,7 +331,7 @@ def _score_names(line: str) -> tuple[str, str] | None:
     time linear in the line: the pattern backtracked over each blank of a long run in a
     name (a run of 10,000 took 0.16 s, and a line may hold 100,000)."""
     text = line.rstrip()
-    head = text.rstrip(_DIGITS)
+    head = text.rstrip(string.digits)
     if len(head) == len(text):
         return None
     head = head.removesuffix("-").rstrip()
@@ -348,7 +349,6 @@ def _score_names(line: str) -> tuple[str, str] | None:
     return None
 
 
-_DIGITS = "0123456789"
 _SCORE_AFTER = re.compile(r"\s*-?[0-9]+\s+")
 """A score and the blanks after it, up to the name that follows."""
 
@@ -367,7 +367,7 @@ def _unrated(name: str) -> str:
 
 
 def _rating(text: str) -> bool:
-    return bool(text) and not text.strip(_DIGITS + ".")
+    return bool(text) and not text.strip(string.digits + ".")
 
 
 def _game_names(match: Match, path: Path) -> list[tuple[int, int, int, tuple[str, str]]]:

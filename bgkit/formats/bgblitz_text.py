@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import os
 import re
+import string
 from typing import IO, Any
 
 from lark import Token, v_args
@@ -136,7 +137,7 @@ def _frame_label(tail: str) -> tuple[str, str, str] | None:
     ``tail`` (one line), read in time linear in it; the pattern backtracked over each
     blank of a long run in a name (1,200 blanks took 4.6 s; a line may hold 100,000)."""
     text = tail.rstrip()
-    digits = len(text.rstrip("0123456789"))
+    digits = len(text.rstrip(string.digits))
     if digits == len(text) or digits == 0 or not text[digits - 1].isspace():
         return None
     side = _SIDE.search(text, 0, digits - 1)  # (a blank left between it and the pips)
