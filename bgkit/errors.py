@@ -43,6 +43,7 @@ __all__ = [
     "error_line",
     "excerpt",
     "first_line",
+    "place",
     "visible",
 ]
 
@@ -51,6 +52,21 @@ EXCERPT_CHARS = 80
 
 MESSAGE_CHARS = 300
 """The most characters of an error's message (longer ones are cut in the middle)."""
+
+
+def place(source_name: str | None, line: int | None, column: int | None = None) -> str:
+    """Where a message is about, as compilers write it: ``file:line:col``, ``line:col``
+    without a file name, ``file:line`` without a column, the file name alone for a
+    record without lines (XG's binary files place by game and move: line 0), ``""``
+    when nothing is known. Every located message of bgkit is written so.
+
+    >>> place("a.mat", 12, 5), place(None, 12, 5), place("a.xg", 0, 0), place(None, None)
+    ('a.mat:12:5', '12:5', 'a.xg', '')
+    """
+    where = "" if not line else f"{line}:{column}" if column else str(line)
+    if source_name:
+        return f"{source_name}:{where}" if where else source_name
+    return where
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
@@ -142,8 +158,7 @@ class NotationError(BgkitError, ValueError):
     @property
     def location(self) -> str:
         """``file:line:col`` (or ``line:col`` when there is no file name)."""
-        where = f"{self.line}:{self.column}"
-        return f"{self.source_name}:{where}" if self.source_name else where
+        return place(self.source_name, self.line, self.column)
 
     @property
     def source_line(self) -> str:

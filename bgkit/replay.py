@@ -40,7 +40,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import overload
 
-from bgkit.errors import IllegalActionError, IllegalPlayError
+from bgkit.errors import IllegalActionError, IllegalPlayError, place
 from bgkit.play import Play
 from bgkit.position import GameState, Position
 from bgkit.records import (
@@ -233,7 +233,7 @@ def _replay_game(match: Match, index: int, unread: list[ReadError]) -> Iterator[
         if lost is not None and lost.line < action.line:
             _unread(match, lost)
         if pos.game_state != GameState.PLAYING:
-            raise IllegalActionError(f"{_where(match, game, action)}: the game is already over")
+            raise IllegalActionError(f"{_where(match, game, action)}the game is already over")
         if isinstance(action, Move):
             turn += 1
             number = move_number(turn, actions)
@@ -243,7 +243,7 @@ def _replay_game(match: Match, index: int, unread: list[ReadError]) -> Iterator[
                     pos = replace(pos, turn=action.player)
             exchange = None
             if action.player != pos.turn or pos.doubled:
-                raise IllegalActionError(f"{_where(match, game, action)}: roll out of turn")
+                raise IllegalActionError(f"{_where(match, game, action)}roll out of turn")
             before = pos
             play, pos = _play(match, game, action, pos, last=i == len(actions) - 1)
             yield ReplayStep(index, game, i, action, turn, number, before, pos, play)
@@ -256,15 +256,14 @@ def _replay_game(match: Match, index: int, unread: list[ReadError]) -> Iterator[
         try:
             pos, exchange = _cube(pos, action, exchange)
         except IllegalActionError as err:
-            raise IllegalActionError(f"{_where(match, game, action)}: {err}") from None
+            raise IllegalActionError(f"{_where(match, game, action)}{err}") from None
         yield ReplayStep(index, game, i, action, turn + 1, number, before, pos)
     if lost is not None:
         _unread(match, lost)
 
 
 def _unread(match: Match, err: ReadError) -> None:
-    where = f"{err.line}:{err.column}"
-    where = f"{match.source_name}:{where}" if match.source_name else where
+    where = place(match.source_name, err.line, err.column)
     raise IllegalPlayError(f"{where}: the line could not be read: {err.message}")
 
 
@@ -273,14 +272,14 @@ def _play(
 ) -> tuple[Play | None, Position]:
     rolled = pos.with_dice(*action.dice)
     if action.play is None:
-        raise IllegalPlayError(f"{_where(match, game, action)}: the play is not recorded")
+        raise IllegalPlayError(f"{_where(match, game, action)}the play is not recorded")
     if not action.play:
         results = rolled.legal_results()
         if results and last and game.result is not None:
             return None, rolled  # rolled, then resigned (as GNU Backgammon reads it)
         if results:
             raise IllegalPlayError(
-                f"{_where(match, game, action)}: no play recorded for"
+                f"{_where(match, game, action)}no play recorded for"
                 f" {action.dice[0]}{action.dice[1]},"
                 f" but {next(iter(results.values()))} was possible"
             )
@@ -288,7 +287,7 @@ def _play(
     try:
         return rolled.resolve_apply(action.play)
     except IllegalPlayError as err:
-        raise IllegalPlayError(f"{_where(match, game, action)}: {err.reason}") from None
+        raise IllegalPlayError(f"{_where(match, game, action)}{err.reason}") from None
 
 
 def _cube(pos: Position, action: Action, exchange: str | None) -> tuple[Position, str | None]:
@@ -321,6 +320,7 @@ def _cube(pos: Position, action: Action, exchange: str | None) -> tuple[Position
 
 
 def _where(match: Match, game: Game, action: Action) -> str:
-    place = f"{action.line}:{action.column}"
-    name = game.source_name or match.source_name
-    return f"{name}:{place}" if name else place
+    """``file:line:col: `` of ``action`` to begin a message with (``""`` when nothing
+    places it; the file name alone for a record without lines, XG's)."""
+    where = place(game.source_name or match.source_name, action.line, action.column)
+    return f"{where}: " if where else ""

@@ -46,7 +46,13 @@ from functools import partial
 from typing import Generic, TypeVar
 
 from bgkit._gc import without_gc
-from bgkit.errors import AmbiguousPlayError, BgkitError, IllegalActionError, IllegalPlayError
+from bgkit.errors import (
+    AmbiguousPlayError,
+    BgkitError,
+    IllegalActionError,
+    IllegalPlayError,
+    place,
+)
 from bgkit.limits import active
 from bgkit.movegen import Key, can_play, play_as_written
 from bgkit.play import BAR, OFF, Play
@@ -199,10 +205,7 @@ class Issue:
     def location(self) -> str:
         """``file:line:col`` as far as known: no line and column for a binary record (XG),
         whose issues are placed by game and move."""
-        parts = [self.source_name] if self.source_name else []
-        if self.line:
-            parts.append(f"{self.line}:{self.column}")
-        return ":".join(parts)
+        return place(self.source_name, self.line, self.column)
 
     def __str__(self) -> str:
         """``file:line:col: error: message (game, move, player)``, as compilers write."""
@@ -1546,11 +1549,11 @@ class _MatchChecker:
         """The earlier fault ``reading`` is a legal reading of, as the notes name it:
         ``Alice's illegal play 8/4* 4/6 at 6:6``, ``Bob's 52 at 7:34`` (a dance)."""
         fault = reading.fault
-        place = f"{fault.line}:{fault.column}" if fault.line else f"move {fault.move}"
+        at = place(None, fault.line, fault.column) or f"move {fault.move}"
         who = self.name(fault.player if fault.player is not None else 0)
         if not reading.written.steps:
-            return f"{who}'s {reading.roll} at {place}"
-        return f"{who}'s illegal play {reading.written.spelled()} at {place}"
+            return f"{who}'s {reading.roll} at {at}"
+        return f"{who}'s illegal play {reading.written.spelled()} at {at}"
 
     def follows_trial(
         self,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,29 @@ def test_cube_out_of_turn() -> None:
     )
     with pytest.raises(IllegalActionError, match=r"without a double|cannot drop"):
         list(replay(parse_mat(broken, source_name="x.mat")))
+
+
+def test_a_record_without_lines_is_placed_by_its_file_alone() -> None:
+    # XG's binary files have no lines (each action's line is 0): the replay's messages
+    # and the verifier's place them by the file's name, never at "0:0"
+    text = (DATA / "fixtures" / "handwritten_3pt.mat").read_text()
+    broken = parse_mat(
+        text.replace(" Doubles => 2                Drops", "                              Drops"),
+        source_name="x.xg",
+    )
+    games = tuple(
+        replace(g, actions=tuple(replace(a, line=0, column=0) for a in g.actions))
+        for g in broken.games
+    )
+    unlined = replace(broken, games=games)
+    with pytest.raises(IllegalActionError) as info:
+        list(replay(unlined))
+    assert str(info.value).startswith("x.xg: ") and "0:0" not in str(info.value)
+    assert verify(unlined).errors[0].location == "x.xg"
+    nameless = replace(unlined, source_name=None)
+    with pytest.raises(IllegalActionError) as info:
+        list(replay(nameless))
+    assert not str(info.value).startswith((":", " "))
 
 
 FATAL = {k for k in IssueKind if k.severity is Severity.ERROR} - {

@@ -65,7 +65,7 @@ from bgkit.analysis.metrics import (
 from bgkit.analysis.statistics import RatingScale
 from bgkit.analysis.statistics import summaries as _summaries
 from bgkit.analysis.tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
-from bgkit.errors import AnalysisError, BgkitError, EngineLimitError
+from bgkit.errors import AnalysisError, BgkitError, EngineLimitError, place
 from bgkit.extras import require
 from bgkit.formats.annotations import (
     ActionAnalysis,
@@ -752,10 +752,7 @@ def _within_gnubg(match: Match, steps: Sequence[ReplayStep]) -> None:
         return
     step, err = past
     action = step.action
-    parts = [step.game.source_name or match.source_name or ""]
-    if action.line:
-        parts.append(f"{action.line}:{action.column}")
-    where = ":".join(part for part in parts if part)
+    where = place(step.game.source_name or match.source_name, action.line, action.column)
     raise AnalysisError(
         f"{where + ': ' if where else ''}cannot analyse: {err} (game {step.game.number},"
         f" move {step.move_number}, {match.players[step.player]})"

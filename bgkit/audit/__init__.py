@@ -73,6 +73,7 @@ from bgkit.audit.stats import (
 )
 from bgkit.batch import INTERNAL_ERROR, UNREADABLE, map_files
 from bgkit.batch.common import PathArg, Row
+from bgkit.errors import place
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -183,16 +184,15 @@ def finding_where(row: dict[str, Any]) -> list[str]:
 
 def finding_text(row: dict[str, Any]) -> str:
     """One finding as ``file:line:col: severity: message (game, move, player)``."""
-    place = str(row["file"])
-    if given(row.get("line")) and row["line"]:
-        place += f":{int(row['line'])}:{int(row['column'] or 0)}"
+    line = int(row["line"]) if given(row.get("line")) else 0
+    column = int(row["column"]) if line and given(row.get("column")) else 0
     where = finding_where(row)
     tail = f" ({', '.join(where)})" if where else ""
     message = str(row["message"])
     if row["kind"] in (UNREADABLE, INTERNAL_ERROR) and message.startswith(f"{row['file']}"):
         message = message.split(": ", 1)[1] if ": " in message else message
         message = re.sub(r"^[0-9]+:[0-9]+: ", "", message)
-    return f"{place}: {row['severity']}: {message}{tail}"
+    return f"{place(str(row['file']), line, column)}: {row['severity']}: {message}{tail}"
 
 
 def audit_files(paths: PathArg) -> list[Path]:

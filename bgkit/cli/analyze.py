@@ -34,7 +34,7 @@ from bgkit.cli._common import (
     max_size_option,
     met_option,
 )
-from bgkit.errors import EngineCrashError, visible
+from bgkit.errors import EngineCrashError, place, visible
 
 if TYPE_CHECKING:
     from bgkit.analysis.match import Analysis
@@ -628,8 +628,7 @@ def _unread_analysis(match: Any, file: str, from_file: bool) -> None:
     for err in match.read_errors:
         if err.record:
             continue
-        name = visible(err.source_name or match.source_name or file)
-        where = f"{name}:{err.line}:{err.column}" if err.line else name  # (a binary record's)
+        where = place(visible(err.source_name or match.source_name or file), err.line, err.column)
         why = (
             "that decision's analysis is read without it"
             if from_file

@@ -20,7 +20,7 @@ from bgkit.cli._common import (
     require_extra,
     say,
 )
-from bgkit.errors import BgkitError, error_line
+from bgkit.errors import BgkitError, error_line, place
 from bgkit.formats import find_records
 
 if TYPE_CHECKING:
@@ -225,8 +225,8 @@ def _reason(file: str, row: dict[str, Any]) -> tuple[str, str]:
     """An unreadable file's ``file:line:col`` and the reason alone, split apart."""
     message = str(row["message"])
     line, column = row.get("line"), row.get("column")
-    where = f"{file}:{line}:{column}" if line else file
-    for prefix in (where, f"<stdin>:{line}:{column}" if line else "<stdin>"):
+    where = place(file, line, column)
+    for prefix in (where, place("<stdin>", line, column)):
         if message.startswith(f"{prefix}: "):  # (stdin's reader names it <stdin>)
             return where, message[len(prefix) + 2 :]
     return where, message

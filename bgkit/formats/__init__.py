@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeAlias, overload
 
 from bgkit._gc import without_gc
-from bgkit.errors import DecodingWarning, LimitError, NotationError, UnsupportedFormatError
+from bgkit.errors import DecodingWarning, LimitError, NotationError, UnsupportedFormatError, place
 from bgkit.fileio import file_kind
 from bgkit.limits import Limits, active, size_text, using
 
@@ -221,7 +221,7 @@ def decode_bytes(
     if note:
         line = data.count(b"\n", 0, first) + 1
         column = first - (data.rfind(b"\n", 0, first) + 1) + 1
-        where = f"{source_name}:{line}:{column}" if source_name else f"{line}:{column}"
+        where = place(source_name, line, column)
         warnings.warn(
             DecodingWarning(
                 where,
