@@ -31,6 +31,7 @@ RECORDS: tuple[Path, ...] = (
     ROOT / "data" / "fixtures" / "selfplay_7pt_noisy.mat",
     ROOT / "data" / "fixtures" / "handwritten_3pt.mat",
     ROOT / "data" / "selfplay" / "selfplay_0002.mat",
+    ROOT / "data" / "selfplay" / "selfplay_0004.mat",
     ROOT / "data" / "selfplay" / "selfplay_0005.mat",
     ROOT / "data" / "selfplay" / "selfplay_0006.mat",
     ROOT / "data" / "selfplay" / "selfplay_0010.mat",

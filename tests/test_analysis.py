@@ -32,6 +32,7 @@ RECORDS = {
     "selfplay_7pt_noisy": ROOT / "data" / "fixtures" / "selfplay_7pt_noisy.mat",
     "handwritten_3pt": ROOT / "data" / "fixtures" / "handwritten_3pt.mat",
     "selfplay_0002": ROOT / "data" / "selfplay" / "selfplay_0002.mat",
+    "selfplay_0004": ROOT / "data" / "selfplay" / "selfplay_0004.mat",
     "selfplay_0005": ROOT / "data" / "selfplay" / "selfplay_0005.mat",
     "selfplay_0006": ROOT / "data" / "selfplay" / "selfplay_0006.mat",
     "selfplay_0010": ROOT / "data" / "selfplay" / "selfplay_0010.mat",
@@ -49,6 +50,7 @@ TWO_PLY = [
     "example_a",
     "handwritten_3pt",
     "selfplay_0002",
+    "selfplay_0004",
     "selfplay_3pt_one_game",
     "selfplay_7pt_cube_noise",
 ]
@@ -247,15 +249,13 @@ def test_cube_equities_match_gnubg_cube_analysis() -> None:
 
 @pytest.mark.parametrize("name", TWO_PLY)
 def test_two_ply_errors_equal_gnubgs(name: str) -> None:
-    """At 2-ply gnubg's figures depend on what its cache holds from earlier searches;
-    bgkit asks what its analysis asks, in its order, game by game: every checker and
-    cube error is gnubg's within 1e-5 EMG, and every roll's luck (0-ply) to gnubg's five
-    printed decimals. Where a roll can dance, gnubg's cache answers the position that
-    then arises with a figure a deeper search left, which bgkit reads in a forked copy
-    of the process (``GnubgEvaluator.dance_equity``; measured before: 341 of 353 and
-    162 of 168 rolls of the two self-play matches with that read in this process and
-    none where the roller could double, 331 and 157 reading all those dances from
-    gnubg's ``eval``)."""
+    """At 2-ply gnubg's figures depend on what its cache holds from earlier searches. A
+    match's are gnubg's own ``analyse move``, action by action in its order, game by game
+    from an empty cache (:mod:`bgkit.analysis.gnubg_moves`): every checker and cube error
+    is gnubg's within 1e-5 EMG, and every roll's luck (0-ply) to gnubg's five printed
+    decimals. (``selfplay_0004``: bgkit's own searches, which read a dance's figure from
+    gnubg's cache in a forked copy, had Bob's 61 dancing in game 2 at -1.045251 EMG where
+    gnubg's luck is -1.05719.)"""
     result, ref = ours(name, 2), reference(name, 2)
     for mine, theirs in zip(result.players_list, ref["players"], strict=True):
         assert mine["unforced_moves"] == theirs["unforced"]
@@ -272,6 +272,41 @@ def test_two_ply_errors_equal_gnubgs(name: str) -> None:
             lucks += 1
             agree += abs(mine["luck_emg"] - theirs["luck"]) <= 1e-5  # (five decimals)
     assert lucks and agree == lucks
+
+
+def test_a_game_cut_in_pieces_is_gnubgs_own_analysis() -> None:
+    """Two processes cut the one-game match in pieces; the second analyses the actions
+    before its own again, from an empty cache, for what they leave in gnubg's: every
+    error and luck is gnubg's one-thread ``analyse match``'s, to its printed decimals,
+    and every roll has its equity before the roll (the luck's reference)."""
+    # (in a process of its own: this one may run gnubg's threads, which a fork would lose)
+    script = (
+        "import json, sys\n"
+        "from bgkit.analysis.match import analyze\n"
+        "from bgkit.formats.mat import read_mat\n"
+        "result = analyze(read_mat(sys.argv[1]), 2, jobs=2)\n"
+        "json.dump([result.jobs, result.rows], sys.stdout)\n"
+    )
+    path = str(RECORDS["selfplay_3pt_one_game"])
+    run = subprocess.run(
+        [sys.executable, "-c", script, path], capture_output=True, text=True, check=True
+    )
+    jobs, rows = json.loads(run.stdout)
+    assert jobs == 2
+    kinds = ("move", "double", "take", "drop")
+    mine = [r for r in rows if r["action"] in kinds]
+    theirs = reference("selfplay_3pt_one_game", 2)["moves"]
+    assert len(mine) == len(theirs)
+    lucks = 0
+    for a, b in zip(mine, theirs, strict=True):
+        assert (a["action"], a["player"]) == (b["action"], b["player"])
+        if "error" in b:
+            assert a["error_emg"] == pytest.approx(b["error"], abs=1e-5), a
+        if "luck" in b:
+            assert a["luck_emg"] == pytest.approx(b["luck"], abs=1e-5), a
+            assert a["equity_before"] is not None, a
+            lucks += 1
+    assert lucks > 30
 
 
 def test_plays_made_that_the_filters_drop_are_scored_as_gnubg_scores_them() -> None:

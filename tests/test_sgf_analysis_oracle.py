@@ -163,11 +163,11 @@ def test_bgkits_own_analysis_of_the_same_record_gives_gnubgs_statistics(name: st
 
 
 def test_bgkits_2_ply_luck_is_gnubgs_on_the_rolls_of_a_match() -> None:
-    """The luck of every roll, bgkit's own 2-ply analysis of the record against the LU[]
-    gnubg wrote (five decimals). gnubg's luck reads figures its deeper searches left in
-    its cache, a dance's too where no made-up turn leads to the position after it, which
-    bgkit reads in a forked copy of the process (measured: all 205 rolls; 198 when it
-    read them in this process and not where the roller could double)."""
+    """The luck of every roll, bgkit's 2-ply analysis of the record (gnubg's own ``analyse
+    move``, action by action) against the LU[] gnubg wrote (five decimals). gnubg wrote
+    this file in the session that played the match, whose cache held the play's searches:
+    game 2's 65 of Alice has 0.00734 there and 0.00733 in gnubg's one-thread analysis of
+    the record alone, which bgkit's is; so one unit of the fifth decimal may part them."""
     from bgkit.analysis.match import analyze
 
     name = "match3.2ply"
@@ -186,7 +186,7 @@ def test_bgkits_2_ply_luck_is_gnubgs_on_the_rolls_of_a_match() -> None:
     assert len(mine) == len(theirs) == 205
     for a, b in zip(mine, theirs, strict=True):
         assert (a["game"], a["player"], a["dice"]) == (b["game"], b["player"], b["dice"])
-        assert a["luck_emg"] == pytest.approx(b["luck_emg"], abs=1e-5), a  # (five decimals)
+        assert a["luck_emg"] == pytest.approx(b["luck_emg"], abs=1.01e-5), a  # (five decimals)
 
 
 @pytest.mark.skipif(

@@ -62,6 +62,8 @@ from bgkit.analysis.metrics import (
     skill_label,
     skill_thresholds,
 )
+from bgkit.analysis.recorded import file_figures
+from bgkit.analysis.recorded import gnubgs as is_gnubgs
 from bgkit.analysis.statistics import RatingScale
 from bgkit.analysis.statistics import summaries as _summaries
 from bgkit.analysis.tasks import AnalysisTaskError, Figures, Runner, Task, plan_jobs
@@ -73,13 +75,14 @@ from bgkit.formats.annotations import (
     CubeAnalysis,
     Probabilities,
 )
-from bgkit.play import Play
 from bgkit.position import GameState, Position
 from bgkit.records import Match, Move
 from bgkit.replay import ReplayStep, move_number, replay_game
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from bgkit.analysis.gnubg_moves import Record
 
 
 __all__ = [
@@ -446,6 +449,8 @@ def analyze(
         if evaluator is None:
             _within_gnubg(match, steps)  # (before its workers get a task)
         tasks, owners = _tasks(match, steps, plies, candidates)
+        if plies and evaluator is None:
+            runner.record = _gnubgs_own(played, met, [steps[i] for i in owners])
         runner.submit(tasks)  # (forks the workers)
         rows = _base_rows(match, steps)  # while the workers evaluate
         bar = _progress_bar(len(tasks), _show_progress() if progress is None else progress)
@@ -569,11 +574,11 @@ def analysis_from_file(
         )
     met = _met(None, None, match.length)
     rows = _base_rows(match, steps)
-    figures = [_file_figures(step, note) for step, note in zip(steps, notes, strict=True)]
+    figures = [file_figures(step, note) for step, note in zip(steps, notes, strict=True)]
     _cube_after_beaver(steps, figures, gnubgs=True)
     _fill_rows(rows, steps, figures, met)
     for row, step in zip(rows, steps, strict=True):
-        if isinstance(step.action, Move) and step.play is None and _gnubgs(step):
+        if isinstance(step.action, Move) and step.play is None and is_gnubgs(step):
             # a roll recorded without a play (gnubg's DI node, before a resignation):
             # gnubg shows its luck but its statistics leave it out (updateStatisticsMove)
             row["_luck_uncounted"] = True
@@ -625,37 +630,6 @@ def _damaged_analysis(match: Match, steps: Sequence[ReplayStep]) -> list[dict[st
     return out
 
 
-def _file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | None:
-    """A recorded analysis as the evaluator's answers for one action."""
-    if note is None:
-        return None
-    cube = None
-    c = note.cube
-    if c is not None and c.no_double is not None and c.double_take is not None:
-        cube = CubeDecision(
-            c.no_double, c.double_take, 1.0 if c.double_pass is None else c.double_pass
-        )
-    k = note.checker
-    if not isinstance(step.action, Move) or k is None:
-        return Figures(cube) if cube is not None else None
-    if not k.candidates:  # a dance (no legal play), or a roll with its luck alone
-        return Figures(cube, k.luck, None, 0) if step.play == Play() else Figures(cube, k.luck)
-    best = k.candidates[0].equity
-    if k.played is not None:
-        played = k.candidates[k.played].equity
-    elif k.error is not None:
-        played = best + k.error
-    else:
-        return Figures(cube, k.luck)
-    legal = _plays_listed(step)
-    if legal is None:
-        legal = len(step.before.with_dice(*step.action.dice).legal_results())
-    rank = k.played + 1 if k.played is not None else len(k.candidates) + 1
-    return Figures(
-        cube, k.luck, None, legal, str(k.candidates[0].play), best, played, rank, k.candidates
-    )
-
-
 def _cube_after_beaver(
     steps: Sequence[ReplayStep], figures: list[Figures | None], *, gnubgs: bool = False
 ) -> None:
@@ -672,31 +646,13 @@ def _cube_after_beaver(
             beaverer, game = None, step.game_index
         fig = figures[i]
         if step.kind == "beaver":
-            own = not gnubgs or _gnubgs(step)
+            own = not gnubgs or is_gnubgs(step)
             beaverer = step.player if _accepted(steps, i) and own else None
         elif beaverer is not None and step.player == beaverer and step.kind in ("move", "double"):
             if fig is not None and fig.cube is not None:
                 figures[i] = replace(fig, cube=replace(fig.cube, available=False))
             if step.kind == "double":
                 beaverer = None
-
-
-def _plays_listed(step: ReplayStep) -> int | None:
-    """How many plays gnubg's own analysis of the roll lists (its ``A``: every legal play,
-    as its analysis keeps them), ``None`` when the analysis is not gnubg's. gnubg's
-    statistics take that list for the roll's plays: a move is forced when it lists one
-    (``updateStatisticsMove``)."""
-    if not _gnubgs(step):
-        return None
-    return next((len(values) - 1 for key, values in step.action.annotations if key == "A"), None)
-
-
-def _gnubgs(step: ReplayStep) -> bool:
-    """The analysis of ``step`` is gnubg's own SGF properties (not bgkit's, nor XG's)."""
-    from bgkit.formats.sgf_analysis import PROPERTY
-
-    keys = {key for key, _ in step.action.annotations}
-    return PROPERTY not in keys and bool(keys & {"A", "DA", "LU"})
 
 
 def _replay(match: Match) -> tuple[list[ReplayStep], list[dict[str, Any]]]:
@@ -739,6 +695,19 @@ def _past_gnubg(steps: Sequence[ReplayStep]) -> tuple[ReplayStep, EngineLimitErr
         except EngineLimitError as err:
             return step, err
     return None
+
+
+def _gnubgs_own(match: Match, met: str | None, steps: list[ReplayStep]) -> Record | None:
+    """The record for gnubg's own analysis of each deeper piece
+    (:mod:`bgkit.analysis.gnubg_moves`), when gnubg's analysis can stand for bgkit's (a
+    match it plays as written: :func:`~bgkit.analysis.gnubg_match.gnubg_may_analyse`);
+    else ``None`` (bgkit's own searches: a money session, a position set up...)."""
+    from bgkit.analysis.gnubg_match import gnubg_may_analyse
+    from bgkit.analysis.gnubg_moves import Record
+
+    if not gnubg_may_analyse(match, met):
+        return None
+    return Record(match.to_mat(), steps)
 
 
 def _within_gnubg(match: Match, steps: Sequence[ReplayStep]) -> None:

@@ -21,6 +21,13 @@ asks what gnubg's ``analyse match`` asks, in its order: game by game, each actio
 decision, luck and plays (:func:`evaluate_task`), each game from empty caches. Its
 candidate lists are then gnubg's own.
 
+For a match gnubg can stand for (:func:`~bgkit.analysis.gnubg_match.gnubg_may_analyse`:
+the :class:`Runner`'s ``record``), gnubg itself analyses each piece, action by action,
+with its ``analyse move`` (:mod:`bgkit.analysis.gnubg_moves`): its own code, in its own
+order, at its own cost, where bgkit's searches needed more calls and, for a dance's luck,
+a forked copy of the process, and still left two rolls in a thousand off gnubg's luck.
+bgkit's searches stay for money sessions and for what gnubg reads otherwise.
+
 What a deeper search leaves in gnubg's cache is met by the next actions of its game, as
 far ahead as it searched (the luck of a roll reads positions the 2-ply searches of the
 two plays before it went through), so a game can be cut into pieces that different
@@ -76,6 +83,7 @@ from bgkit.position import Position
 from bgkit.workers import ForkedPool, WorkerDied, in_worker, may_fork, usable_cores
 
 if TYPE_CHECKING:
+    from bgkit.analysis.gnubg_moves import Record
     from bgkit.movegen import Key
 
 __all__ = [
@@ -323,10 +331,17 @@ def clear_cache(evaluator: Evaluator, entries: int | None = None) -> None:
 
 _worker_evaluator: CachedEvaluator | None = None
 _worker_tasks: Sequence[Task] = ()
+_worker_record: Record | None = None
+"""A deeper analysis of a match gnubg analyses itself (:mod:`bgkit.analysis.gnubg_moves`)."""
 
 
 def _worker_start(
-    tasks: Sequence[Task], cache: int | None, met: str | None, *, early: bool = False
+    tasks: Sequence[Task],
+    cache: int | None,
+    met: str | None,
+    *,
+    early: bool = False,
+    record: Record | None = None,
 ) -> None:
     """Start GNU Backgammon in a new worker process (forked: :class:`~bgkit.workers.Forked`),
     which evaluates some of ``tasks`` (inherited: they are not copied, nor pickled), with
@@ -337,8 +352,8 @@ def _worker_start(
     The process lives for one analysis and makes next to no cyclic garbage: the
     collector is off, and what the process inherited is not scanned again.
     """
-    global _worker_evaluator, _worker_tasks
-    _worker_tasks = tasks
+    global _worker_evaluator, _worker_tasks, _worker_record
+    _worker_tasks, _worker_record = tasks, record
     gc.freeze()
     gc.disable()
     from bgkit.analysis.gnubg import GnubgEvaluator, gnubg_module
@@ -389,6 +404,15 @@ def _worker_run(
     stop sooner."""
     assert _worker_evaluator is not None  # (the pool's initializer ran)
     first = start if lead is None else lead
+    if _worker_record is not None and lead is not None:
+        from bgkit.analysis.gnubg_moves import analyse_piece
+
+        shares = _shares if slot is not None else None
+        found = analyse_piece(
+            _worker_evaluator, _worker_record, _worker_tasks, start, stop, first, slot, shares
+        )
+        if found is not None:
+            return found
     return run_piece(_worker_evaluator, _worker_tasks, start, stop, first, slot)
 
 
@@ -630,6 +654,9 @@ class Runner:
         self.jobs = jobs
         self.evaluator = evaluator
         self.met = met
+        self.record: Record | None = None
+        """A match's record for gnubg's own analysis of each deeper piece
+        (:mod:`bgkit.analysis.gnubg_moves`; set before :meth:`submit`)."""
         """The match equity table of the GNU Backgammon evaluators it starts."""
         self._tasks: list[Task] = []
         self._pieces: list[_Job] = []
@@ -676,7 +703,10 @@ class Runner:
                 self._submit(_Job(start, stop, start), load if i < self.jobs else None)
             if early is not None:
                 return  # (its workers run already)
-        setup = partial(_worker_start, tasks, _cache(self.jobs, tasks[0].plies), self.met)
+        record = self.record if tasks[0].plies else None
+        setup = partial(
+            _worker_start, tasks, _cache(self.jobs, tasks[0].plies), self.met, record=record
+        )
         # (the first worker starts on its chunk as the next forks)
         self._pool.start(_serve, self.jobs, setup=setup, dumps=_dumps)
 
@@ -786,6 +816,13 @@ class Runner:
         tasks = self._tasks
         many = bool(tasks) and not tasks[0].plies and self.evaluator is None and in_worker()
         clear_cache(ev, WORKER_CACHE if many else None)
+        if self.record is not None and tasks and tasks[0].plies:
+            from bgkit.analysis.gnubg_moves import analyse_piece
+
+            found = analyse_piece(ev, self.record, tasks, 0, len(tasks), 0, None, None)
+            if found is not None:
+                tick(len(found))
+                return found
         out = []
         collecting = gc.isenabled()
         gc.disable()  # (the evaluations make next to no cyclic garbage)
