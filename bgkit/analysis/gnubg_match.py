@@ -23,12 +23,14 @@ of its own (``tests/gnubg_reference.py``), whichever worker runs it.
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
-
 from bgkit.analysis.gnubg import empty_gnubg_cache
-from bgkit.analysis.gnubg_process import _lock, _searching, _session, gnubg_module
+from bgkit.analysis.gnubg_process import (
+    _lock,
+    _searching,
+    _session,
+    gnubg_file,
+    gnubg_module,
+)
 from bgkit.analysis.match import Analysis, _past_gnubg, _replay, analysis_from_file
 from bgkit.analysis.met import DEFAULT_MET, MAX_LENGTH, met_name
 from bgkit.errors import BgkitError
@@ -124,28 +126,11 @@ def _dice(action: object) -> str | None:
 
 def _analysed(mat: str, plies: int) -> str | None:
     """The SGF gnubg saves after importing the ``.mat`` text ``mat`` and analysing it at
-    ``plies`` (:func:`_analyse`), ``None`` when it saved none. Both files are in memory
-    where the system has such files (``memfd``, Linux: gnubg opens them by their
-    ``/proc/self/fd`` paths), so that a worker killed meanwhile (a run interrupted)
-    leaves nothing behind; else in a temporary directory."""
-    data = mat.encode("utf-8")
-    if not (hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd")):
-        with tempfile.TemporaryDirectory(prefix="bgkit-gnubg-") as work:
-            path, sgf = Path(work) / "match.mat", Path(work) / "match.sgf"
-            path.write_bytes(data)
-            _analyse(str(path), str(sgf), plies)
-            return sgf.read_text("utf-8", "replace") if sgf.is_file() else None
-    files = [os.memfd_create(f"bgkit-match.{kind}") for kind in ("mat", "sgf")]
-    try:
-        with open(files[0], "wb", closefd=False) as out:
-            out.write(data)
-        _analyse(f"/proc/self/fd/{files[0]}", f"/proc/self/fd/{files[1]}", plies)
-        with open(files[1], "rb", closefd=False) as saved:
-            saved.seek(0)
-            text = saved.read()
-    finally:
-        for fd in files:
-            os.close(fd)
+    ``plies`` (:func:`_analyse`), ``None`` when it saved none; both files in memory where
+    the system has such files (:func:`~bgkit.analysis.gnubg_process.gnubg_file`)."""
+    with gnubg_file("match.mat", mat.encode("utf-8")) as source, gnubg_file("match.sgf") as sgf:
+        _analyse(source.path, sgf.path, plies)
+        text = sgf.read()
     # (gnubg writes UTF-8; a name it changed would not be the record's: not taken)
     return text.decode("utf-8", "replace") if text else None
 

@@ -27,7 +27,6 @@ reading of the record is not bgkit's: another action, player, roll or play at a 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -127,15 +126,10 @@ def analyse_piece(
 def _import(gnubg: Any, session: _Session, mat: str) -> None:
     """gnubg's match: ``mat``, imported from a file in memory (at each piece: the
     evaluator's questions between pieces set gnubg's board to their positions)."""
-    data = mat.encode("utf-8")
-    fd = os.memfd_create("bgkit-match.mat")
-    try:
-        with open(fd, "wb", closefd=False) as out:
-            out.write(data)
-        with session.one_cpu():
-            session.run(gnubg, f"import mat /proc/self/fd/{fd}")
-    finally:
-        os.close(fd)
+    from bgkit.analysis.gnubg_process import gnubg_file
+
+    with gnubg_file("match.mat", mat.encode("utf-8")) as source, session.one_cpu():
+        session.run(gnubg, f"import mat {source.path}")
     session.forget()  # (an import sets the match's rules)
 
 
@@ -154,19 +148,15 @@ def _go(gnubg: Any, session: _Session, game: int, action: int) -> None:
 def _saved(gnubg: Any, session: _Session) -> Match | None:
     """gnubg's match with its analysis, saved as SGF and read back (``None``: unreadable)."""
     from bgkit._gc import paused
+    from bgkit.analysis.gnubg_process import gnubg_file
     from bgkit.errors import BgkitError
     from bgkit.formats._analysis_faults import remembered
     from bgkit.formats.sgf import parse_sgf
 
-    fd = os.memfd_create("bgkit-match.sgf")
-    try:
+    with gnubg_file("match.sgf") as sgf:
         with session.one_cpu():
-            session.run(gnubg, f"save match /proc/self/fd/{fd}")
-        with open(fd, "rb", closefd=False) as saved:
-            saved.seek(0)
-            text = saved.read().decode("utf-8", "replace")
-    finally:
-        os.close(fd)
+            session.run(gnubg, f"save match {sgf.path}")
+        text = sgf.read().decode("utf-8", "replace")
     try:
         with remembered(), paused():
             return parse_sgf(text, source_name="match.sgf")

@@ -283,6 +283,49 @@ class _Session(_Capture):
         self.settings = wanted
 
 
+class GnubgFile:
+    """A file gnubg reads or writes by its path (:func:`gnubg_file`)."""
+
+    def __init__(self, path: str, fd: int | None) -> None:
+        self.path, self._fd = path, fd
+
+    def read(self) -> bytes:
+        """What the file holds now (what gnubg wrote there)."""
+        if self._fd is None:
+            try:
+                with open(self.path, "rb") as f:
+                    return f.read()
+            except FileNotFoundError:
+                return b""
+        with open(self._fd, "rb", closefd=False) as f:
+            f.seek(0)
+            return f.read()
+
+
+@contextmanager
+def gnubg_file(name: str, data: bytes = b"") -> Iterator[GnubgFile]:
+    """A file for gnubg's ``import``/``save`` commands, holding ``data``: in memory where
+    the system has such files (``memfd``, Linux: gnubg opens it by its ``/proc/self/fd``
+    path), so that a process killed meanwhile (a run interrupted) leaves nothing behind;
+    else in a temporary directory, removed at the end."""
+    if hasattr(os, "memfd_create") and os.path.isdir("/proc/self/fd"):
+        fd = os.memfd_create(f"bgkit-{name}")
+        try:
+            if data:
+                with open(fd, "wb", closefd=False) as out:
+                    out.write(data)
+            yield GnubgFile(f"/proc/self/fd/{fd}", fd)
+        finally:
+            os.close(fd)
+        return
+    with tempfile.TemporaryDirectory(prefix="bgkit-gnubg-") as work:
+        path = os.path.join(work, name)
+        if data:
+            with open(path, "wb") as out:
+                out.write(data)
+        yield GnubgFile(path, None)
+
+
 @cache
 def _session() -> _Session:
     """The command channel, with gnubg's thread pool started (commands that evaluate need
