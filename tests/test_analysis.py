@@ -293,9 +293,14 @@ def test_a_game_cut_in_pieces_is_gnubgs_own_analysis() -> None:
     )
     jobs, rows = json.loads(run.stdout)
     assert jobs == 2
-    kinds = ("move", "double", "take", "drop")
-    mine = [r for r in rows if r["action"] in kinds]
-    theirs = reference("selfplay_3pt_one_game", 2)["moves"]
+    mine = [r for r in rows if r["action"] in ("move", "double", "take", "drop")]
+    assert _gnubgs_errors_and_lucks(mine, reference("selfplay_3pt_one_game", 2)["moves"]) > 30
+    assert all(r["equity_before"] is not None for r in mine if r["luck_emg"] is not None)
+
+
+def _gnubgs_errors_and_lucks(mine: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> int:
+    """Assert that each action of ``mine`` is gnubg's (``theirs``), with gnubg's error and
+    luck to its printed decimals; the number of lucks compared."""
     assert len(mine) == len(theirs)
     lucks = 0
     for a, b in zip(mine, theirs, strict=True):
@@ -304,9 +309,8 @@ def test_a_game_cut_in_pieces_is_gnubgs_own_analysis() -> None:
             assert a["error_emg"] == pytest.approx(b["error"], abs=1e-5), a
         if "luck" in b:
             assert a["luck_emg"] == pytest.approx(b["luck"], abs=1e-5), a
-            assert a["equity_before"] is not None, a
             lucks += 1
-    assert lucks > 30
+    return lucks
 
 
 def test_plays_made_that_the_filters_drop_are_scored_as_gnubg_scores_them() -> None:
@@ -344,16 +348,7 @@ def test_plays_made_searched_in_made_up_turns_leave_gnubgs_luck() -> None:
     rows = analyze(replace(match, games=match.games[:1]), 2, jobs=1).rows
     mine_rows = [r for r in rows if r["action"] in ("move", "double", "take", "drop")]
     theirs_rows = [r for r in reference("selfplay_0005", 2)["moves"] if r["game"] == 1]
-    assert len(mine_rows) == len(theirs_rows)
-    lucks = 0
-    for mine, theirs in zip(mine_rows, theirs_rows, strict=True):
-        assert (mine["action"], mine["player"]) == (theirs["action"], theirs["player"])
-        if "error" in theirs:
-            assert mine["error_emg"] == pytest.approx(theirs["error"], abs=1e-5), mine
-        if "luck" in theirs:
-            assert mine["luck_emg"] == pytest.approx(theirs["luck"], abs=1e-5), mine
-            lucks += 1
-    assert lucks > 30
+    assert _gnubgs_errors_and_lucks(mine_rows, theirs_rows) > 30
 
 
 # ---------------------------------------------------------------------- the result
