@@ -277,25 +277,31 @@ def test_two_ply_errors_equal_gnubgs(name: str) -> None:
 def test_a_game_cut_in_pieces_is_gnubgs_own_analysis() -> None:
     """Two processes cut the one-game match in pieces; the second analyses the actions
     before its own again, from an empty cache, for what they leave in gnubg's: every
-    error and luck is gnubg's one-thread ``analyse match``'s, to its printed decimals,
-    and every roll has its equity before the roll (the luck's reference)."""
+    error and luck is gnubg's one-thread ``analyse match``'s, to its printed decimals.
+    The equity before each roll is the 0-ply one, the 0-ply analysis's (gnubg's luck at
+    2-ply takes its reference from what its searches left in its cache: not written)."""
     # (in a process of its own: this one may run gnubg's threads, which a fork would lose)
     script = (
         "import json, sys\n"
         "from bgkit.analysis.match import analyze\n"
         "from bgkit.formats.mat import read_mat\n"
-        "result = analyze(read_mat(sys.argv[1]), 2, jobs=2)\n"
-        "json.dump([result.jobs, result.rows], sys.stdout)\n"
+        "match = read_mat(sys.argv[1])\n"
+        "result, flat = analyze(match, 2, jobs=2), analyze(match, 0, jobs=2)\n"
+        "json.dump([result.jobs, result.rows, flat.rows], sys.stdout)\n"
     )
     path = str(RECORDS["selfplay_3pt_one_game"])
     run = subprocess.run(
         [sys.executable, "-c", script, path], capture_output=True, text=True, check=True
     )
-    jobs, rows = json.loads(run.stdout)
+    jobs, rows, flat = json.loads(run.stdout)
     assert jobs == 2
     mine = [r for r in rows if r["action"] in ("move", "double", "take", "drop")]
     assert _gnubgs_errors_and_lucks(mine, reference("selfplay_3pt_one_game", 2)["moves"]) > 30
-    assert all(r["equity_before"] is not None for r in mine if r["luck_emg"] is not None)
+    before = [(r["equity_before"], f["equity_before"]) for r, f in zip(rows, flat, strict=True)]
+    assert sum(a is not None for a, _ in before) > 40
+    for a, b in before:
+        assert (a is None) == (b is None)
+        assert a is None or a == pytest.approx(b, abs=1e-6)
 
 
 def _gnubgs_errors_and_lucks(mine: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> int:
