@@ -21,7 +21,8 @@ rolls: the two stood up to 0.041 EMG apart (median 0.002, three self-play matche
 the equity before a roll plus its luck is not the rolled roll's equity there.
 
 ``None`` (the worker then searches the piece itself, as for a money session) when gnubg's
-reading of the record is not bgkit's: another action, player, roll or play at a place.
+reading of the record is not bgkit's (another action, player, roll or play at a place),
+or when it left a roll without its luck or a double without its cube decision.
 """
 
 from __future__ import annotations
@@ -115,7 +116,9 @@ def analyse_piece(
             return None
         note = analysis_of(theirs, step.before, candidates=tasks[i].candidates)
         fig = _figures(tasks[i], step, note)
-        if tasks[i].dice is not None and fig.luck is not None:
+        if (fig.luck is None) if tasks[i].dice is not None else (fig.cube is None):
+            return None  # (gnubg left the action unanalysed: not taken for its figures)
+        if tasks[i].dice is not None:
             fig = replace(fig, luck_mean=_equity_before(ev, tasks[i]))
         out.append(fig)
     return out
