@@ -654,10 +654,10 @@ class Runner:
         self.jobs = jobs
         self.evaluator = evaluator
         self.met = met
+        """The match equity table of the GNU Backgammon evaluators it starts."""
         self.record: Record | None = None
         """A match's record for gnubg's own analysis of each deeper piece
         (:mod:`bgkit.analysis.gnubg_moves`; set before :meth:`submit`)."""
-        """The match equity table of the GNU Backgammon evaluators it starts."""
         self._tasks: list[Task] = []
         self._pieces: list[_Job] = []
         """A deeper analysis's pieces, in :attr:`_shares`' slots."""
