@@ -326,9 +326,14 @@ def test_plays_made_that_the_filters_drop_are_scored_as_gnubg_scores_them() -> N
     play ranked above it (as bgkit did before), it left figures in gnubg's cache that
     moved the best play of a later roll of this match 6.4e-3 EMG off gnubg's. Every
     move's best and played equity is gnubg's, to its six decimals. (Game 2 alone: a
-    deeper analysis searches each game from empty caches, as gnubg's does.)"""
+    deeper analysis searches each game from empty caches, as gnubg's does. bgkit's own
+    searches, which a money session keeps: an evaluator given, a match's is not gnubg's
+    ``analyse move``.)"""
+    from bgkit.analysis.gnubg import GnubgEvaluator
+
     match = read_mat(RECORDS["selfplay_0005"])
-    rows = analyze(replace(match, games=match.games[1:]), 2, jobs=1).rows
+    games = replace(match, games=match.games[1:])
+    rows = analyze(games, 2, evaluator=GnubgEvaluator()).rows
     mine_rows = [r for r in rows if r["action"] in ("move", "double", "take", "drop")]
     theirs_rows = [r for r in reference("selfplay_0005", 2)["moves"] if r["game"] > 1]
     assert len(mine_rows) == len(theirs_rows) == 108
@@ -349,9 +354,11 @@ def test_plays_made_searched_in_made_up_turns_leave_gnubgs_luck() -> None:
     not with the plays ranked above it: those leave figures in gnubg's cache that its
     analysis never makes. Searched with them, two rolls of game 1 of this match had a
     luck 3.7e-3 and 2.9e-5 EMG off gnubg's; every roll's luck and every error is gnubg's
-    now, to its printed decimals."""
+    now, to its printed decimals. (bgkit's own searches, as in the test above.)"""
+    from bgkit.analysis.gnubg import GnubgEvaluator
+
     match = read_mat(RECORDS["selfplay_0005"])
-    rows = analyze(replace(match, games=match.games[:1]), 2, jobs=1).rows
+    rows = analyze(replace(match, games=match.games[:1]), 2, evaluator=GnubgEvaluator()).rows
     mine_rows = [r for r in rows if r["action"] in ("move", "double", "take", "drop")]
     theirs_rows = [r for r in reference("selfplay_0005", 2)["moves"] if r["game"] == 1]
     assert _gnubgs_errors_and_lucks(mine_rows, theirs_rows) > 30
