@@ -48,6 +48,7 @@ __all__ = [
     "mark_forked_worker",
     "may_fork",
     "usable_cores",
+    "worker_number",
     "worker_start",
 ]
 
@@ -172,20 +173,27 @@ def worker_start(parent: int | None = None) -> None:
     die_with_parent(parent)
 
 
-_forked_worker = False
+_forked_worker: int | None = None
+"""In a worker bgkit forked itself: its number in the pool that forked it (0 to n-1)."""
 
 
-def mark_forked_worker() -> None:
-    """In a worker process bgkit forked itself (a batch's, :mod:`bgkit.batch`): say so to
-    :func:`in_worker`."""
+def mark_forked_worker(number: int = 0) -> None:
+    """In a worker process bgkit forked itself (a batch's, :mod:`bgkit.batch`), the
+    ``number``-th its pool forked: say so to :func:`in_worker` and :func:`worker_number`."""
     global _forked_worker
-    _forked_worker = True
+    _forked_worker = number
+
+
+def worker_number() -> int | None:
+    """This worker's number in the pool of workers that forked it together (0 to n-1),
+    ``None`` in a process bgkit did not fork as a worker."""
+    return _forked_worker
 
 
 def in_worker() -> bool:
     """Whether this process is a worker that :mod:`multiprocessing` started (a pool's,
     a Dask worker's) or that a bgkit batch forked, not a program's own process."""
-    if _forked_worker:
+    if _forked_worker is not None:
         return True
     import multiprocessing
 
@@ -238,12 +246,13 @@ class Forked:
         *,
         setup: Callable[[], object] | None = None,
         dumps: Callable[[object], bytes] = _dumps,
+        number: int = 0,
     ) -> Forked:
-        """Fork a worker, which runs ``setup()`` first (an exception there is then the
-        answer to every request) and answers each request with ``serve(request)``,
-        pickled by ``dumps``. It closes its copies of the pipes of the workers this
-        process runs (:data:`_running`): a worker must be the only one to hold its
-        requests' pipe, else it would not see it close."""
+        """Fork a worker, the ``number``-th of its pool (:func:`worker_number`), which runs
+        ``setup()`` first (an exception there is then the answer to every request) and
+        answers each request with ``serve(request)``, pickled by ``dumps``. It closes its
+        copies of the pipes of the workers this process runs (:data:`_running`): a worker
+        must be the only one to hold its requests' pipe, else it would not see it close."""
         flush_std_streams()
         parent = os.getpid()
         request_r, request_w = os.pipe()
@@ -255,7 +264,7 @@ class Forked:
                 for fd in (request_w, answer_r, *(f for o in _running for f in o._fds())):
                     os.close(fd)
                 _running.clear()
-                mark_forked_worker()
+                mark_forked_worker(number)
                 worker_start(parent)
                 failure: Exception | None = None
                 if setup is not None:
@@ -332,8 +341,8 @@ class ForkedPool:
     ) -> None:
         """Fork ``workers`` workers (:meth:`Forked.start`), each handed a request waiting
         as soon as it is forked."""
-        for _ in range(workers):
-            self.idle.append(Forked.start(serve, setup=setup, dumps=dumps))
+        for number in range(workers):
+            self.idle.append(Forked.start(serve, setup=setup, dumps=dumps, number=number))
             self._dispatch()
 
     @property

@@ -9,6 +9,7 @@ the analysis-metrics spec.
 from __future__ import annotations
 
 import itertools
+import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -368,6 +369,69 @@ def test_short_commands_run_on_one_cpu() -> None:
     after each. (In a process of its own: other tests here change gnubg's
     threads, and then the evaluator leaves them alone.)"""
     subprocess.run([sys.executable, "-c", _ONE_CPU], check=True)
+
+
+#: Two workers of a pool, both moved to the first CPU before their gnubg session starts
+#: (as when both are forked onto the CPU their parent runs on), each report the CPU
+#: their short commands and gnubg's threads are put on.
+_OWN_CPUS = """
+import os, time
+from bgkit.workers import ForkedPool
+cpus = sorted(os.sched_getaffinity(0))
+def setup():
+    os.sched_setaffinity(0, {cpus[0]})
+    os.sched_setaffinity(0, set(cpus))  # (this thread now runs on the first CPU)
+def serve(request):
+    from bgkit.analysis.gnubg_process import _session
+    from bgkit.workers import worker_number
+    session = _session()
+    with session.one_cpu():
+        pass
+    time.sleep(0.2)  # (so that each worker answers one request)
+    return worker_number(), [sorted(os.sched_getaffinity(t)) for t in session.threads]
+pool = ForkedPool()
+for n in range(2):
+    pool.submit(n, n)
+pool.start(serve, 2, setup=setup)
+found = {}
+while pool.busy:
+    for job, ok, value in pool.answers():
+        assert ok, value
+        found[job] = value
+pool.close(now=False)
+numbers = sorted(number for number, _ in found.values())
+assert numbers == [0, 1], found
+pinned = {number: threads for number, threads in found.values()}
+assert all(len(threads) == 2 for threads in pinned.values()), found
+assert pinned[0] == [[cpus[0]]] * 2 and pinned[1] == [[cpus[1]]] * 2, found
+"""
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or len(os.sched_getaffinity(0)) < 2,
+    reason="CPU affinity: Linux, two CPUs",
+)
+def test_each_worker_of_a_pool_keeps_gnubgs_threads_on_a_cpu_of_its_own() -> None:
+    """Workers forked together put their short commands and gnubg's threads on CPUs of
+    their own, wherever they happened to run when their session started: pinned where
+    each ran, two workers of a deeper analysis shared one CPU for whole pieces in some
+    runs (in a process of its own: gnubg's threads do not survive a fork)."""
+    subprocess.run([sys.executable, "-c", _OWN_CPUS], check=True, timeout=120)
+
+
+def test_a_workers_cpu_is_its_number_among_the_allowed_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker's CPU is the allowed CPU its number in its pool gives (round the allowed
+    ones when there are more workers); outside a worker, the CPU the caller runs on."""
+    from bgkit.analysis import gnubg_process
+
+    monkeypatch.setattr(gnubg_process, "_current_cpu", lambda allowed: -7)
+    for number, cpu in ((0, 3), (1, 5), (2, 3)):
+        monkeypatch.setattr(gnubg_process, "worker_number", lambda n=number: n)
+        assert gnubg_process._own_cpu({5, 3}) == cpu
+    monkeypatch.setattr(gnubg_process, "worker_number", lambda: None)
+    assert gnubg_process._own_cpu({5, 3}) == -7
 
 
 def test_an_entering_turn_has_one_legal_play_into_the_position(positions: list[Position]) -> None:
