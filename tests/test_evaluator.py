@@ -422,12 +422,12 @@ def test_each_worker_of_a_pool_keeps_gnubgs_threads_on_a_cpu_of_its_own() -> Non
 def test_a_workers_cpu_is_its_number_among_the_allowed_ones(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A worker's CPU is the allowed CPU its number in its pool gives (round the allowed
-    ones when there are more workers); outside a worker, the CPU the caller runs on."""
+    """A worker's CPU is the allowed CPU its number in its pool gives; outside a worker,
+    and for a worker beyond one a CPU, the CPU the caller runs on."""
     from bgkit.analysis import gnubg_process
 
     monkeypatch.setattr(gnubg_process, "_current_cpu", lambda allowed: -7)
-    for number, cpu in ((0, 3), (1, 5), (2, 3)):
+    for number, cpu in ((0, 3), (1, 5), (2, -7)):
         monkeypatch.setattr(gnubg_process, "worker_number", lambda n=number: n)
         assert gnubg_process._own_cpu({5, 3}) == cpu
     monkeypatch.setattr(gnubg_process, "worker_number", lambda: None)
