@@ -152,7 +152,7 @@ class _Session(_Capture):
     pool and checks for the answer at once, then every 10 ms. On an idle machine the
     check comes first (the pool thread wakes on another CPU), so an ``eval`` that takes
     0.2 ms answers after 10 ms. :meth:`one_cpu` puts the calling thread (for the
-    command) and gnubg's threads on the CPU the caller runs on: the woken thread then
+    command) and gnubg's threads on one CPU (:func:`_own_cpu`): the woken thread then
     runs first, and the answer is there when gnubg first looks (mostly). So do the
     cube decisions of 1- and 2-ply searches (1 and 4-14 ms), which otherwise answer at
     a later check (a 2-ply analysis in one process: its 37 cube decisions waited 0.29 s
@@ -160,9 +160,10 @@ class _Session(_Capture):
     (:meth:`search`). Linux only; elsewhere, or when gnubg's threads are not the ones the
     session started, commands run as they are.
 
-    The CPU is a worker's own (:func:`_own_cpu`): two workers forked at once often run
-    on the same CPU at first, and gnubg's threads, kept where they were pinned, then
-    shared it for a whole piece of an analysis while the other CPU idled.
+    In a worker that CPU is the worker's own, not the one it happens to run on: two
+    workers forked at once often start on the same CPU, and gnubg's threads, kept where
+    they were pinned, then shared it for whole pieces of an analysis while the other
+    CPU idled.
     """
 
     settings: tuple[int, object] | None = None
