@@ -36,8 +36,9 @@ SELFPLAY = ROOT / "data" / "selfplay"
 REFERENCES = Path(__file__).parent / "data" / "analysis"
 MONEY = ROOT / "data" / "real" / "mat" / "halheinrich__BgMatchFormat_Lib__money_session.mat"
 UNRECORDED = ROOT / "data" / "real" / "mat" / "kevung__gbf__test.txt"
-# its last game says "Wins 1 point"; gnubg's import scores it 2
-OTHER_RESULT = ROOT / "data" / "real" / "mat" / "andrewbaine__td-gammon__monte-carlo-2001-final.mat"
+# BackgammonGalaxy: its last game says "Wins 1 point and the match" (the points needed),
+# where gnubg's import scores the game's value, 2 (verify's "capped-match-win")
+CAPPED_WIN = ROOT / "data" / "real" / "mat" / "lassehjorthmadsen__bglab__match10329741.txt"
 
 
 def _in_a_worker(fn: Callable[..., Any], *args: Any) -> Any:
@@ -72,6 +73,51 @@ def test_a_seasons_rows_are_gnubgs_own_analysis(plies: int) -> None:
     paths = [SELFPLAY / "selfplay_0002.mat", SELFPLAY / f"{name}.mat"]
     rows, gnubgs = _in_a_worker(_rows_and_whose, paths, plies)
     assert gnubgs
+    _assert_gnubgs(rows, reference)
+
+
+def test_a_match_won_by_the_points_needed_is_gnubgs_own_analysis() -> None:
+    """A record that writes the game winning the match for the points the winner needed
+    (a writer's convention) is gnubg's own analysis, though gnubg scores that game at its
+    value: the figures do not depend on it. It fell back to bgkit's own searches before
+    (5 of the 79 real records gnubg may analyse did so)."""
+    reference = json.loads((REFERENCES / "bglab_match10329741.0ply.json").read_text())
+    rows, gnubgs = _in_a_worker(_rows_and_whose, [CAPPED_WIN], 0)
+    assert gnubgs
+    _assert_gnubgs(rows, reference)
+
+
+def test_only_the_points_past_the_match_may_differ() -> None:
+    """gnubg's record of a match is bgkit's when the game that wins it scores the points
+    needed in one and more in the other; not when a game's winner differs, nor when an
+    earlier game's points do."""
+    from dataclasses import replace
+
+    from bgkit.analysis.gnubg_match import _games
+    from bgkit.formats import read_match
+    from bgkit.records import Result
+
+    match = read_match(CAPPED_WIN)
+    *before, last = match.games
+    assert last.result is not None and last.result.points == 1
+
+    def with_results(*results: tuple[int, Result]) -> Any:
+        games = list(match.games)
+        for index, result in results:
+            games[index] = replace(games[index], result=result)
+        return replace(match, games=tuple(games))
+
+    winner = last.result.winner
+    assert _games(with_results((-1, replace(last.result, points=2)))) == _games(match)
+    assert _games(with_results((-1, replace(last.result, winner=1 - winner)))) != _games(match)
+    first = before[0].result
+    assert first is not None
+    assert _games(with_results((0, replace(first, points=first.points + 1)))) != _games(match)
+
+
+def _assert_gnubgs(rows: list[Any], reference: dict[str, Any]) -> None:
+    """The season's rows of a match are gnubg's figures (``reference``: its JSON by
+    ``tests/gnubg_reference.py``)."""
     theirs = {p["name"]: p for p in reference["players"]}
     assert {row["name"] for row in rows} == set(theirs)
     for row in rows:
@@ -109,9 +155,8 @@ def _falls_back(path: Path, plies: int, met: str | None) -> tuple[bool, int]:
         (MONEY, None),
         (SELFPLAY / "selfplay_0001.mat", "woolsey"),
         (UNRECORDED, None),
-        (OTHER_RESULT, None),
     ],
-    ids=["money session", "another table", "a roll not recorded", "gnubg reads a result otherwise"],
+    ids=["money session", "another table", "a roll not recorded"],
 )
 def test_what_gnubgs_analysis_cannot_stand_for_is_bgkits(path: Path, met: str | None) -> None:
     assert _in_a_worker(_falls_back, path, 0, met) == (True, 2)

@@ -15,8 +15,9 @@ gnubg's rules, every game from the starting position and every play recorded, th
 default match equity table, and a record that replays with no action at a cube above 64
 (gnubg's tables stop there: it would read past them, and bgkit's analysis refuses such
 a position, saying so); and only when gnubg's match, read
-back, has bgkit's players, games, scores, results and every action, in order (else the
-caller runs :func:`~bgkit.analysis.match.analyze`). With one thread, and from an empty
+back, has bgkit's players, games, scores, results (the game that wins the match by the
+points it counts: :func:`_games`) and every action, in order (else the caller runs
+:func:`~bgkit.analysis.match.analyze`). With one thread, and from an empty
 position cache, its figures are those of gnubg analysing the record alone in a process
 of its own (``tests/gnubg_reference.py``), whichever worker runs it.
 """
@@ -109,11 +110,18 @@ def gnubg_analysis(
 
 
 def _games(match: Match) -> list[tuple[object, ...]]:
-    """Each game's starting score and result (who won, how many points)."""
-    return [
-        (g.score, None if g.result is None else (g.result.winner, g.result.points))
-        for g in match.games
-    ]
+    """Each game's starting score and result: who won, and the points that count (in the
+    game that wins the match, no more than the winner needed: writers put the full value
+    or the points needed, :data:`bgkit.verify.CONVENTIONS` ``capped-match-win``, and
+    gnubg's import scores the game itself; the figures do not depend on it)."""
+    found: list[tuple[object, ...]] = []
+    for g in match.games:
+        if g.result is None:
+            found.append((g.score, None))
+            continue
+        winner = g.result.winner
+        found.append((g.score, (winner, min(g.result.points, match.length - g.score[winner]))))
+    return found
 
 
 def _steps(play: object) -> str | None:
