@@ -39,6 +39,8 @@ UNRECORDED = ROOT / "data" / "real" / "mat" / "kevung__gbf__test.txt"
 # BackgammonGalaxy: its last game says "Wins 1 point and the match" (the points needed),
 # where gnubg's import scores the game's value, 2 (verify's "capped-match-win")
 CAPPED_WIN = ROOT / "data" / "real" / "mat" / "lassehjorthmadsen__bglab__match10329741.txt"
+# BackgammonGalaxy: its second player has no name
+NAMELESS = ROOT / "data" / "real" / "mat" / "lassehjorthmadsen__bglab__match3755271.txt"
 
 
 def _in_a_worker(fn: Callable[..., Any], *args: Any) -> Any:
@@ -115,13 +117,28 @@ def test_only_the_points_past_the_match_may_differ() -> None:
     assert _games(with_results((0, replace(first, points=first.points + 1)))) != _games(match)
 
 
-def _assert_gnubgs(rows: list[Any], reference: dict[str, Any]) -> None:
+def test_a_player_without_a_name_is_gnubgs_own_analysis() -> None:
+    """A record with a player whose name is empty (BackgammonGalaxy), which gnubg's import
+    reads as ": 0", is gnubg's own analysis, with the record's names. It fell back to
+    bgkit's own searches before."""
+    reference = json.loads((REFERENCES / "bglab_match3755271.0ply.json").read_text())
+    assert reference["names"] == ["lasse", ": 0"]
+    rows, gnubgs = _in_a_worker(_rows_and_whose, [NAMELESS], 0)
+    assert gnubgs
+    _assert_gnubgs(rows, reference, names=("lasse", ""))
+
+
+def _assert_gnubgs(
+    rows: list[Any], reference: dict[str, Any], names: tuple[str, str] | None = None
+) -> None:
     """The season's rows of a match are gnubg's figures (``reference``: its JSON by
-    ``tests/gnubg_reference.py``)."""
-    theirs = {p["name"]: p for p in reference["players"]}
-    assert {row["name"] for row in rows} == set(theirs)
+    ``tests/gnubg_reference.py``), player by player; ``names``: the players' names in
+    the rows (default: gnubg's)."""
+    theirs = reference["players"]
+    assert sorted(row["player"] for row in rows) == [0, 1]
     for row in rows:
-        gnubg = theirs[row["name"]]
+        gnubg = theirs[row["player"]]
+        assert row["name"] == (gnubg["name"] if names is None else names[row["player"]])
         # gnubg's own sums, written with six decimals
         assert row["luck_emg"] == pytest.approx(gnubg["luck_emg"], abs=1e-6)
         assert row["luck_mwc"] == pytest.approx(gnubg["luck_mwc"], abs=1e-6)

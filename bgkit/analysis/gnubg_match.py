@@ -14,15 +14,18 @@ terms: a match (not a money session) of 1 to 64 points of standard backgammon un
 gnubg's rules, every game from the starting position and every play recorded, the
 default match equity table, and a record that replays with no action at a cube above 64
 (gnubg's tables stop there: it would read past them, and bgkit's analysis refuses such
-a position, saying so); and only when gnubg's match, read
-back, has bgkit's players, games, scores, results (the game that wins the match by the
-points it counts: :func:`_games`) and every action, in order (else the caller runs
-:func:`~bgkit.analysis.match.analyze`). With one thread, and from an empty
+a position, saying so); and only when gnubg's match, read back, has bgkit's games,
+scores, results (the game that wins the match by the points it counts: :func:`_games`)
+and every action by the same player, in order (else the caller runs
+:func:`~bgkit.analysis.match.analyze`). The players' names are the record's, whatever
+gnubg's import made of them. With one thread, and from an empty
 position cache, its figures are those of gnubg analysing the record alone in a process
 of its own (``tests/gnubg_reference.py``), whichever worker runs it.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from bgkit.analysis.gnubg import empty_gnubg_cache
 from bgkit.analysis.gnubg_process import (
@@ -94,6 +97,9 @@ def gnubg_analysis(
         # while the match's objects are made, as for any record read: next to no cycles)
         with remembered(), paused():
             back = parse_sgf(text, source_name="match.sgf")
+            # (the names are the record's: gnubg's import reads some otherwise, an empty
+            # one as ": 0", and the figures do not depend on them)
+            back = replace(back, players=match.players)
             result = analysis_from_file(back, candidates=candidates)
     except BgkitError:
         return None
@@ -104,7 +110,7 @@ def gnubg_analysis(
         (r[0], row["action"], row["player"], row["dice"], _steps(row["play"]))
         for r, row in zip(result.where, result.rows, strict=True)
     ]
-    if back.players != match.players or made != theirs or _games(back) != _games(match):
+    if made != theirs or _games(back) != _games(match):
         return None
     return result
 
@@ -139,7 +145,7 @@ def _analysed(mat: str, plies: int) -> str | None:
     with gnubg_file("match.mat", mat.encode("utf-8")) as source, gnubg_file("match.sgf") as sgf:
         _analyse(source.path, sgf.path, plies)
         text = sgf.read()
-    # (gnubg writes UTF-8; a name it changed would not be the record's: not taken)
+    # (gnubg writes UTF-8; what it made of a name is not taken: the record's is)
     return text.decode("utf-8", "replace") if text else None
 
 
