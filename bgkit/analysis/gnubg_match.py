@@ -37,6 +37,7 @@ from bgkit.analysis.gnubg_process import (
 )
 from bgkit.analysis.match import Analysis, _past_gnubg, _replay, analysis_from_file
 from bgkit.analysis.met import DEFAULT_MET, MAX_LENGTH, met_name
+from bgkit.analysis.recorded import same_action
 from bgkit.errors import BgkitError
 from bgkit.position import Position
 from bgkit.records import Match, Move
@@ -103,15 +104,12 @@ def gnubg_analysis(
             result = analysis_from_file(back, candidates=candidates)
     except BgkitError:
         return None
-    # the same actions, in order; a play's steps the same (which of two checkers landing
-    # on a blot is marked as hitting it depends on the order its record wrote them)
-    made = [(s.game_index, s.kind, s.player, _dice(s.action), _steps(s.play)) for s in steps]
-    theirs = [
-        (r[0], row["action"], row["player"], row["dice"], _steps(row["play"]))
-        for r, row in zip(result.where, result.rows, strict=True)
-    ]
-    if made != theirs or _games(back) != _games(match):
+    # the same actions, in order, each by the same player, with the same roll and play
+    if len(result.where) != len(steps) or _games(back) != _games(match):
         return None
+    for step, (game, action) in zip(steps, result.where, strict=True):
+        if game != step.game_index or not same_action(step, back.games[game].actions[action]):
+            return None
     return result
 
 
@@ -128,14 +126,6 @@ def _games(match: Match) -> list[tuple[object, ...]]:
         winner = g.result.winner
         found.append((g.score, (winner, min(g.result.points, match.length - g.score[winner]))))
     return found
-
-
-def _steps(play: object) -> str | None:
-    return None if play is None else str(play).replace("*", "")
-
-
-def _dice(action: object) -> str | None:
-    return f"{action.dice[0]}{action.dice[1]}" if isinstance(action, Move) else None
 
 
 def _analysed(mat: str, plies: int) -> str | None:

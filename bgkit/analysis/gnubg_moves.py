@@ -32,13 +32,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bgkit.analysis.evaluator import Chances, CubeDecision, Evaluator
-from bgkit.records import Move
 
 if TYPE_CHECKING:
     from bgkit.analysis.gnubg_process import _Session
     from bgkit.analysis.tasks import Figures, Task, _Shares
     from bgkit.formats.annotations import ActionAnalysis
-    from bgkit.records import Action, Match
+    from bgkit.records import Match
     from bgkit.replay import ReplayStep
 
 __all__ = ["Record", "analyse_piece"]
@@ -69,6 +68,7 @@ def analyse_piece(
     ``slot`` and ``shares`` as for :func:`~bgkit.analysis.tasks.run_piece`: the piece ends
     before the task its stop names when another worker took the rest."""
     from bgkit.analysis.gnubg_process import _searching, _session, gnubg_module
+    from bgkit.analysis.recorded import same_action
     from bgkit.analysis.tasks import _forget
 
     gnubg = gnubg_module()
@@ -112,7 +112,7 @@ def analyse_piece(
             theirs = back.games[step.game_index].actions[step.action_index]
         except IndexError:
             return None
-        if not _same(step, theirs):
+        if not same_action(step, theirs):
             return None
         note = analysis_of(theirs, step.before, candidates=tasks[i].candidates)
         fig = _figures(tasks[i], step, note)
@@ -163,31 +163,6 @@ def _saved(gnubg: Any, session: _Session) -> Match | None:
             return parse_sgf(text, source_name="match.sgf")
     except BgkitError:
         return None
-
-
-def _same(step: ReplayStep, action: Action) -> bool:
-    """gnubg's action at the step's place is the step's: the same kind, player and roll,
-    and the same play (which of two checkers landing on a blot hits it depends on the
-    order a record wrote them: not compared)."""
-    mine = step.action
-    if type(action) is not type(mine) or action.player != mine.player:
-        return False
-    if not isinstance(mine, Move):
-        return True
-    assert isinstance(action, Move)
-    if action.dice != mine.dice:
-        return False
-    theirs = None if action.play is None else str(action.play).replace("*", "")
-    ours = None if step.play is None else str(step.play).replace("*", "")
-    # (gnubg's play as it wrote it; ours as the replay resolved it: compared as positions)
-    if theirs == ours:
-        return True
-    if action.play is None or step.play is None:
-        return False
-    try:
-        return step.before.with_dice(*mine.dice).apply(action.play).board == step.after.board
-    except ValueError:
-        return False
 
 
 def _figures(task: Task, step: ReplayStep, note: ActionAnalysis | None) -> Figures:

@@ -4,7 +4,9 @@ gnubg's SGF and XG's files keep an analysis beside each action
 (:func:`bgkit.formats.sgf_analysis.analysis_of` reads it); :func:`file_figures` makes of it
 what an evaluator's search gives for the action (:class:`~bgkit.analysis.tasks.Figures`),
 for :func:`~bgkit.analysis.match.analysis_from_file` and for a deeper analysis gnubg made
-itself (:mod:`bgkit.analysis.gnubg_moves`).
+itself (:mod:`bgkit.analysis.gnubg_moves`). :func:`same_action` says whether gnubg's
+record of an action, read back from the SGF it saved, is the one bgkit gave it (there and
+for a season's match, :mod:`bgkit.analysis.gnubg_match`).
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from bgkit.records import Move
 
 if TYPE_CHECKING:
     from bgkit.formats.annotations import ActionAnalysis
+    from bgkit.records import Action
     from bgkit.replay import ReplayStep
 
-__all__ = ["file_figures", "gnubgs", "plays_listed"]
+__all__ = ["file_figures", "gnubgs", "plays_listed", "same_action"]
 
 
 def file_figures(step: ReplayStep, note: ActionAnalysis | None) -> Figures | None:
@@ -70,3 +73,29 @@ def gnubgs(step: ReplayStep) -> bool:
 
     keys = {key for key, _ in step.action.annotations}
     return PROPERTY not in keys and bool(keys & {"A", "DA", "LU"})
+
+
+def same_action(step: ReplayStep, action: Action) -> bool:
+    """gnubg's action at the step's place is the step's: the same kind, player and roll,
+    and the same play (which of two checkers landing on a blot hits it depends on the
+    order a record wrote them: not compared; a play written otherwise, its steps in
+    another order, is the same when it leaves the same position)."""
+    mine = step.action
+    if type(action) is not type(mine) or action.player != mine.player:
+        return False
+    if not isinstance(mine, Move):
+        return True
+    assert isinstance(action, Move)
+    if action.dice != mine.dice:
+        return False
+    theirs = None if action.play is None else str(action.play).replace("*", "")
+    ours = None if step.play is None else str(step.play).replace("*", "")
+    # (gnubg's play as it wrote it; ours as the replay resolved it: compared as positions)
+    if theirs == ours:
+        return True
+    if action.play is None or step.play is None:
+        return False
+    try:
+        return step.before.with_dice(*mine.dice).apply(action.play).board == step.after.board
+    except ValueError:
+        return False
