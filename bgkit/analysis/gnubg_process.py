@@ -203,7 +203,7 @@ class _Session(_Capture):
 
     @contextmanager
     def one_cpu(self) -> Iterator[None]:
-        """Run a short command with the caller and gnubg's threads on the caller's CPU.
+        """Run a short command with the caller and gnubg's threads on one CPU (:func:`_own_cpu`).
 
         gnubg's threads stay there after it (moved each time, they answer late more
         often); :meth:`unpin` lets them go."""
