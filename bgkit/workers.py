@@ -42,12 +42,14 @@ __all__ = [
     "ForkedPool",
     "Isolated",
     "WorkerDied",
+    "current_cpu",
     "die_with_parent",
     "flush_std_streams",
     "in_worker",
     "mark_forked_worker",
     "may_fork",
     "usable_cores",
+    "worker_cpu",
     "worker_number",
     "worker_start",
 ]
@@ -173,21 +175,60 @@ def worker_start(parent: int | None = None) -> None:
     die_with_parent(parent)
 
 
-_forked_worker: int | None = None
-"""In a worker bgkit forked itself: its number in the pool that forked it (0 to n-1)."""
+@cache
+def _sched_getcpu() -> Any:
+    try:
+        return ctypes.CDLL(None).sched_getcpu
+    except (OSError, AttributeError, TypeError):  # pragma: no cover (no such C library call)
+        return None
 
 
-def mark_forked_worker(number: int = 0) -> None:
+def current_cpu(allowed: set[int]) -> int:
+    """The CPU the calling thread runs on (one of ``allowed`` if the C library cannot say)."""
+    getcpu = _sched_getcpu()
+    cpu = -1 if getcpu is None else int(getcpu())
+    return cpu if cpu in allowed else min(allowed)
+
+
+_forked_worker: tuple[int, int] | None = None
+"""In a worker bgkit forked itself: its number in the pool that forked it (0 to n-1), and
+the CPU the pool's parent ran on when it forked it (-1: not known)."""
+
+
+def mark_forked_worker(number: int = 0, first_cpu: int = -1) -> None:
     """In a worker process bgkit forked itself (a batch's, :mod:`bgkit.batch`), the
-    ``number``-th its pool forked: say so to :func:`in_worker` and :func:`worker_number`."""
+    ``number``-th its pool forked when the parent ran on ``first_cpu``: say so to
+    :func:`in_worker`, :func:`worker_number` and :func:`worker_cpu`."""
     global _forked_worker
-    _forked_worker = number
+    _forked_worker = (number, first_cpu)
 
 
 def worker_number() -> int | None:
     """This worker's number in the pool of workers that forked it together (0 to n-1),
     ``None`` in a process bgkit did not fork as a worker."""
-    return _forked_worker
+    return None if _forked_worker is None else _forked_worker[0]
+
+
+def worker_cpu(allowed: set[int]) -> int | None:
+    """The CPU of ``allowed`` this worker keeps its work on (GNU Backgammon's threads:
+    :mod:`bgkit.analysis.gnubg_process`): for the first worker of a pool, the CPU its
+    parent ran on when it forked them (the parent then waits for their answers), for the
+    next ones the allowed CPUs after it, each its own. ``None`` outside a worker bgkit
+    forked, for a worker beyond one a CPU, and where the parent's CPU is not known or
+    not allowed (not a pool's worker: :class:`Isolated`'s): such a worker stays where
+    it runs.
+
+    Pools of other processes are spread by the kernel, which puts each parent where
+    there is room: two runs of two workers on a machine of four CPUs take two CPUs each,
+    where numbering the allowed CPUs from the first would put both runs on the same two.
+    """
+    if _forked_worker is None:
+        return None
+    number, first = _forked_worker
+    cpus = sorted(allowed)
+    if number >= len(cpus) or first not in allowed:
+        return None
+    return cpus[(cpus.index(first) + number) % len(cpus)]
 
 
 def in_worker() -> bool:
@@ -247,8 +288,10 @@ class Forked:
         setup: Callable[[], object] | None = None,
         dumps: Callable[[object], bytes] = _dumps,
         number: int = 0,
+        first_cpu: int = -1,
     ) -> Forked:
-        """Fork a worker, the ``number``-th of its pool (:func:`worker_number`), which runs
+        """Fork a worker, the ``number``-th of its pool (:func:`worker_number`; the pool's
+        parent ran on ``first_cpu``: :func:`worker_cpu`), which runs
         ``setup()`` first (an exception there is then the answer to every request) and
         answers each request with ``serve(request)``, pickled by ``dumps``. It closes its
         copies of the pipes of the workers this process runs (:data:`_running`): a worker
@@ -264,7 +307,7 @@ class Forked:
                 for fd in (request_w, answer_r, *(f for o in _running for f in o._fds())):
                     os.close(fd)
                 _running.clear()
-                mark_forked_worker(number)
+                mark_forked_worker(number, first_cpu)
                 worker_start(parent)
                 failure: Exception | None = None
                 if setup is not None:
@@ -341,8 +384,13 @@ class ForkedPool:
     ) -> None:
         """Fork ``workers`` workers (:meth:`Forked.start`), each handed a request waiting
         as soon as it is forked."""
+        try:
+            first = current_cpu(os.sched_getaffinity(0))
+        except (AttributeError, OSError):  # pragma: no cover (not Linux)
+            first = -1
         for number in range(workers):
-            self.idle.append(Forked.start(serve, setup=setup, dumps=dumps, number=number))
+            worker = Forked.start(serve, setup=setup, dumps=dumps, number=number, first_cpu=first)
+            self.idle.append(worker)
             self._dispatch()
 
     @property

@@ -371,9 +371,9 @@ def test_short_commands_run_on_one_cpu() -> None:
     subprocess.run([sys.executable, "-c", _ONE_CPU], check=True)
 
 
-#: Two workers of a pool, both moved to the first CPU before their gnubg session starts
-#: (as when both are forked onto the CPU their parent runs on), each report the CPU
-#: their short commands and gnubg's threads are put on.
+#: Two workers of a pool forked while their parent runs on the last CPU, both moved to
+#: the first CPU before their gnubg session starts (as when both are forked onto one),
+#: each report the CPU their short commands and gnubg's threads are put on.
 _OWN_CPUS = """
 import os, time
 from bgkit.workers import ForkedPool
@@ -392,7 +392,9 @@ def serve(request):
 pool = ForkedPool()
 for n in range(2):
     pool.submit(n, n)
+os.sched_setaffinity(0, {cpus[-1]})
 pool.start(serve, 2, setup=setup)
+os.sched_setaffinity(0, set(cpus))
 found = {}
 while pool.busy:
     for job, ok, value in pool.answers():
@@ -403,7 +405,7 @@ numbers = sorted(number for number, _ in found.values())
 assert numbers == [0, 1], found
 pinned = {number: threads for number, threads in found.values()}
 assert all(len(threads) == 2 for threads in pinned.values()), found
-assert pinned[0] == [[cpus[0]]] * 2 and pinned[1] == [[cpus[1]]] * 2, found
+assert pinned[0] == [[cpus[-1]]] * 2 and pinned[1] == [[cpus[0]]] * 2, found
 """
 
 
@@ -413,24 +415,22 @@ assert pinned[0] == [[cpus[0]]] * 2 and pinned[1] == [[cpus[1]]] * 2, found
 )
 def test_each_worker_of_a_pool_keeps_gnubgs_threads_on_a_cpu_of_its_own() -> None:
     """Workers forked together put their short commands and gnubg's threads on CPUs of
-    their own, wherever they happened to run when their session started: pinned where
-    each ran, two workers of a deeper analysis shared one CPU for whole pieces in some
-    runs (in a process of its own: gnubg's threads do not survive a fork)."""
+    their own, from the one their parent ran on, wherever they happened to run when their
+    session started: pinned where each ran, two workers of a deeper analysis shared one
+    CPU for whole pieces in some runs (in a process of its own: gnubg's threads do not
+    survive a fork)."""
     subprocess.run([sys.executable, "-c", _OWN_CPUS], check=True, timeout=120)
 
 
-def test_a_workers_cpu_is_its_number_among_the_allowed_ones(
+def test_a_command_runs_on_the_workers_cpu_else_where_the_caller_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A worker's CPU is the allowed CPU its number in its pool gives; outside a worker,
-    and for a worker beyond one a CPU, the CPU the caller runs on."""
     from bgkit.analysis import gnubg_process
 
-    monkeypatch.setattr(gnubg_process, "_current_cpu", lambda allowed: -7)
-    for number, cpu in ((0, 3), (1, 5), (2, -7)):
-        monkeypatch.setattr(gnubg_process, "worker_number", lambda n=number: n)
-        assert gnubg_process._own_cpu({5, 3}) == cpu
-    monkeypatch.setattr(gnubg_process, "worker_number", lambda: None)
+    monkeypatch.setattr(gnubg_process, "current_cpu", lambda allowed: -7)
+    monkeypatch.setattr(gnubg_process, "worker_cpu", lambda allowed: 3)
+    assert gnubg_process._own_cpu({5, 3}) == 3
+    monkeypatch.setattr(gnubg_process, "worker_cpu", lambda allowed: None)
     assert gnubg_process._own_cpu({5, 3}) == -7
 
 

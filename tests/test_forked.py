@@ -14,6 +14,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -191,6 +192,54 @@ def test_a_worker_says_it_is_one() -> None:
     worker.send(None)
     assert worker.receive() == (True, True)
     worker.stop(now=True)
+
+
+@pytest.mark.parametrize(
+    ("worker", "cpu"),
+    [
+        ((0, 5), 5),  # the first: where the parent ran
+        ((1, 5), 1),  # the next ones: the allowed CPUs after it, round
+        ((2, 5), 3),
+        ((3, 5), None),  # beyond one a CPU: where it runs
+        ((0, -1), None),  # the parent's CPU not known (Isolated's worker)
+        ((0, 4), None),  # nor allowed
+        (None, None),  # not a worker bgkit forked
+    ],
+)
+def test_a_pools_workers_each_have_a_cpu_from_their_parents(
+    monkeypatch: pytest.MonkeyPatch, worker: tuple[int, int] | None, cpu: int | None
+) -> None:
+    monkeypatch.setattr(workers, "_forked_worker", worker)
+    assert workers.worker_cpu({5, 1, 3}) == cpu
+
+
+def test_a_pools_workers_know_their_number_and_their_parents_cpu() -> None:
+    pool = workers.ForkedPool()
+    for n in range(2):
+        pool.submit(n, n)
+    mine = os.sched_getaffinity(0)
+    first = workers.current_cpu(mine)
+    os.sched_setaffinity(0, {first})  # (so that the parent does not move meanwhile)
+    try:
+        pool.start(_numbered, 2)
+    finally:
+        os.sched_setaffinity(0, mine)
+    found = {}
+    while pool.busy:
+        for job, ok, value in pool.answers():
+            assert ok, value
+            found[job] = value
+    pool.close(now=False)
+    assert sorted(found.values()) == [(0, first), (1, first)]
+    (isolated,) = _start(1, _numbered)
+    isolated.send(None)
+    assert isolated.receive() == (True, (0, -1))
+    isolated.stop(now=True)
+
+
+def _numbered(request: object) -> tuple[int, int] | None:
+    time.sleep(0.2)  # (so that each of a pool's workers answers one request)
+    return workers._forked_worker
 
 
 #: One match analysed at 0-ply in two workers, in a process of its own: the modules of a

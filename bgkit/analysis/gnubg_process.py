@@ -42,7 +42,7 @@ from typing import IO, Any, Self
 
 from bgkit.analysis.met import DEFAULT_MET
 from bgkit.position import Position
-from bgkit.workers import worker_number
+from bgkit.workers import current_cpu, worker_cpu
 
 __all__ = ["BEAVERS", "CACHE_SIZE", "CHILD_TIMEOUT", "gnubg_module"]
 
@@ -357,31 +357,15 @@ def _pin(threads: Sequence[int], cpus: set[int]) -> None:
 
 
 def _own_cpu(allowed: set[int]) -> int:
-    """The CPU of ``allowed`` a command runs on with gnubg's threads: in a worker bgkit
-    forked, the one its number in its pool gives it (each worker of a pool its own), else,
-    and for the workers a pool has beyond one a CPU (a deeper analysis's extra one, to
-    fill the others' waits), the CPU the caller runs on.
+    """The CPU of ``allowed`` a command runs on with gnubg's threads: a pool's worker's own
+    (:func:`~bgkit.workers.worker_cpu`: each worker of a pool its own), else the CPU the
+    caller runs on.
 
     Measured (a one-game 3-point match at 2-ply, two workers): pinned where each worker
     ran, both were on one CPU in some runs, 1.40-1.85 s in all (the piece of 42 actions
     took 1.07 s of wall for 0.49 CPU s); on a CPU each, 1.25-1.38 s in six runs."""
-    number = worker_number()
-    cpus = sorted(allowed)
-    if number is None or number >= len(cpus):
-        return _current_cpu(allowed)
-    return cpus[number]
-
-
-def _current_cpu(allowed: set[int]) -> int:
-    """The CPU the calling thread runs on (one of ``allowed`` if the C library cannot say)."""
-    libc = _libc()
-    cpu = -1
-    if libc is not None:
-        try:
-            cpu = int(libc.sched_getcpu())
-        except AttributeError:  # pragma: no cover (no sched_getcpu in this C library)
-            cpu = -1
-    return cpu if cpu in allowed else min(allowed)
+    cpu = worker_cpu(allowed)
+    return current_cpu(allowed) if cpu is None else cpu
 
 
 def _in_child(read: Callable[[], float | None]) -> float | None:
