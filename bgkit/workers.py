@@ -50,7 +50,6 @@ __all__ = [
     "may_fork",
     "usable_cores",
     "worker_cpu",
-    "worker_number",
     "worker_start",
 ]
 
@@ -198,15 +197,9 @@ the CPU the pool's parent ran on when it forked it (-1: not known)."""
 def mark_forked_worker(number: int = 0, first_cpu: int = -1) -> None:
     """In a worker process bgkit forked itself (a batch's, :mod:`bgkit.batch`), the
     ``number``-th its pool forked when the parent ran on ``first_cpu``: say so to
-    :func:`in_worker`, :func:`worker_number` and :func:`worker_cpu`."""
+    :func:`in_worker` and :func:`worker_cpu`."""
     global _forked_worker
     _forked_worker = (number, first_cpu)
-
-
-def worker_number() -> int | None:
-    """This worker's number in the pool of workers that forked it together (0 to n-1),
-    ``None`` in a process bgkit did not fork as a worker."""
-    return None if _forked_worker is None else _forked_worker[0]
 
 
 def worker_cpu(allowed: set[int]) -> int | None:
@@ -290,12 +283,12 @@ class Forked:
         number: int = 0,
         first_cpu: int = -1,
     ) -> Forked:
-        """Fork a worker, the ``number``-th of its pool (:func:`worker_number`; the pool's
-        parent ran on ``first_cpu``: :func:`worker_cpu`), which runs
-        ``setup()`` first (an exception there is then the answer to every request) and
-        answers each request with ``serve(request)``, pickled by ``dumps``. It closes its
-        copies of the pipes of the workers this process runs (:data:`_running`): a worker
-        must be the only one to hold its requests' pipe, else it would not see it close."""
+        """Fork a worker, the ``number``-th of its pool, whose parent ran on ``first_cpu``
+        (:func:`worker_cpu`; -1: not a pool's), which runs ``setup()`` first (an exception
+        there is then the answer to every request) and answers each request with
+        ``serve(request)``, pickled by ``dumps``. It closes its copies of the pipes of the
+        workers this process runs (:data:`_running`): a worker must be the only one to
+        hold its requests' pipe, else it would not see it close."""
         flush_std_streams()
         parent = os.getpid()
         request_r, request_w = os.pipe()

@@ -382,13 +382,14 @@ def setup():
     os.sched_setaffinity(0, {cpus[0]})
     os.sched_setaffinity(0, set(cpus))  # (this thread now runs on the first CPU)
 def serve(request):
+    from bgkit import workers
     from bgkit.analysis.gnubg_process import _session
-    from bgkit.workers import worker_number
     session = _session()
     with session.one_cpu():
         pass
     time.sleep(0.2)  # (so that each worker answers one request)
-    return worker_number(), [sorted(os.sched_getaffinity(t)) for t in session.threads]
+    number = workers._forked_worker[0]
+    return number, [sorted(os.sched_getaffinity(t)) for t in session.threads]
 pool = ForkedPool()
 for n in range(2):
     pool.submit(n, n)

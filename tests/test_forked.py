@@ -213,6 +213,7 @@ def test_a_pools_workers_each_have_a_cpu_from_their_parents(
     assert workers.worker_cpu({5, 1, 3}) == cpu
 
 
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="CPU affinity: Linux")
 def test_a_pools_workers_know_their_number_and_their_parents_cpu() -> None:
     pool = workers.ForkedPool()
     for n in range(2):
