@@ -371,42 +371,30 @@ def test_short_commands_run_on_one_cpu() -> None:
     subprocess.run([sys.executable, "-c", _ONE_CPU], check=True)
 
 
-#: Two workers of a pool forked while their parent runs on the last CPU, both moved to
-#: the first CPU before their gnubg session starts (as when both are forked onto one),
-#: each report the CPU their short commands and gnubg's threads are put on.
+#: Two workers of a pool whose parent ran on the last CPU, each moved to the first CPU
+#: before its gnubg session starts (as when both are forked onto one), report the CPUs
+#: of gnubg's threads after a short command.
 _OWN_CPUS = """
-import os, time
-from bgkit.workers import ForkedPool
+import os
+from bgkit.workers import Forked
 cpus = sorted(os.sched_getaffinity(0))
-def setup():
+def serve(request):
     os.sched_setaffinity(0, {cpus[0]})
     os.sched_setaffinity(0, set(cpus))  # (this thread now runs on the first CPU)
-def serve(request):
-    from bgkit import workers
     from bgkit.analysis.gnubg_process import _session
     session = _session()
     with session.one_cpu():
         pass
-    time.sleep(0.2)  # (so that each worker answers one request)
-    number = workers._forked_worker[0]
-    return number, [sorted(os.sched_getaffinity(t)) for t in session.threads]
-pool = ForkedPool()
-for n in range(2):
-    pool.submit(n, n)
-os.sched_setaffinity(0, {cpus[-1]})
-pool.start(serve, 2, setup=setup)
-os.sched_setaffinity(0, set(cpus))
-found = {}
-while pool.busy:
-    for job, ok, value in pool.answers():
-        assert ok, value
-        found[job] = value
-pool.close(now=False)
-numbers = sorted(number for number, _ in found.values())
-assert numbers == [0, 1], found
-pinned = {number: threads for number, threads in found.values()}
-assert all(len(threads) == 2 for threads in pinned.values()), found
-assert pinned[0] == [[cpus[-1]]] * 2 and pinned[1] == [[cpus[0]]] * 2, found
+    return [sorted(os.sched_getaffinity(t)) for t in session.threads]
+pinned = []
+for number in range(2):
+    worker = Forked.start(serve, number=number, first_cpu=cpus[-1])
+    worker.send(None)
+    ok, threads = worker.receive()
+    worker.stop(now=False)
+    assert ok and len(threads) == 2, threads
+    pinned.append(threads)
+assert pinned == [[[cpus[-1]]] * 2, [[cpus[0]]] * 2], pinned
 """
 
 
