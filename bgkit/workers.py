@@ -141,13 +141,18 @@ def _quota(folder: Path, names: tuple[str, ...]) -> int | None:
 
 
 @cache
+def _libc() -> Any:
+    """This process's C library (``None`` where ctypes cannot load it)."""
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except (OSError, TypeError):  # pragma: no cover (no C library to load by that name)
+        return None
+
+
 def _prctl() -> Any:
     if not sys.platform.startswith("linux"):
         return None
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError, TypeError):  # pragma: no cover (no C library)
-        return None
+    return getattr(_libc(), "prctl", None)
 
 
 def die_with_parent(parent: int | None = None) -> None:
@@ -174,17 +179,9 @@ def worker_start(parent: int | None = None) -> None:
     die_with_parent(parent)
 
 
-@cache
-def _sched_getcpu() -> Any:
-    try:
-        return ctypes.CDLL(None).sched_getcpu
-    except (OSError, AttributeError, TypeError):  # pragma: no cover (no such C library call)
-        return None
-
-
 def current_cpu(allowed: set[int]) -> int:
     """The CPU the calling thread runs on (one of ``allowed`` if the C library cannot say)."""
-    getcpu = _sched_getcpu()
+    getcpu = getattr(_libc(), "sched_getcpu", None)
     cpu = -1 if getcpu is None else int(getcpu())
     return cpu if cpu in allowed else min(allowed)
 

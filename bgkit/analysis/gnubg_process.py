@@ -24,7 +24,6 @@ knows of that state and the ways to reach gnubg, apart from what an evaluator as
 from __future__ import annotations
 
 import atexit
-import ctypes
 import math
 import os
 import select
@@ -42,7 +41,7 @@ from typing import IO, Any, Self
 
 from bgkit.analysis.met import DEFAULT_MET
 from bgkit.position import Position
-from bgkit.workers import current_cpu, worker_cpu
+from bgkit.workers import _libc, current_cpu, worker_cpu
 
 __all__ = ["BEAVERS", "CACHE_SIZE", "CHILD_TIMEOUT", "gnubg_module"]
 
@@ -97,14 +96,6 @@ def gnubg_module() -> ModuleType:
             out.run(gnubg, setting)
     module: ModuleType = gnubg
     return module
-
-
-@cache
-def _libc() -> Any:
-    try:
-        return ctypes.CDLL(None)
-    except (OSError, TypeError):  # pragma: no cover (no C library to load by that name)
-        return None
 
 
 def _fflush() -> None:
