@@ -192,18 +192,11 @@ def _equity_before(ev: Evaluator, task: Task) -> float:
     """The roller's equity before the roll at 0-ply: the mean over the rolls of each
     one's best 0-ply equity (a roll that dances: the position's, the opponent on roll),
     an opening's over the openings of both sides, as
-    :func:`~bgkit.analysis.tasks.roll_values` and the luck formulas take them. Asked
+    :func:`~bgkit.analysis.tasks.roll_luck` takes it. Asked
     after the piece, from an empty cache: any evaluation between two of gnubg's
     ``analyse move`` changes the state its net evaluates the next positions from, and
     so, rarely, a figure (measured: asked after each, two lucks of 4,879 moved, by 3e-4
     and 9e-4 EMG)."""
-    from bgkit.analysis.metrics import luck_normal, luck_opening
-    from bgkit.analysis.tasks import roll_values
+    from bgkit.analysis.tasks import roll_luck
 
-    assert task.dice is not None
-    pos = task.position
-    mine = roll_values(ev, pos)
-    if task.opening:
-        theirs = roll_values(ev, replace(pos, turn=pos.opponent))
-        return luck_opening(mine, theirs, task.dice)[1]
-    return luck_normal(mine, task.dice)[1]
+    return roll_luck(ev, task)[1]

@@ -245,6 +245,19 @@ def roll_values(
     return values
 
 
+def roll_luck(ev: Evaluator, task: Task, *, deeper: bool = False) -> tuple[float, float]:
+    """The luck of the task's roll and the roller's equity before it (0-ply: the mean
+    over the rolls, an opening's over the openings of both sides); ``deeper`` as for
+    :func:`roll_values`."""
+    assert task.dice is not None
+    pos = task.position
+    mine = roll_values(ev, pos, deeper=deeper)
+    if task.opening:
+        theirs = roll_values(ev, replace(pos, turn=pos.opponent), deeper=deeper)
+        return luck_opening(mine, theirs, task.dice)
+    return luck_normal(mine, task.dice)
+
+
 def evaluate_task(ev: Evaluator, task: Task) -> Figures:
     """Cube decision, luck (0-ply) and checker play (``task.plies``) of one action.
 
@@ -261,12 +274,7 @@ def evaluate_task(ev: Evaluator, task: Task) -> Figures:
         chances = ev.chances(pos, plies=task.plies)
     luck = mean = None
     if task.dice is not None:
-        mine = roll_values(ev, pos, deeper=task.plies > 0)
-        if task.opening:
-            theirs = roll_values(ev, replace(pos, turn=pos.opponent), deeper=task.plies > 0)
-            luck, mean = luck_opening(mine, theirs, task.dice)
-        else:
-            luck, mean = luck_normal(mine, task.dice)
+        luck, mean = roll_luck(ev, task, deeper=task.plies > 0)
     if task.cube and not task.plies:
         cube = ev.cube_decision(pos, plies=0)
         chances = ev.chances(pos, plies=0)
