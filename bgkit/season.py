@@ -75,6 +75,7 @@ __all__ = [
     "fibs_rating_change",
     "fibs_win_probability",
     "mean_interval",
+    "possible_results",
     "ratio_interval",
     "t_quantile",
 ]
@@ -260,6 +261,56 @@ def mean_interval(values: Any, confidence: float = CONFIDENCE) -> tuple[float, f
         spread = 0.0  # summed game by game)
     half = t_quantile(confidence, n - 1) * spread / math.sqrt(n)
     return (mean, mean - half, mean + half)
+
+
+def possible_results(results: Any, won: Any) -> tuple[float, float]:
+    """The least and the most a mean of these matches' results can be, in MWC: a match
+    gains at most ``1 - start`` and loses at most ``start``, its player's match winning
+    chance where its record starts. A finished match says its start: ``won - result``
+    (0.5 from 0-0); an unfinished one is given the widest, -1 to +1.
+
+    Whatever the player's chances, their expected result per match lies in that range:
+    an interval cut to it covers it at least as often as before the cut.
+
+    >>> possible_results([0.5, -0.5, 0.2], [True, False, None])
+    (-0.6666..., 0.6666...)
+    """
+    bounds = []
+    for result, finished in zip(results, won, strict=True):
+        if _missing(finished) or _missing(result):
+            bounds.append((-1.0, 1.0))
+        else:
+            start = float(bool(finished)) - float(result)
+            bounds.append((-start, 1.0 - start))
+    if not bounds:
+        return (math.nan, math.nan)
+    return (
+        sum(low for low, _ in bounds) / len(bounds),
+        sum(high for _, high in bounds) / len(bounds),
+    )
+
+
+def _cut(
+    interval: tuple[float, float, float], possible: tuple[float, float]
+) -> tuple[float, float]:
+    """``interval``'s ends (of ``(mean, low, high)``) cut to the ``possible`` range, when
+    its mean lies in it (a mean of luck-adjusted results may not: that of two matches
+    lost with much luck, say; its interval is then left as it is)."""
+    mean, low, high = interval
+    least, most = possible
+    if not least <= mean <= most:
+        return (low, high)
+    return (max(low, least), min(high, most))
+
+
+def _missing(value: Any) -> bool:
+    """Whether ``value`` is None, NaN or pandas' NA (whose comparisons have no truth)."""
+    if value is None:
+        return True
+    try:
+        return not bool(value == value)
+    except TypeError:  # (pd.NA)
+        return True
 
 
 def ratio_interval(
@@ -561,8 +612,13 @@ class Season:
         opponent's put back: gnubg's *luck adjusted result*; the dice's part of a result,
         whose expectation is 0, is what makes a raw result vary). Each has its
         ``confidence`` interval (``_low``, ``_high``), Student's t over the matches
-        (:func:`mean_interval`); ``narrower`` is how much narrower the luck-adjusted
-        interval is (0.6: 60 % narrower). Money sessions are :meth:`money`'s.
+        (:func:`mean_interval`), cut to the results a mean of these matches can take
+        (:func:`possible_results`: a match from 0-0 gains at most +50% and loses at most
+        -50%, where a t-interval of a few matches reaches far past: +-635% for two
+        matches, one won and one lost); ``narrower`` is how much narrower the
+        luck-adjusted interval is (0.6: 60 % narrower), as shown: two cut to the same
+        range are 0 % narrower, whatever their spreads. Money sessions are
+        :meth:`money`'s.
 
         Why a t-interval rather than a bootstrap: the matches are independent draws and
         the interval is of a mean, which the t-interval covers well from a dozen matches
@@ -584,18 +640,21 @@ class Season:
         for value, part in groups:
             raw = mean_interval(part["actual_result"], confidence)
             adjusted = mean_interval(part["luck_adjusted_result"], confidence)
-            width = raw[2] - raw[1]
+            possible = possible_results(part["actual_result"], part["won"])
+            low, high = _cut(raw, possible)
+            adjusted_low, adjusted_high = _cut(adjusted, possible)
+            width, adjusted_width = high - low, adjusted_high - adjusted_low
             out.append(
                 {
                     key: value,
                     "matches": len(part),
                     "result": raw[0],
-                    "result_low": raw[1],
-                    "result_high": raw[2],
+                    "result_low": low,
+                    "result_high": high,
                     "luck_adjusted": adjusted[0],
-                    "luck_adjusted_low": adjusted[1],
-                    "luck_adjusted_high": adjusted[2],
-                    "narrower": 1 - (adjusted[2] - adjusted[1]) / width if width > 0 else math.nan,
+                    "luck_adjusted_low": adjusted_low,
+                    "luck_adjusted_high": adjusted_high,
+                    "narrower": 1 - adjusted_width / width if width > 0 else math.nan,
                 }
             )
         columns = [key, "matches", "result", "result_low", "result_high", "luck_adjusted",
@@ -863,7 +922,8 @@ class Season:
                  PLAYER_COLORS[0], "luck-adjusted"),
             ):  # fmt: skip
                 # (an interval past +-100% is drawn to the edge, an arrowhead saying so:
-                # a month of two matches has t = 12.7, and would squash the rest)
+                # a luck-adjusted one whose mean lies past what a result can be is not
+                # cut, :meth:`results`, and would squash the rest)
                 ends = [min(max(100 * v, -edge), edge) for v in (low, high)]
                 ax.plot(ends, [y + shift] * 2, "-", color=color, linewidth=2.5,
                         label=label if y == ys[0] else None)  # fmt: skip
@@ -1138,7 +1198,8 @@ class Season:
             " the player's luck and puts back the opponent's, as GNU Backgammon measures"
             " them (its <i>luck adjusted result</i>): the dice's part, whose expectation"
             f" is 0, is what makes results vary. In brackets the {CONFIDENCE:.0%} confidence"
-            " interval of the mean (Student's t over the matches); the narrower the"
+            " interval of the mean (Student's t over the matches), cut to what a mean"
+            " result can be (-50% to +50% for matches from 0-0); the narrower the"
             " luck-adjusted one, the more of the raw result was the dice.</p>",
             _figure(
                 self.results_figure(),

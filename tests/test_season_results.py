@@ -25,6 +25,7 @@ from bgkit.season import (
     fibs_rating_change,
     fibs_win_probability,
     mean_interval,
+    possible_results,
     ratio_interval,
     t_quantile,
 )
@@ -184,24 +185,66 @@ def season(folder: Path) -> Season:  # (rows kept: the command line reruns nothi
 
 
 def test_results_are_the_t_intervals_of_the_matches(season: Season) -> None:
+    """Each interval is scipy's t-interval, cut to -50% to +50% (these matches start
+    at 0-0); ``narrower`` compares the intervals so cut."""
     rows = season.matches
     results = season.results().set_index("name")
     assert set(results.index) == {"Alice", "Bob"}  # (money sessions are not matches)
+    # a finished match from 0-0 gains +-50% MWC
+    assert set(rows[rows["length"] > 0]["actual_result"].round(9)) == {0.5, -0.5}
+    cuts = 0
     for name in ("Alice", "Bob"):
         mine = rows[(rows["name"] == name) & (rows["length"] > 0)]
         assert results.at[name, "matches"] == len(mine) == 6
+        widths = []
         for column, values in (("result", mine["actual_result"]),
                                ("luck_adjusted", mine["luck_adjusted_result"])):  # fmt: skip
             xs = values.to_numpy(float)
             low, high = stats.t.interval(0.95, len(xs) - 1, loc=xs.mean(), scale=stats.sem(xs))
+            widths.append(min(high, 0.5) - max(low, -0.5))
+            cuts += (low < -0.5) + (high > 0.5)
             assert results.at[name, column] == pytest.approx(xs.mean())
-            assert results.at[name, f"{column}_low"] == pytest.approx(low)
-            assert results.at[name, f"{column}_high"] == pytest.approx(high)
-        raw = results.at[name, "result_high"] - results.at[name, "result_low"]
-        adjusted = results.at[name, "luck_adjusted_high"] - results.at[name, "luck_adjusted_low"]
-        assert results.at[name, "narrower"] == pytest.approx(1 - adjusted / raw)
-    # a finished match from 0-0 gains +-50% MWC
-    assert set(rows[rows["length"] > 0]["actual_result"].round(9)) == {0.5, -0.5}
+            assert results.at[name, f"{column}_low"] == pytest.approx(max(low, -0.5))
+            assert results.at[name, f"{column}_high"] == pytest.approx(min(high, 0.5))
+        assert results.at[name, "narrower"] == pytest.approx(1 - widths[1] / widths[0])
+    assert cuts  # (six matches: a t-interval reaches past what a match can gain or lose)
+
+
+def test_possible_results_by_hand() -> None:
+    # won from 0-0 (+0.5), lost from 0-0 (-0.5): -50% to +50%
+    assert possible_results([0.5, -0.5], [True, False]) == (-0.5, 0.5)
+    # won from 30% (a record that starts at another score: +0.7), lost from 80% (-0.8)
+    low, high = possible_results([0.7, -0.8], [True, False])
+    assert (low, high) == pytest.approx(((-0.3 - 0.8) / 2, (0.7 + 0.2) / 2))
+    # an unfinished match (won NA) may have started anywhere: -1 to +1
+    won = pd.Series([True, pd.NA], dtype="boolean")
+    assert possible_results(pd.Series([0.5, 0.1]), won) == pytest.approx((-0.75, 0.75))
+    assert all(math.isnan(x) for x in possible_results([], []))
+
+
+def test_few_matches_say_no_more_than_a_match_can_gain(season: Season) -> None:
+    """Two matches, one won and one lost: the t-interval (one degree of freedom, t =
+    12.7) reaches +-635% MWC; the season says -50% to +50%, all a match from 0-0 can
+    gain or lose, on its page and in the terminal."""
+    from bgkit.cli.analyze import _season_text
+
+    rows = season.rows
+    alice = season.matches[(season.matches["name"] == "Alice") & (season.matches["length"] > 0)]
+    files = [alice[alice["won"] == won]["file"].iloc[0] for won in (True, False)]
+    two = Season(rows[rows["file"].isin(files)].reset_index(drop=True)).about("Alice")
+    result = two.results().set_index("name").loc["Alice"]
+    xs = two.matches.query("name == 'Alice'")["actual_result"].to_numpy(float)
+    t_low, t_high = stats.t.interval(0.95, 1, loc=xs.mean(), scale=stats.sem(xs))
+    assert t_low < -6 and t_high > 6  # (what the interval was before the cut)
+    assert (result["result_low"], result["result_high"]) == pytest.approx((-0.5, 0.5))
+    adjusted = (result["luck_adjusted_low"], result["luck_adjusted_high"])
+    if -0.5 <= result["luck_adjusted"] <= 0.5:
+        assert adjusted == pytest.approx((-0.5, 0.5))
+    text = _season_text(two, "two", 0)
+    assert "(-50.0 to +50.0)" in text and "635" not in text
+    if adjusted == pytest.approx((-0.5, 0.5)):
+        assert result["narrower"] == 0 and ", 0% narrower" in text  # (as shown)
+    assert "\u2212635" not in two.html() and "(\u221250.0 to +50.0)" in two.html()
     months = season.results("month")
     assert list(months["month"]) == ["2026-11"] and months["matches"].sum() == 6
 
