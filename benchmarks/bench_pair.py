@@ -123,13 +123,7 @@ def main() -> None:
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         earlier = opts.keep or Path(scratch) / "earlier"
-        if not (earlier / "bgkit").is_dir():
-            subprocess.run(
-                ["git", "worktree", "add", "-f", "--detach", str(earlier), opts.rev],
-                cwd=ROOT,
-                check=True,
-                capture_output=True,
-            )
+        _check_out(earlier, opts.rev)
         try:
             for tree in (earlier, ROOT):
                 compileall.compile_dir(tree / "bgkit", quiet=1)
@@ -150,6 +144,23 @@ def main() -> None:
                     check=False,
                     capture_output=True,
                 )
+
+
+def _check_out(folder: Path, rev: str) -> None:
+    """``rev`` checked out in ``folder``: a new worktree, or the kept one moved to it (a
+    kept folder left at another commit once made every pair of a round compare against
+    that commit, whatever ``REV`` said)."""
+
+    def git(*args: str, cwd: Path = ROOT) -> str:
+        done = subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
+        return done.stdout.strip()
+
+    commit = git("rev-parse", "--verify", f"{rev}^{{commit}}")
+    if not (folder / "bgkit").is_dir():
+        git("worktree", "add", "-f", "--detach", str(folder), commit)
+    elif git("rev-parse", "HEAD", cwd=folder) != commit:
+        git("checkout", "--quiet", "--force", "--detach", commit, cwd=folder)
+    print(f"{rev}: {git('log', '--oneline', '-1', commit)} (in {folder})", file=sys.stderr)
 
 
 if __name__ == "__main__":
