@@ -179,6 +179,12 @@ def _triple(row: Any, name: str) -> tuple[float, float, float]:
     return (float(row[name]), float(row[f"{name}_low"]), float(row[f"{name}_high"]))
 
 
+def counted(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and the noun for it: ``counted(1, "match", "matches")`` is ``"1 match"``,
+    ``counted(2, "session")`` ``"2 sessions"``."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
 def _record(part: pd.DataFrame) -> dict[str, int]:
     """Matches played, won, lost and unfinished (``won`` is a nullable boolean)."""
     won = part["won"]
@@ -492,10 +498,12 @@ class Season:
         """What the season holds: ``"6 matches and 3 money sessions analysed"``."""
         files = self.matches.drop_duplicates("file")
         sessions = int((files["length"] == 0).sum())
-        text = f"{len(files) - sessions} matches"
+        parts = (
+            [counted(len(files) - sessions, "match", "matches")] if len(files) > sessions else []
+        )
         if sessions:
-            text += f" and {sessions} money session" + ("s" if sessions > 1 else "")
-        return text + " analysed"
+            parts.append(counted(sessions, "money session"))
+        return " and ".join(parts or ["0 matches"]) + " analysed"
 
     @property
     def skipped(self) -> pd.DataFrame:
@@ -846,7 +854,8 @@ class Season:
             ax.plot(x, pr, "o", color=color, alpha=0.45, markersize=4)
             rolling = pr.rolling(window, min_periods=1).mean()
             ax.plot(x, rolling, "-", color=color, linewidth=2,
-                    label=f"{name}: rolling mean of {window} ({len(part)} matches)")  # fmt: skip
+                    label=f"{name}: rolling mean of {window}"
+                          f" ({counted(len(part), 'match', 'matches')})")  # fmt: skip
         dated = bool(len(matches)) and matches["date"].notna().all()
         dated = dated and matches["date"].nunique() > 1
         who = f"{names[0]}'s form" if len(names) == 1 else "Form"
@@ -1331,6 +1340,7 @@ class Season:
 
     def __repr__(self) -> str:
         return (
-            f"<Season {self.matches['file'].nunique()} matches, {len(self.players)} players,"
+            f"<Season {counted(self.matches['file'].nunique(), 'match', 'matches')},"
+            f" {counted(len(self.players), 'player')},"
             f" {len(self.skipped)} not analysed, {self.plies}-ply>"
         )

@@ -249,6 +249,24 @@ def test_few_matches_say_no_more_than_a_match_can_gain(season: Season) -> None:
     assert list(months["month"]) == ["2026-11"] and months["matches"].sum() == 6
 
 
+def test_the_terminal_counts_one_match_as_one(season: Season) -> None:
+    """One match is "1 match" (not "1 matches"); a player of money sessions alone has no
+    match record to show."""
+    from bgkit.cli.analyze import _season_text
+
+    rows = season.rows
+    alice = season.matches[(season.matches["name"] == "Alice") & (season.matches["length"] > 0)]
+    one = Season(rows[rows["file"] == alice["file"].iloc[0]].reset_index(drop=True))
+    text = _season_text(one.about("Alice"), "one", 0)
+    assert "one: 1 match analysed (0-ply)" in text and "Alice: 1 match, won " in text
+    assert "FIBS rating from 1500 after 1 finished match: " in text
+    plain = season.matches[season.matches["file"].str.endswith("plain_no_jacoby.mat")]
+    money = Season(rows[rows["file"].isin(plain["file"])].reset_index(drop=True))
+    text = _season_text(money.about("gnubg"), "money", 0)
+    assert "money: 1 money session analysed (0-ply)" in text
+    assert "gnubg: 1 money session; PR " in text and "0 matches" not in text
+
+
 def test_the_ratings_by_hand(season: Season) -> None:
     rows = season.matches
     alice = rows[(rows["name"] == "Alice") & (rows["length"] > 0)].reset_index(drop=True)

@@ -366,15 +366,22 @@ def _season(
 
 def _season_text(season: Any, folder: str, plies: int) -> str:
     """The season in the terminal: the player, the opponents, the files not analysed."""
+    from bgkit.season import counted
+
     me = season.players[season.players["name"] == season.subject].iloc[0]
     who = visible(str(season.subject))  # (names shown escaped: none forges a line)
-    n = me["sessions"]
-    sessions = f", {n} money session{'s' if n > 1 else ''}" if n else ""
+    played = []  # (a player of money sessions alone has no match record to show)
+    if me["matches"] or not me["sessions"]:
+        played.append(
+            f"{counted(me['matches'], 'match', 'matches')}, won {me['won']},"
+            f" lost {me['lost']}, unfinished {me['unfinished']}"
+        )
+    if me["sessions"]:
+        played.append(counted(me["sessions"], "money session"))
     lines = [
         f"{visible(folder)}: {season.analysed()} ({plies}-ply),"
         f" {len(season.skipped)} file(s) not analysed",
-        f"{who}: {me['matches']} matches, won {me['won']}, lost {me['lost']},"
-        f" unfinished {me['unfinished']}{sessions}; PR {me['pr']:.1f};"
+        f"{who}: {', '.join(played)}; PR {me['pr']:.1f};"
         f" luck {me['luck_rate_memg']:+.1f} mEMG per roll",
         *_season_results(season),
     ]
@@ -396,7 +403,7 @@ def _season_text(season: Any, folder: str, plies: int) -> str:
 
 def _season_results(season: Any) -> list[str]:
     """The subject's results with their intervals, the two ratings, the money figures."""
-    from bgkit.season import CONFIDENCE, START_RATING, _interval, _triple
+    from bgkit.season import CONFIDENCE, START_RATING, _interval, _triple, counted
 
     who = season.subject
     lines = []
@@ -414,7 +421,8 @@ def _season_results(season: Any) -> list[str]:
     track = season.rating()
     if len(track):
         lines.append(
-            f"FIBS rating from {START_RATING:g} after {len(track)} finished matches:"
+            f"FIBS rating from {START_RATING:g} after"
+            f" {counted(len(track), 'finished match', 'finished matches')}:"
             f" {track['rating'].iloc[-1]:.0f}; luck-adjusted"
             f" {track['luck_adjusted_rating'].iloc[-1]:.0f}"
         )
