@@ -44,7 +44,7 @@ RECORDS = {
     "cube_noise_31pt": DATA / "cube_noise_31pt.mat",
 }
 ZERO_PLY = sorted(RECORDS)
-DEEPER = [("example_a", 1), ("handwritten_3pt", 1)]
+DEEPER = [("example_a", 1), ("handwritten_3pt", 1), ("handwritten_3pt", 3)]
 #: Records with gnubg's 2-ply analysis (``*.2ply.json``).
 TWO_PLY = [
     "example_a",
@@ -247,16 +247,16 @@ def test_cube_equities_match_gnubg_cube_analysis() -> None:
 # ---------------------------------------------------------------------- 2-ply
 
 
-@pytest.mark.parametrize("name", TWO_PLY)
-def test_two_ply_errors_equal_gnubgs(name: str) -> None:
+@pytest.mark.parametrize(("name", "plies"), [(n, 2) for n in TWO_PLY] + [("handwritten_3pt", 3)])
+def test_deeper_errors_equal_gnubgs(name: str, plies: int) -> None:
     """At 2-ply gnubg's figures depend on what its cache holds from earlier searches. A
     match's are gnubg's own ``analyse move``, action by action in its order, game by game
     from an empty cache (:mod:`bgkit.analysis.gnubg_moves`): every checker and cube error
     is gnubg's within 1e-5 EMG, and every roll's luck (0-ply) to gnubg's five printed
-    decimals. (``selfplay_0004``: bgkit's own searches, which read a dance's figure from
-    gnubg's cache in a forked copy, had Bob's 61 dancing in game 2 at -1.045251 EMG where
-    gnubg's luck is -1.05719.)"""
-    result, ref = ours(name, 2), reference(name, 2)
+    decimals; at 3-ply as well. (``selfplay_0004``: bgkit's own searches, which read a
+    dance's figure from gnubg's cache in a forked copy, had Bob's 61 dancing in game 2 at
+    -1.045251 EMG where gnubg's luck is -1.05719.)"""
+    result, ref = ours(name, plies), reference(name, plies)
     for mine, theirs in zip(result.players_list, ref["players"], strict=True):
         assert mine["unforced_moves"] == theirs["unforced"]
         assert mine["checker_error_emg"] == pytest.approx(theirs["chequer_err_emg"], abs=2e-5)
@@ -265,7 +265,7 @@ def test_two_ply_errors_equal_gnubgs(name: str) -> None:
     for p, mine in enumerate(result.players_list):
         assert mine["cube_error_emg"] == pytest.approx(_emg(table[p]), abs=2e-3)
     lucks = agree = 0
-    for mine, theirs in paired(name, 2):
+    for mine, theirs in paired(name, plies):
         if "error" in theirs:
             assert mine["error_emg"] == pytest.approx(theirs["error"], abs=1e-5), mine
         if "luck" in theirs:
