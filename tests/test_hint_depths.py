@@ -1,11 +1,12 @@
-"""``bgkit hint --plies 2`` against GNU Backgammon's own ``hint`` at its default strength.
+"""``bgkit hint --plies N`` against GNU Backgammon's own ``hint`` at N plies (2: its
+default strength; 1 and 3 as well).
 
 Positions with dice are drawn (seeded) from games gnubg played against itself
 (``data/selfplay``, and a money session of ``tests/data/money``). gnubg is asked in a
-process of its own, with its defaults (2-ply, its ``hint`` move filters), one position
-after the other; bgkit's command line gets the same positions in the same order. Every
-play gnubg lists must be bgkit's, in gnubg's order, with gnubg's equity, depth and
-chances (the chances of the depth the play was searched to).
+process of its own, with its defaults but the depth (its ``hint`` move filters), one
+position after the other; bgkit's command line gets the same positions in the same
+order. Every play gnubg lists must be bgkit's, in gnubg's order, with gnubg's equity,
+depth and chances (the chances of the depth the play was searched to).
 """
 
 from __future__ import annotations
@@ -52,9 +53,12 @@ def run(command):
         out.seek(0)
         return out.read().decode()
 
-for c in ("set display off", "set sound enable off", "set threads 1", "set output digits 6"):
+plies = sys.argv[1]
+for c in ("set display off", "set sound enable off", "set threads 1", "set output digits 6",
+          f"set evaluation chequerplay evaluation plies {plies}",
+          f"set evaluation cubedecision evaluation plies {plies}"):
     run(c)
-for gid in sys.argv[1:]:
+for gid in sys.argv[2:]:
     run(f"set gnubgid {gid}")
     print("=== " + gid)
     print(run("hint 9999"))
@@ -94,11 +98,17 @@ def net(play: str) -> Counter[str]:
     return +moved + Counter({k: v for k, v in moved.items() if v < 0})
 
 
+DEPTHS = (1, 2, 3)
+
+
 @cache
-def gnubg_hints() -> dict[str, list[tuple[Counter[str], float, int, tuple[float, ...]]]]:
+def gnubg_hints(plies: int) -> dict[str, list[tuple[Counter[str], float, int, tuple[float, ...]]]]:
     ids = [f"{p.gnubg_id()}:{p.match_id()}" for p in positions()]
     text = subprocess.run(
-        [sys.executable, "-c", _ORACLE, *ids], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _ORACLE, str(plies), *ids],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     found = {}
     for block in text.split("=== ")[1:]:
@@ -111,18 +121,19 @@ def gnubg_hints() -> dict[str, list[tuple[Counter[str], float, int, tuple[float,
 
 
 @cache
-def bgkit_hints() -> list[dict[str, object]]:
+def bgkit_hints(plies: int) -> list[dict[str, object]]:
     args = [p.xgid() for p in positions()]
-    command = [sys.executable, "-m", "bgkit", "hint", *args, "--plies", "2", "-n", "500"]
+    command = [sys.executable, "-m", "bgkit", "hint", *args, "--plies", str(plies), "-n", "500"]
     out = subprocess.run([*command, "--json"], capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines()]
 
 
+@pytest.mark.parametrize("plies", DEPTHS)
 @pytest.mark.parametrize("index", range(len(GAMES) * PER_RECORD))
-def test_hint_at_2_ply_is_gnubgs(index: int) -> None:
+def test_hint_is_gnubgs(index: int, plies: int) -> None:
     pos = positions()[index]
-    theirs = gnubg_hints()[f"{pos.gnubg_id()}:{pos.match_id()}"]
-    mine = bgkit_hints()[index]["plays"]
+    theirs = gnubg_hints(plies)[f"{pos.gnubg_id()}:{pos.match_id()}"]
+    mine = bgkit_hints(plies)[index]["plays"]
     assert isinstance(mine, list) and theirs
     assert len(mine) == len(theirs)
     for rank, (play, (moved, equity, depth, chances)) in enumerate(
