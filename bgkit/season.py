@@ -273,7 +273,8 @@ def possible_results(results: Any, won: Any) -> tuple[float, float]:
     """The least and the most a mean of these matches' results can be, in MWC: a match
     gains at most ``1 - start`` and loses at most ``start``, its player's match winning
     chance where its record starts. A finished match says its start: ``won - result``
-    (0.5 from 0-0); an unfinished one is given the widest, -1 to +1.
+    (0.5 from 0-0); an unfinished one, or one whose games do not add up to a start
+    between 0 and 1 (a game missing from the record), is given the widest, -1 to +1.
 
     Whatever the player's chances, their expected result per match lies in that range:
     an interval cut to it covers it at least as often as before the cut.
@@ -283,11 +284,11 @@ def possible_results(results: Any, won: Any) -> tuple[float, float]:
     """
     bounds = []
     for result, finished in zip(results, won, strict=True):
-        if _missing(finished) or _missing(result):
-            bounds.append((-1.0, 1.0))
-        else:
-            start = float(bool(finished)) - float(result)
+        start = math.nan if _missing(finished) or _missing(result) else bool(finished) - result
+        if 0.0 <= start <= 1.0:
             bounds.append((-start, 1.0 - start))
+        else:
+            bounds.append((-1.0, 1.0))
     if not bounds:
         return (math.nan, math.nan)
     return (

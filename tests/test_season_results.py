@@ -220,6 +220,8 @@ def test_possible_results_by_hand() -> None:
     won = pd.Series([True, pd.NA], dtype="boolean")
     assert possible_results(pd.Series([0.5, 0.1]), won) == pytest.approx((-0.75, 0.75))
     assert all(math.isnan(x) for x in possible_results([], []))
+    # a record whose games do not add up (won, yet +1.2 gained): no start to take
+    assert possible_results([1.2, 0.5], [True, True]) == pytest.approx((-0.75, 0.75))
 
 
 def test_few_matches_say_no_more_than_a_match_can_gain(season: Season) -> None:
