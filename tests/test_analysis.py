@@ -247,16 +247,23 @@ def test_cube_equities_match_gnubg_cube_analysis() -> None:
 # ---------------------------------------------------------------------- 2-ply
 
 
-@pytest.mark.parametrize(("name", "plies"), [(n, 2) for n in TWO_PLY] + [("handwritten_3pt", 3)])
-def test_deeper_errors_equal_gnubgs(name: str, plies: int) -> None:
+@pytest.mark.parametrize(
+    ("name", "plies", "met"),
+    [(n, 2, None) for n in TWO_PLY]
+    + [("handwritten_3pt", 3, None), ("selfplay_0004", 2, "woolsey")],
+)
+def test_deeper_errors_equal_gnubgs(name: str, plies: int, met: str | None) -> None:
     """At 2-ply gnubg's figures depend on what its cache holds from earlier searches. A
     match's are gnubg's own ``analyse move``, action by action in its order, game by game
     from an empty cache (:mod:`bgkit.analysis.gnubg_moves`): every checker and cube error
     is gnubg's within 1e-5 EMG, and every roll's luck (0-ply) to gnubg's five printed
-    decimals; at 3-ply as well. (``selfplay_0004``: bgkit's own searches, which read a
-    dance's figure from gnubg's cache in a forked copy, had Bob's 61 dancing in game 2 at
-    -1.045251 EMG where gnubg's luck is -1.05719.)"""
-    result, ref = ours(name, plies), reference(name, plies)
+    decimals; at 3-ply as well, and with another match equity table (gnubg's own then
+    too: its table loaded in each piece's gnubg). (``selfplay_0004``: bgkit's own
+    searches, which read a dance's figure from gnubg's cache in a forked copy, had Bob's
+    61 dancing in game 2 at -1.045251 EMG where gnubg's luck is -1.05719; with Woolsey's
+    table, which bgkit's own searches analysed until 2026-11-30, a luck -1.00525 where
+    gnubg's is -1.01646.)"""
+    result, ref = ours(name, plies, met), reference(name, plies, met)
     for mine, theirs in zip(result.players_list, ref["players"], strict=True):
         assert mine["unforced_moves"] == theirs["unforced"]
         assert mine["checker_error_emg"] == pytest.approx(theirs["chequer_err_emg"], abs=2e-5)
@@ -265,7 +272,7 @@ def test_deeper_errors_equal_gnubgs(name: str, plies: int) -> None:
     for p, mine in enumerate(result.players_list):
         assert mine["cube_error_emg"] == pytest.approx(_emg(table[p]), abs=2e-3)
     lucks = agree = 0
-    for mine, theirs in paired(name, plies):
+    for mine, theirs in paired(name, plies, met):
         if "error" in theirs:
             assert mine["error_emg"] == pytest.approx(theirs["error"], abs=1e-5), mine
         if "luck" in theirs:

@@ -67,11 +67,14 @@ def analyse_piece(
     start]`` (see the module docstring), or ``None`` when gnubg read the record otherwise.
     ``slot`` and ``shares`` as for :func:`~bgkit.analysis.tasks.run_piece`: the piece ends
     before the task its stop names when another worker took the rest."""
+    from bgkit.analysis.gnubg import GnubgEvaluator
     from bgkit.analysis.gnubg_process import _searching, _session, gnubg_module
     from bgkit.analysis.recorded import same_action
     from bgkit.analysis.tasks import _forget
 
-    gnubg = gnubg_module()
+    inner = getattr(ev, "inner", ev)  # (the evaluator a CachedEvaluator asks)
+    # gnubg with the analysis's match equity table loaded (its default, or ``--met``'s)
+    gnubg = inner._gnubg() if isinstance(inner, GnubgEvaluator) else gnubg_module()
     session = _session()
     plies = tasks[lead].plies
     _import(gnubg, session, record.mat)
@@ -105,6 +108,7 @@ def analyse_piece(
     _forget(ev)  # (the equities before the rolls at 0-ply, whatever the piece left)
     from bgkit.formats.sgf_analysis import analysis_of
 
+    table = ev.match_equity_table()  # (gnubg's in memory: the cube values' MWC are by it)
     out = []
     for i in range(start, end):
         step = record.steps[i]
@@ -114,7 +118,7 @@ def analyse_piece(
             return None
         if not same_action(step, theirs):
             return None
-        note = analysis_of(theirs, step.before, candidates=tasks[i].candidates)
+        note = analysis_of(theirs, step.before, candidates=tasks[i].candidates, met=table)
         fig = _figures(tasks[i], step, note)
         if (fig.luck is None) if tasks[i].dice is not None else (fig.cube is None):
             return None  # (gnubg left the action unanalysed: not taken for its figures)

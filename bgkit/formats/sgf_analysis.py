@@ -58,7 +58,7 @@ from contextlib import suppress
 from dataclasses import fields, replace
 from typing import Any, TypeVar
 
-from bgkit.analysis.met import shipped_met
+from bgkit.analysis.met import MatchEquityTable, shipped_met
 from bgkit.formats._analysis_faults import BK, annotation_fault, readable_candidates
 from bgkit.formats.annotations import (
     ActionAnalysis,
@@ -182,13 +182,19 @@ def annotate_match(match: Match, analysis: Sequence[Sequence[ActionAnalysis | No
 
 
 def analysis_of(
-    action: Action, position: Position | None = None, *, candidates: int | None = None
+    action: Action,
+    position: Position | None = None,
+    *,
+    candidates: int | None = None,
+    met: MatchEquityTable | None = None,
 ) -> ActionAnalysis | None:
     """The analysis kept in ``action``'s annotations (bgkit's, else gnubg's), or ``None``.
 
     ``position`` is the position before the action (for a take or a drop: the double
     pending), as :func:`bgkit.replay.replay` gives it: with it gnubg's candidate plays get
-    their hits and its match-play cube values become EMG (see the module docstring).
+    their hits and its match-play cube values become EMG (see the module docstring) by
+    the table ``met`` gnubg analysed with (``None``: gnubg's default; an SGF does not
+    say which).
     The comment (``C``) comes with it. A ``BK`` value that is not bgkit's (a file edited
     by hand) is passed over for gnubg's properties; gnubg's that do not parse count as
     no analysis. ``candidates``: how many of gnubg's best plays to read, with every one
@@ -204,7 +210,7 @@ def analysis_of(
             return _from_json(json_loads(props[PROPERTY][0]), comment)
         except (ValueError, KeyError, TypeError, AttributeError):
             pass
-    cube = _from_da(props["DA"][0], position) if props.get("DA") else None
+    cube = _from_da(props["DA"][0], position, met) if props.get("DA") else None
     checker = None
     if isinstance(action, Move) and (props.get("A") or props.get("LU")):
         checker = _from_a(props.get("A", ()), action.player, props.get("LU"), position, candidates)
@@ -392,9 +398,12 @@ def _finite(word: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def _from_da(text: str, position: Position | None = None) -> CubeAnalysis | None:
+def _from_da(
+    text: str, position: Position | None = None, met: MatchEquityTable | None = None
+) -> CubeAnalysis | None:
     """gnubg's ``DA``: no double and double/take, as EMG with the position before the
-    decision (from MWC in match play; double/pass is then 1 EMG), else as written."""
+    decision (from MWC in match play, by ``met``, else gnubg's default table; double/pass
+    is then 1 EMG), else as written."""
     words = text.split()
     if len(words) < 21 or words[:3] != ["E", "ver", "3"]:
         return None
@@ -412,8 +421,8 @@ def _from_da(text: str, position: Position | None = None) -> CubeAnalysis | None
         if position.match_length:
             at = position if not position.doubled else replace(position, doubled=False)
             try:
-                met = shipped_met()
-                nd, dt = met.mwc_to_emg(nd, at), met.mwc_to_emg(dt, at)
+                table = met or shipped_met()
+                nd, dt = table.mwc_to_emg(nd, at), table.mwc_to_emg(dt, at)
             except (ValueError, ZeroDivisionError):  # (a score the table does not cover)
                 return None
     return CubeAnalysis(
