@@ -281,6 +281,32 @@ def test_deeper_errors_equal_gnubgs(name: str, plies: int, met: str | None) -> N
     assert lucks and agree == lucks
 
 
+@pytest.mark.parametrize(("name", "met"), [("selfplay_0004", "woolsey"), ("selfplay_0004", None)])
+def test_the_sgf_writes_gnubgs_cube_values(name: str, met: str | None) -> None:
+    """``bgkit analyze --sgf`` writes a match's cube decisions as gnubg writes them, as
+    match winning chances (``DA``), by the table the analysis used: each no double and
+    double/take is gnubg's own value of the same action within its six decimals (with
+    Woolsey's table they were converted by gnubg's default: up to 0.025 MWC off)."""
+    from bgkit.records import Double, Drop, Move, Take
+
+    annotated = ours(name, 2, met).annotated_match()
+    actions = [
+        a for g in annotated.games for a in g.actions if isinstance(a, (Move, Double, Take, Drop))
+    ]
+    theirs = reference(name, 2, met)["moves"]
+    assert len(actions) == len(theirs)
+    compared = 0
+    for action, gnubgs in zip(actions, theirs, strict=True):
+        written = dict(action.annotations).get("DA")
+        if written is None or "cube_analysis" not in gnubgs:
+            continue
+        mine = [float(w) for w in written[0].split()[7:21]]
+        them = [float(w) for w in gnubgs["cube_analysis"].split()[7:21]]
+        assert (mine[6], mine[13]) == pytest.approx((them[6], them[13]), abs=2e-6), action
+        compared += 1
+    assert compared >= 20
+
+
 def test_a_game_cut_in_pieces_is_gnubgs_own_analysis() -> None:
     """Two processes cut the one-game match in pieces; the second analyses the actions
     before its own again, from an empty cache, for what they leave in gnubg's: every

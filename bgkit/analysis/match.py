@@ -191,7 +191,8 @@ class Analysis:
         ]
         for (game, action), note in zip(self.where, self.notes, strict=True):
             notes[game][action] = note
-        return annotate_match(self.match, notes)
+        # (gnubg writes match-play cube values as MWC by the table it analysed with)
+        return annotate_match(self.match, notes, shipped_met(self.met))
 
     @cached_property
     def moves(self) -> pd.DataFrame:

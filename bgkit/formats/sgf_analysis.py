@@ -93,7 +93,8 @@ ActionT = TypeVar("ActionT", bound=Action)
 
 class CubeContext:
     """What turns an equity into gnubg's match winning chance for ``DA``: the match
-    length, the score, the cube, the player on roll and the Crawford flag.
+    length, the score, the cube, the player on roll, the Crawford flag and the match
+    equity table of the analysis (``None``: gnubg's default).
 
     ``to_mwc`` is the identity in money play (gnubg writes equities there).
     """
@@ -105,14 +106,16 @@ class CubeContext:
         cube: int,
         player: int,
         crawford: bool,
+        met: MatchEquityTable | None = None,
     ) -> None:
         self.length, self.score, self.cube = length, score, cube
         self.player, self.crawford = player, crawford
+        self.met = met or shipped_met()
 
     def to_mwc(self, equity: float) -> float:
         if not self.length:
             return equity
-        met = shipped_met()
+        met = self.met
         win, lose = (
             met.get_me(
                 self.score,
@@ -154,9 +157,14 @@ def annotate(action: ActionT, note: ActionAnalysis, context: CubeContext | None 
     return replace(action, annotations=(*action.annotations, *props))
 
 
-def annotate_match(match: Match, analysis: Sequence[Sequence[ActionAnalysis | None]]) -> Match:
+def annotate_match(
+    match: Match,
+    analysis: Sequence[Sequence[ActionAnalysis | None]],
+    met: MatchEquityTable | None = None,
+) -> Match:
     """``match`` with ``analysis[g][a]`` in the annotations of ``games[g].actions[a]``
-    (:func:`annotate`, with the score and cube of each action as its context)."""
+    (:func:`annotate`, with the score and cube of each action as its context, and the
+    analysis's match equity table ``met``: gnubg's default when ``None``)."""
     crawford = match.crawford_game()
     games = []
     for index, (game, notes) in enumerate(zip(match.games, analysis, strict=True)):
@@ -168,7 +176,7 @@ def annotate_match(match: Match, analysis: Sequence[Sequence[ActionAnalysis | No
         for action, note in zip(game.actions, notes, strict=True):
             if note is not None:
                 context = CubeContext(
-                    match.length, game.score, cube, action.player, crawford == index
+                    match.length, game.score, cube, action.player, crawford == index, met
                 )
                 action = annotate(action, note, context)
             actions.append(action)
@@ -291,7 +299,7 @@ def _da(cube: CubeAnalysis, context: CubeContext | None) -> str | None:
     nd, dt = cube.no_double, cube.double_take
     if nd is None or dt is None or context is None:
         return None
-    if context.length > shipped_met().max_length:
+    if context.length > context.met.max_length:
         return None  # (no gnubg figure: gnubg plays 64 points at most; BK keeps the analysis)
     to_mwc = context.to_mwc
     head = f"{_chances(cube.probabilities)} {cube.cubeless_equity or 0.0:.6f}"
