@@ -67,14 +67,14 @@ def analyse_piece(
     start]`` (see the module docstring), or ``None`` when gnubg read the record otherwise.
     ``slot`` and ``shares`` as for :func:`~bgkit.analysis.tasks.run_piece`: the piece ends
     before the task its stop names when another worker took the rest."""
-    from bgkit.analysis.gnubg import GnubgEvaluator
     from bgkit.analysis.gnubg_process import _searching, _session, gnubg_module
     from bgkit.analysis.recorded import same_action
     from bgkit.analysis.tasks import _forget
 
-    inner = getattr(ev, "inner", ev)  # (the evaluator a CachedEvaluator asks)
-    # gnubg with the analysis's match equity table loaded (its default, or ``--met``'s)
-    gnubg = inner._gnubg() if isinstance(inner, GnubgEvaluator) else gnubg_module()
+    # the analysis's match equity table, loaded in gnubg (its default, or ``--met``'s):
+    # gnubg's analysis and the match winning chances of its SGF are by it
+    table = ev.match_equity_table()
+    gnubg = gnubg_module()
     session = _session()
     plies = tasks[lead].plies
     _import(gnubg, session, record.mat)
@@ -108,7 +108,6 @@ def analyse_piece(
     _forget(ev)  # (the equities before the rolls at 0-ply, whatever the piece left)
     from bgkit.formats.sgf_analysis import analysis_of
 
-    table = ev.match_equity_table()  # (gnubg's in memory: the cube values' MWC are by it)
     out = []
     for i in range(start, end):
         step = record.steps[i]
