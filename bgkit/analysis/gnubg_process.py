@@ -109,29 +109,40 @@ class _Capture:
     """Run gnubg commands with file descriptor 1 sent to a file, and read what they print.
 
     gnubg writes with C stdio to file descriptor 1; the buffers are flushed with
-    ``fflush(NULL)`` before the descriptor is put back.
+    ``fflush(NULL)`` before the descriptor is put back. What it writes to file descriptor
+    2 (its complaints, such as "Please use 'analyse move' on the double decision" when
+    its import made other actions of a record than bgkit's) goes to a file too and is
+    dropped: bgkit says itself what it could not do, and the user's terminal gets no
+    line of gnubg's in the middle of it.
     """
 
     def __enter__(self) -> Self:
         self.file: IO[bytes] = tempfile.TemporaryFile()
+        self.errors: IO[bytes] = tempfile.TemporaryFile()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.file.close()
+        self.errors.close()
 
     def run(self, gnubg: Any, command: str) -> str:
         sys.stdout.flush()
+        sys.stderr.flush()
         _fflush()
         self.file.seek(0)
         self.file.truncate()
-        saved = os.dup(1)
+        self.errors.seek(0)
+        self.errors.truncate()
+        saved = os.dup(1), os.dup(2)
         os.dup2(self.file.fileno(), 1)
+        os.dup2(self.errors.fileno(), 2)
         try:
             gnubg.command(command)
             _fflush()
         finally:
-            os.dup2(saved, 1)
-            os.close(saved)
+            for fd, kept in enumerate(saved, 1):
+                os.dup2(kept, fd)
+                os.close(kept)
         self.file.seek(0)
         return self.file.read().decode("utf-8", "replace")
 
