@@ -5,6 +5,11 @@ The sessions in ``tests/data/money`` were played and analysed by gnubg itself
 ``.mat`` carries no rule tags, as gnubg writes it. bgkit analyses each to gnubg's own
 ``show statistics match`` figures per player: the first two with the rules gnubg imports a
 ``.mat`` with (its defaults, bgkit's too), the third with ``jacoby=False``.
+
+``money_game.mat`` is the third session's first game (58 actions, bgkit's ``.mat`` of it),
+and ``money_game.3ply.json`` gnubg's one-thread analysis of it at 3-ply without the
+Jacoby rule, in a process of its own (2026-11-30: ``python tests/gnubg_reference.py
+tests/data/money/money_game.mat 3 --no-jacoby --json tests/data/money/money_game.3ply.json``).
 """
 
 from __future__ import annotations
@@ -223,3 +228,29 @@ def test_figures_do_not_depend_on_gnubg_settings_others_left() -> None:
     ):
         gnubg.command(command)
     assert analyze(one, 2, jobs=1).rows == before
+
+
+def test_a_money_game_at_3_ply_is_gnubgs_own_analysis() -> None:
+    """A money session gnubg plays as written is analysed by gnubg's own ``analyse move``,
+    as a match is (:mod:`bgkit.analysis.gnubg_moves`, with the session's rules set in each
+    piece's gnubg): every error and luck is gnubg's to its printed decimals. bgkit's own
+    searches had three of this game's lucks off, up to 3.5e-3 EMG (gnubg's 53 at move 9:
+    -0.568851 where gnubg's luck is -0.5724; with the Jacoby rule, 15 of the whole
+    session's 188, up to 8.3e-3)."""
+    import json
+
+    ref = json.loads((DATA / "money_game.3ply.json").read_text())
+    result = analyze(read_mat(DATA / "money_game.mat"), 3, jobs=1, jacoby=False)
+    kinds = ("move", "double", "take", "drop")
+    mine = [r for r in result.rows if r["action"] in kinds]
+    assert len(mine) == len(ref["moves"])
+    errors = lucks = 0
+    for row, theirs in zip(mine, ref["moves"], strict=True):
+        assert (row["action"], row["player"]) == (theirs["action"], theirs["player"])
+        if "error" in theirs:
+            assert row["error_emg"] == pytest.approx(theirs["error"], abs=1e-5), row
+            errors += 1
+        if "luck" in theirs:
+            assert row["luck_emg"] == pytest.approx(theirs["luck"], abs=1e-5), row
+            lucks += 1
+    assert errors > 20 and lucks > 40

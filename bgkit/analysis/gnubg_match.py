@@ -40,9 +40,9 @@ from bgkit.analysis.met import DEFAULT_MET, MAX_LENGTH, met_name
 from bgkit.analysis.recorded import same_action
 from bgkit.errors import BgkitError
 from bgkit.position import Position
-from bgkit.records import Match, Move
+from bgkit.records import Beaver, Match, Move, Raccoon
 
-__all__ = ["gnubg_analysis", "gnubg_may_analyse"]
+__all__ = ["gnubg_analysis", "gnubg_may_analyse", "gnubg_plays"]
 
 
 def gnubg_may_analyse(match: Match, met: str | None = None) -> bool:
@@ -51,14 +51,29 @@ def gnubg_may_analyse(match: Match, met: str | None = None) -> bool:
     Crawford rule, no cube limit), every game from the starting position, every play
     recorded, the default match equity table. Whether it does, the record's replay and
     gnubg's reading of it tell."""
-    if not 1 <= match.length <= MAX_LENGTH or match.variant != "standard":
-        return False
-    if not match.crawford or match.cube_limit != Position.cube_limit:  # (the default: none)
+    if not 1 <= match.length <= MAX_LENGTH or not match.crawford:
         return False
     if met is not None and met_name(met) != DEFAULT_MET:
         return False
+    return gnubg_plays(match)
+
+
+def gnubg_plays(match: Match) -> bool:
+    """Whether gnubg's import plays ``match`` as it is written, a match of 1 to 64 points or
+    a money session: standard backgammon, no cube limit, every game from the starting
+    position, every play recorded, no beaver (gnubg's import makes other actions of one:
+    201 of a session bgkit reads as 199) (what its own ``analyse move`` needs to stand
+    for bgkit's searches, :mod:`bgkit.analysis.gnubg_moves`)."""
+    if not 0 <= match.length <= MAX_LENGTH or match.variant != "standard":
+        return False
+    if match.cube_limit != Position.cube_limit:  # (the default: none)
+        return False
     return all(
-        game.setup is None and all(a.play is not None for a in game.actions if isinstance(a, Move))
+        game.setup is None
+        and all(
+            a.play is not None if isinstance(a, Move) else not isinstance(a, (Beaver, Raccoon))
+            for a in game.actions
+        )
         for game in match.games
     )
 

@@ -701,13 +701,14 @@ def _past_gnubg(steps: Sequence[ReplayStep]) -> tuple[ReplayStep, EngineLimitErr
 def _gnubgs_own(match: Match, met: str | None, steps: list[ReplayStep]) -> Record | None:
     """The record for gnubg's own analysis of each deeper piece
     (:mod:`bgkit.analysis.gnubg_moves`), when gnubg's analysis can stand for bgkit's (a
-    match it plays as written: :func:`~bgkit.analysis.gnubg_match.gnubg_may_analyse`,
-    with any of gnubg's tables ``met``: each piece's gnubg has the analysis's loaded);
-    else ``None`` (bgkit's own searches: a money session, a position set up...)."""
-    from bgkit.analysis.gnubg_match import gnubg_may_analyse
+    match or a money session it plays as written:
+    :func:`~bgkit.analysis.gnubg_match.gnubg_plays`; with any of gnubg's tables ``met``,
+    each piece's gnubg has the analysis's loaded, and a session's rules); else ``None``
+    (bgkit's own searches: a position set up, a roll without its play...)."""
+    from bgkit.analysis.gnubg_match import gnubg_plays
     from bgkit.analysis.gnubg_moves import Record
 
-    if not gnubg_may_analyse(match):
+    if not gnubg_plays(match) or (match.length and not match.crawford):
         return None
     return Record(match.to_mat(), steps)
 
