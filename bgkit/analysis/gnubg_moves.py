@@ -1,8 +1,9 @@
 """A deeper analysis's piece made by GNU Backgammon's own ``analyse move`` (issue 31).
 
-Internal to :mod:`bgkit.analysis`. A worker of a deeper analysis of a match
-(:class:`~bgkit.analysis.tasks.Runner`) hands gnubg the record as the ``.mat`` text bgkit
-wrote from it (gnubg's importer never sees the user's file), goes to the piece's first
+Internal to :mod:`bgkit.analysis`. A worker of a deeper analysis of a match or a money
+session (:class:`~bgkit.analysis.tasks.Runner`) hands gnubg the record as the ``.mat``
+text bgkit wrote from it (gnubg's importer never sees the user's file), with the
+analysis's match equity table or the session's rules set, goes to the piece's first
 action and runs gnubg's ``analyse move`` on each action in turn: the code gnubg's
 ``analyse match`` runs for each (``AnalyzeMove``), so each action's figures are gnubg's
 own, in gnubg's own order, at gnubg's own cost. A piece within a game first analyses the
@@ -20,7 +21,7 @@ takes its reference from what its searches left in its cache, deeper figures for
 rolls: the two stood up to 0.041 EMG apart (median 0.002, three self-play matches), so
 the equity before a roll plus its luck is not the rolled roll's equity there.
 
-``None`` (the worker then searches the piece itself, as for a money session) when gnubg's
+``None`` (the worker then searches the piece itself, with bgkit's searches) when gnubg's
 reading of the record is not bgkit's (another action, player, roll or play at a place),
 or when it left a roll without its luck or a double without its cube decision.
 """

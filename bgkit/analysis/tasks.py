@@ -26,7 +26,8 @@ the :class:`Runner`'s ``record``), gnubg itself analyses each piece, action by a
 with its ``analyse move`` (:mod:`bgkit.analysis.gnubg_moves`): its own code, in its own
 order, at its own cost, where bgkit's searches needed more calls and, for a dance's luck,
 a forked copy of the process, and still left two rolls in a thousand off gnubg's luck.
-bgkit's searches stay for money sessions and for what gnubg reads otherwise.
+bgkit's searches stay for what gnubg reads otherwise (a money session with a beaver, a
+position set up, a roll without its play).
 
 What a deeper search leaves in gnubg's cache is met by the next actions of its game, as
 far ahead as it searched (the luck of a roll reads positions the 2-ply searches of the
