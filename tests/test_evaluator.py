@@ -411,6 +411,37 @@ def test_each_worker_of_a_pool_keeps_gnubgs_threads_on_a_cpu_of_its_own() -> Non
     subprocess.run([sys.executable, "-c", _OWN_CPUS], check=True, timeout=120)
 
 
+_COMPLAINTS = """
+import sys
+from bgkit.analysis.gnubg_process import _session, gnubg_module
+gnubg, session = gnubg_module(), _session()
+for command in (f"import mat {sys.argv[1]}", "first game", "first move"):
+    session.run(gnubg, command)
+for _ in range(40):  # (every record of the game, then past its end)
+    session.run(gnubg, "analyse move")
+    session.run(gnubg, "next")
+"""
+
+
+def test_gnubgs_complaints_do_not_reach_the_terminal() -> None:
+    """What gnubg writes to standard error while bgkit runs its commands ("Please use
+    `hint' on unfinished moves" past a game's end; "Please use 'analyse move' on the
+    double decision" on a take) is dropped, as its standard output is read: bgkit says
+    what it could not do, and a user's terminal gets no line of gnubg's among bgkit's
+    (26 such lines here before)."""
+    record = os.path.join(
+        os.path.dirname(__file__), "..", "data", "fixtures", "handwritten_3pt.mat"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _COMPLAINTS, os.path.abspath(record)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert done.stderr == ""
+
+
 def test_a_command_runs_on_the_workers_cpu_else_where_the_caller_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
