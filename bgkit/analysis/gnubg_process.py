@@ -111,14 +111,14 @@ class _Capture:
     gnubg writes with C stdio to file descriptor 1; the buffers are flushed with
     ``fflush(NULL)`` before the descriptor is put back. What it writes to file descriptor
     2 (its complaints, such as "Please use 'analyse move' on the double decision" when
-    its import made other actions of a record than bgkit's) goes to a file too and is
-    dropped: bgkit says itself what it could not do, and the user's terminal gets no
-    line of gnubg's in the middle of it.
+    its import made other actions of a record than bgkit's) goes to ``os.devnull``:
+    bgkit says itself what it could not do, and the user's terminal gets no line of
+    gnubg's in the middle of it.
     """
 
     def __enter__(self) -> Self:
         self.file: IO[bytes] = tempfile.TemporaryFile()
-        self.errors: IO[bytes] = tempfile.TemporaryFile()
+        self.errors: IO[bytes] = open(os.devnull, "wb")
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -131,8 +131,6 @@ class _Capture:
         _fflush()
         self.file.seek(0)
         self.file.truncate()
-        self.errors.seek(0)
-        self.errors.truncate()
         saved = os.dup(1), os.dup(2)
         os.dup2(self.file.fileno(), 1)
         os.dup2(self.errors.fileno(), 2)
