@@ -51,20 +51,20 @@ def gnubg_may_analyse(match: Match, met: str | None = None) -> bool:
     Crawford rule, no cube limit), every game from the starting position, every play
     recorded, the default match equity table. Whether it does, the record's replay and
     gnubg's reading of it tell."""
-    if not 1 <= match.length <= MAX_LENGTH or not match.crawford:
-        return False
-    if met is not None and met_name(met) != DEFAULT_MET:
+    if match.length < 1 or (met is not None and met_name(met) != DEFAULT_MET):
         return False
     return gnubg_plays(match)
 
 
 def gnubg_plays(match: Match) -> bool:
-    """Whether gnubg's import plays ``match`` as it is written, a match of 1 to 64 points or
-    a money session: standard backgammon, no cube limit, every game from the starting
-    position, every play recorded, no beaver (gnubg's import makes other actions of one:
-    201 of a session bgkit reads as 199) (what its own ``analyse move`` needs to stand
-    for bgkit's searches, :mod:`bgkit.analysis.gnubg_moves`)."""
+    """Whether gnubg's import plays ``match`` as it is written, a match of 1 to 64 points
+    under the Crawford rule or a money session: standard backgammon, no cube limit, every
+    game from the starting position, every play recorded, no beaver (gnubg's import makes
+    other actions of one: 201 of a session bgkit reads as 199). What its own ``analyse
+    move`` needs to stand for bgkit's searches (:mod:`bgkit.analysis.gnubg_moves`)."""
     if not 0 <= match.length <= MAX_LENGTH or match.variant != "standard":
+        return False
+    if match.length and not match.crawford:
         return False
     if match.cube_limit != Position.cube_limit:  # (the default: none)
         return False

@@ -451,7 +451,7 @@ def analyze(
             _within_gnubg(match, steps)  # (before its workers get a task)
         tasks, owners = _tasks(match, steps, plies, candidates)
         if plies and evaluator is None:
-            runner.record = _gnubgs_own(played, met, [steps[i] for i in owners])
+            runner.record = _gnubgs_own(played, [steps[i] for i in owners])
         runner.submit(tasks)  # (forks the workers)
         rows = _base_rows(match, steps)  # while the workers evaluate
         bar = _progress_bar(len(tasks), _show_progress() if progress is None else progress)
@@ -698,17 +698,17 @@ def _past_gnubg(steps: Sequence[ReplayStep]) -> tuple[ReplayStep, EngineLimitErr
     return None
 
 
-def _gnubgs_own(match: Match, met: str | None, steps: list[ReplayStep]) -> Record | None:
+def _gnubgs_own(match: Match, steps: list[ReplayStep]) -> Record | None:
     """The record for gnubg's own analysis of each deeper piece
     (:mod:`bgkit.analysis.gnubg_moves`), when gnubg's analysis can stand for bgkit's (a
     match or a money session it plays as written:
-    :func:`~bgkit.analysis.gnubg_match.gnubg_plays`; with any of gnubg's tables ``met``,
-    each piece's gnubg has the analysis's loaded, and a session's rules); else ``None``
+    :func:`~bgkit.analysis.gnubg_match.gnubg_plays`; with any of gnubg's tables, each
+    piece's gnubg has the analysis's loaded, and a session's rules); else ``None``
     (bgkit's own searches: a position set up, a roll without its play...)."""
     from bgkit.analysis.gnubg_match import gnubg_plays
     from bgkit.analysis.gnubg_moves import Record
 
-    if not gnubg_plays(match) or (match.length and not match.crawford):
+    if not gnubg_plays(match):
         return None
     return Record(match.to_mat(), steps)
 
