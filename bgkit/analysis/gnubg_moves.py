@@ -78,10 +78,10 @@ def analyse_piece(
     gnubg = gnubg_module()
     session = _session()
     plies = tasks[lead].plies
-    # a money session's Jacoby rule and beavers (gnubg's import takes its settings)
+    # a money session's Jacoby rule and beavers, before the import: gnubg's import takes
+    # its settings for the session (set after it, they change nothing of its analysis)
     session.set_rules(gnubg, record.steps[lead].before)
     _import(gnubg, session, record.mat)
-    session.set_rules(gnubg, record.steps[lead].before)
     _searching(plies)
     for kind in ("chequerplay", "cubedecision"):
         session.run(gnubg, f"set analysis {kind} evaluation plies {plies}")
