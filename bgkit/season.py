@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bgkit.analysis.metrics import performance_rating
-from bgkit.reports.figures import text_as_written
+from bgkit.reports.figures import counted, text_as_written
 from bgkit.reports.record_html import name_html, plain_page
 
 if TYPE_CHECKING:
@@ -177,12 +177,6 @@ def _interval(
 def _triple(row: Any, name: str) -> tuple[float, float, float]:
     """``row``'s ``name``, ``name_low`` and ``name_high``."""
     return (float(row[name]), float(row[f"{name}_low"]), float(row[f"{name}_high"]))
-
-
-def counted(n: int, word: str, words: str | None = None) -> str:
-    """``n`` and the noun for it: ``counted(1, "match", "matches")`` is ``"1 match"``,
-    ``counted(2, "session")`` ``"2 sessions"``."""
-    return f"{n} {word if n == 1 else words or word + 's'}"
 
 
 def _record(part: pd.DataFrame) -> dict[str, int]:

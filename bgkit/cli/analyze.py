@@ -366,7 +366,7 @@ def _season(
 
 def _season_text(season: Any, folder: str, plies: int) -> str:
     """The season in the terminal: the player, the opponents, the files not analysed."""
-    from bgkit.season import counted
+    from bgkit.reports.figures import counted
 
     me = season.players[season.players["name"] == season.subject].iloc[0]
     who = visible(str(season.subject))  # (names shown escaped: none forges a line)
@@ -403,7 +403,8 @@ def _season_text(season: Any, folder: str, plies: int) -> str:
 
 def _season_results(season: Any) -> list[str]:
     """The subject's results with their intervals, the two ratings, the money figures."""
-    from bgkit.season import CONFIDENCE, START_RATING, _interval, _triple, counted
+    from bgkit.reports.figures import counted
+    from bgkit.season import CONFIDENCE, START_RATING, _interval, _triple
 
     who = season.subject
     lines = []

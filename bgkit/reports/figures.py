@@ -86,6 +86,12 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+def counted(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and the noun for it: ``counted(1, "match", "matches")`` is ``"1 match"``,
+    ``counted(2, "session")`` ``"2 sessions"``."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
 def text_as_written(function: Callable[P, R]) -> Callable[P, R]:
     """Draw ``function``'s figure with its text as written: matplotlib reads ``$...$`` as
     mathematics (a player named ``$$$`` stopped the report with a parse error), so the
@@ -759,8 +765,8 @@ def error_luck_figure(frame: pd.DataFrame) -> Figure:
         )
     ax.axvline(0, color="#999999", linewidth=0.8)
     matches = frame["file"].nunique()
-    counted = f"{matches} match" + ("" if matches == 1 else "es")
-    ax.set_title(f"Error rate against luck ({counted}, each player a point)")
+    shown = counted(matches, "match", "matches")
+    ax.set_title(f"Error rate against luck ({shown}, each player a point)")
     ax.set_xlabel("luck rate (mEMG per roll, + = lucky)")
     ax.set_ylabel("error rate (mEMG per decision)")
     ax.legend(loc="best")
