@@ -276,9 +276,11 @@ def possible_results(results: Any, won: Any) -> tuple[float, float]:
     >>> possible_results([0.5, -0.5, 0.2], [True, False, None])
     (-0.6666..., 0.6666...)
     """
+    import pandas as pd
+
     bounds = []
     for result, finished in zip(results, won, strict=True):
-        start = math.nan if _missing(finished) or _missing(result) else bool(finished) - result
+        start = math.nan if pd.isna(finished) or pd.isna(result) else bool(finished) - result
         if 0.0 <= start <= 1.0:
             bounds.append((-start, 1.0 - start))
         else:
@@ -302,16 +304,6 @@ def _cut(
     if not least <= mean <= most:
         return (low, high)
     return (max(low, least), min(high, most))
-
-
-def _missing(value: Any) -> bool:
-    """Whether ``value`` is None, NaN or pandas' NA (whose comparisons have no truth)."""
-    if value is None:
-        return True
-    try:
-        return not bool(value == value)
-    except TypeError:  # (pd.NA)
-        return True
 
 
 def ratio_interval(
